@@ -1,0 +1,212 @@
+//! Connect Four 7x6 on a 7-bits-per-column bitboard (Pons / Tromp layout).
+//!
+//! Bit `7 * col + row` is the cell in column `col` (0 = left) and row `row` (0 = bottom);
+//! the seventh bit of each column is an always-empty sentinel, so a shift never carries a
+//! line from one column into the next. The state keeps the stones of the side to move and
+//! the mask of all stones; moves are columns 0-6 internally and digits 1-7 in text.
+
+use rand_core::RngCore;
+
+use super::{random_below, Game, GameError, Move, MoveList, Outcome, Player};
+
+/// Number of columns.
+pub const WIDTH: u32 = 7;
+/// Number of rows.
+pub const HEIGHT: u32 = 6;
+const H1: u32 = HEIGHT + 1;
+/// One bit at the bottom of each column.
+const BOTTOM: u64 = {
+    let mut mask = 0;
+    let mut col = 0;
+    while col < WIDTH {
+        mask |= 1 << (col * H1);
+        col += 1;
+    }
+    mask
+};
+/// Every playable cell (no sentinels).
+const BOARD: u64 = BOTTOM * ((1 << HEIGHT) - 1);
+
+/// A Connect Four position. The first player moves first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct ConnectFour {
+    /// Stones of the side to move.
+    current: u64,
+    /// All stones.
+    mask: u64,
+    /// Plies played.
+    plies: u8,
+    /// The last move made four in a row.
+    won: bool,
+}
+
+/// Whether `stones` contain four in a row (vertical, horizontal, both diagonals).
+#[inline]
+pub fn has_four(stones: u64) -> bool {
+    [1, H1, H1 - 1, H1 + 1].iter().any(|&dir| {
+        let pairs = stones & (stones >> dir);
+        pairs & (pairs >> (2 * dir)) != 0
+    })
+}
+
+impl ConnectFour {
+    /// The lowest empty cell of each column that is not full.
+    #[inline]
+    pub fn playable(&self) -> u64 {
+        (self.mask + BOTTOM) & BOARD
+    }
+
+    /// Whether column `col` (0-6) has room.
+    #[inline]
+    pub fn can_play(&self, col: u32) -> bool {
+        col < WIDTH && self.mask & (1 << (col * H1 + HEIGHT - 1)) == 0
+    }
+
+    /// Plies played so far.
+    pub fn plies(&self) -> u32 {
+        self.plies as u32
+    }
+
+    /// Stones of the side to move.
+    pub fn current_stones(&self) -> u64 {
+        self.current
+    }
+
+    /// All stones on the board.
+    pub fn all_stones(&self) -> u64 {
+        self.mask
+    }
+
+    /// Whether playing column `col` wins at once for the side to move.
+    #[inline]
+    pub fn is_winning_move(&self, col: u32) -> bool {
+        let cell = self.playable() & column_mask(col);
+        cell != 0 && has_four(self.current | cell)
+    }
+
+    /// Drops a stone on `cell` (a single bit from [`ConnectFour::playable`]).
+    #[inline]
+    fn play_cell(&mut self, cell: u64) {
+        let mine = self.current | cell;
+        self.won = has_four(mine);
+        self.current = mine ^ self.mask; // the opponent's stones become the side to move's
+        self.mask |= cell;
+        self.plies += 1;
+    }
+
+    /// Who occupies the cell at (`col`, `row`), row 0 at the bottom.
+    pub fn cell(&self, col: u32, row: u32) -> Option<Player> {
+        let bit = 1u64 << (col * H1 + row);
+        if self.mask & bit == 0 {
+            return None;
+        }
+        let mover = self.side_to_move();
+        Some(if self.current & bit != 0 { mover } else { mover.other() })
+    }
+}
+
+/// The cells of column `col`.
+#[inline]
+pub fn column_mask(col: u32) -> u64 {
+    ((1 << HEIGHT) - 1) << (col * H1)
+}
+
+impl Game for ConnectFour {
+    const NAME: &'static str = "connect4";
+    type Moves = MoveList<7>;
+
+    fn new() -> Self {
+        ConnectFour::default()
+    }
+
+    #[inline]
+    fn side_to_move(&self) -> Player {
+        if self.plies % 2 == 0 {
+            Player::One
+        } else {
+            Player::Two
+        }
+    }
+
+    #[inline]
+    fn outcome(&self) -> Option<Outcome> {
+        if self.won {
+            Some(Outcome::Win(self.side_to_move().other()))
+        } else if self.plies as u32 == WIDTH * HEIGHT {
+            Some(Outcome::Draw)
+        } else {
+            None
+        }
+    }
+
+    fn legal_moves(&self) -> MoveList<7> {
+        let mut moves = MoveList::new();
+        if self.outcome().is_none() {
+            for col in 0..WIDTH {
+                if self.can_play(col) {
+                    moves.push(Move(col as u16));
+                }
+            }
+        }
+        moves
+    }
+
+    #[inline]
+    fn play_unchecked(&mut self, mv: Move) {
+        let cell = self.playable() & column_mask(mv.0 as u32);
+        self.play_cell(cell);
+    }
+
+    fn hash(&self) -> u64 {
+        // current + mask identifies the position uniquely (Pons's key); mix it.
+        let key = self.current.wrapping_add(self.mask);
+        let mut x = key ^ (key >> 31);
+        x = x.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        x ^ (x >> 29)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, GameError> {
+        match text.trim().parse::<u16>() {
+            Ok(col @ 1..=7) => Ok(Move(col - 1)),
+            _ => Err(GameError::BadMove(format!("{text} (expected a column 1-7)"))),
+        }
+    }
+
+    fn format_move(&self, mv: Move) -> String {
+        (mv.0 + 1).to_string()
+    }
+
+    fn split_moves<'a>(&self, text: &'a str) -> Vec<&'a str> {
+        super::tictactoe::split_single_chars(text)
+    }
+
+    fn render(&self) -> String {
+        let mut out = String::new();
+        for row in (0..HEIGHT).rev() {
+            for col in 0..WIDTH {
+                out.push(match self.cell(col, row) {
+                    Some(Player::One) => 'X',
+                    Some(Player::Two) => 'O',
+                    None => '.',
+                });
+            }
+            out.push('\n');
+        }
+        out.push_str("1234567\n");
+        out
+    }
+
+    #[inline]
+    fn random_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
+        loop {
+            if let Some(outcome) = self.outcome() {
+                return outcome;
+            }
+            let mut free = self.playable();
+            for _ in 0..random_below(rng, free.count_ones()) {
+                free &= free - 1;
+            }
+            self.play_cell(free & free.wrapping_neg());
+        }
+    }
+}

@@ -1,0 +1,353 @@
+//! The [`Game`] trait — the embedding surface of parmcts — and the bitboard games.
+//!
+//! A game is a small `Copy` state. Moves are [`Move`] indices (`u16`) whose meaning the
+//! game defines (a cell, a column, a square, a die face). Legal moves come back as a
+//! fixed-capacity [`MoveList`], so nothing on the search's hot path allocates.
+//!
+//! The trait is designed for the games that come next without change:
+//! * Hex 11x11: 121 cells → move indices 0..121, a `MoveList` of capacity 121.
+//! * Go 9x9: 81 points + pass → indices 0..82; captures and ko live in the state.
+//! * Connect Four variants (9–12 columns, a blocked cell): the column count is a
+//!   property of the state, not of the trait.
+//! * Games with dice: [`Game::turn`] returns [`Turn::Chance`] and
+//!   [`Game::chance_weight`] gives each outcome's weight; the search samples such
+//!   nodes instead of selecting by UCB.
+//!
+//! Values are backed up from the perspective of the player who made each move, so
+//! passes (Othello's forced pass is an explicit move) and chance plies need no sign tricks.
+//!
+//! # Examples
+//! Implementing the trait for a user game (a Nim variant) is shown in
+//! `examples/custom_game.rs`; the short form:
+//!
+//! ```
+//! use parmcts::{Game, Move, MoveList, Outcome, Player, GameError};
+//!
+//! /// Subtraction game: take 1 or 2 stones; whoever takes the last stone wins.
+//! #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+//! struct Nim { stones: u8, to_move: Player }
+//!
+//! impl Game for Nim {
+//!     const NAME: &'static str = "nim";
+//!     type Moves = MoveList<2>;
+//!     fn new() -> Self { Nim { stones: 7, to_move: Player::One } }
+//!     fn side_to_move(&self) -> Player { self.to_move }
+//!     fn outcome(&self) -> Option<Outcome> {
+//!         // The player who just moved took the last stone.
+//!         (self.stones == 0).then(|| Outcome::Win(self.to_move.other()))
+//!     }
+//!     fn legal_moves(&self) -> MoveList<2> {
+//!         let mut moves = MoveList::new();
+//!         for take in 1..=self.stones.min(2) { moves.push(Move(take as u16)); }
+//!         moves
+//!     }
+//!     fn play_unchecked(&mut self, mv: Move) {
+//!         self.stones -= mv.0 as u8;
+//!         self.to_move = self.to_move.other();
+//!     }
+//!     fn hash(&self) -> u64 { (self.stones as u64) << 1 | self.to_move as u64 }
+//!     fn parse_move(&self, text: &str) -> Result<Move, GameError> {
+//!         text.parse::<u16>().map(Move).map_err(|_| GameError::BadMove(text.to_string()))
+//!     }
+//!     fn format_move(&self, mv: Move) -> String { mv.0.to_string() }
+//! }
+//!
+//! let mut game = Nim::new();
+//! game.try_play(Move(2)).unwrap();
+//! assert_eq!(game.stones, 5);
+//! assert!(game.try_play(Move(3)).is_err());
+//! ```
+
+pub mod connect4;
+pub mod othello;
+pub mod perft;
+pub mod tictactoe;
+
+use std::fmt;
+
+use rand_core::RngCore;
+
+pub use connect4::ConnectFour;
+pub use othello::Othello;
+pub use tictactoe::TicTacToe;
+
+/// A move: an index whose meaning the game defines (cell, column, square, die face).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Move(pub u16);
+
+/// A fixed-capacity list of moves: no heap allocation.
+pub type MoveList<const N: usize> = arrayvec::ArrayVec<Move, N>;
+
+/// One of the two players. `One` moves first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Player {
+    /// The first player (X in tic-tac-toe, Black in Othello).
+    One = 0,
+    /// The second player.
+    Two = 1,
+}
+
+impl Player {
+    /// The opponent.
+    #[inline]
+    pub fn other(self) -> Player {
+        match self {
+            Player::One => Player::Two,
+            Player::Two => Player::One,
+        }
+    }
+
+    /// `0` for [`Player::One`], `1` for [`Player::Two`].
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// Who acts in a position: a player, or chance (a die roll).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Turn {
+    /// A player chooses the move.
+    Player(Player),
+    /// The move is drawn at random with weights [`Game::chance_weight`].
+    Chance,
+}
+
+/// The result of a finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// This player won.
+    Win(Player),
+    /// Nobody won.
+    Draw,
+}
+
+impl Outcome {
+    /// The result for `player` in half points: 2 for a win, 1 for a draw, 0 for a loss.
+    /// Half points keep the value sums exact integers (a draw is worth half a win).
+    #[inline]
+    pub fn half_points(self, player: Player) -> u32 {
+        match self {
+            Outcome::Win(p) if p == player => 2,
+            Outcome::Win(_) => 0,
+            Outcome::Draw => 1,
+        }
+    }
+}
+
+/// Errors from parsing or playing moves and positions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameError {
+    /// The text is not a move of this game.
+    BadMove(String),
+    /// The move is well formed but not legal here.
+    IllegalMove(String),
+    /// The game is already over.
+    GameOver,
+    /// The position text is malformed or describes an impossible position.
+    BadPosition(String),
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameError::BadMove(m) => write!(f, "malformed move '{m}'"),
+            GameError::IllegalMove(m) => write!(f, "illegal move '{m}'"),
+            GameError::GameOver => write!(f, "the game is already over"),
+            GameError::BadPosition(p) => write!(f, "bad position: {p}"),
+        }
+    }
+}
+
+impl std::error::Error for GameError {}
+
+/// A two-player (optionally chance) game with a cheap `Copy` state.
+///
+/// Required: the start position, side to move, terminal outcome, legal moves, an
+/// unchecked `play`, a hash, and move text. Everything else has a default that a game may
+/// override for speed (notably [`Game::random_playout`]).
+pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
+    /// Short lowercase name used on the command line (`connect4`).
+    const NAME: &'static str;
+
+    /// The legal-move list type, usually [`MoveList<N>`] with `N` the most moves a
+    /// position can have.
+    type Moves: AsRef<[Move]> + IntoIterator<Item = Move>;
+
+    /// The start position.
+    fn new() -> Self;
+
+    /// The player to move (for a chance position: the player who moves after it).
+    fn side_to_move(&self) -> Player;
+
+    /// Who acts now. Defaults to the side to move; games with dice return
+    /// [`Turn::Chance`] in chance positions.
+    #[inline]
+    fn turn(&self) -> Turn {
+        Turn::Player(self.side_to_move())
+    }
+
+    /// The outcome if the game is over, else `None`.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// The legal moves; empty exactly when the game is over. A forced pass is a move.
+    fn legal_moves(&self) -> Self::Moves;
+
+    /// Plays `mv`.
+    ///
+    /// Precondition: `mv` is in [`Game::legal_moves`]; otherwise the state is unspecified
+    /// (but memory safe).
+    fn play_unchecked(&mut self, mv: Move);
+
+    /// A hash of the position (equal positions hash equally).
+    fn hash(&self) -> u64;
+
+    /// Parses one move in this game's notation.
+    ///
+    /// # Errors
+    /// [`GameError::BadMove`] when `text` is not a move of this game.
+    fn parse_move(&self, text: &str) -> Result<Move, GameError>;
+
+    /// Formats one move in this game's notation.
+    fn format_move(&self, mv: Move) -> String;
+
+    /// Plays `mv` after checking that it is legal.
+    ///
+    /// # Errors
+    /// [`GameError::GameOver`] or [`GameError::IllegalMove`].
+    fn try_play(&mut self, mv: Move) -> Result<(), GameError> {
+        if self.outcome().is_some() {
+            return Err(GameError::GameOver);
+        }
+        if !self.legal_moves().as_ref().contains(&mv) {
+            return Err(GameError::IllegalMove(self.format_move(mv)));
+        }
+        self.play_unchecked(mv);
+        Ok(())
+    }
+
+    /// Weight of chance outcome `mv` in a [`Turn::Chance`] position (uniform by default).
+    #[inline]
+    fn chance_weight(&self, _mv: Move) -> f32 {
+        1.0
+    }
+
+    /// Splits a move sequence into single-move tokens. The default splits on
+    /// whitespace and commas; games with fixed-width notation override it.
+    fn split_moves<'a>(&self, text: &'a str) -> Vec<&'a str> {
+        text.split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|s| !s.is_empty())
+            .collect()
+    }
+
+    /// Plays a move sequence from this position, checking each move.
+    ///
+    /// # Errors
+    /// The first malformed or illegal move, with its 1-based position in the sequence.
+    fn play_sequence(&mut self, text: &str) -> Result<(), GameError> {
+        for (i, token) in self.split_moves(text).into_iter().enumerate() {
+            let mv = self.parse_move(token)?;
+            self.try_play(mv).map_err(|e| match e {
+                GameError::IllegalMove(m) => GameError::IllegalMove(format!("{m} (move {})", i + 1)),
+                GameError::GameOver => GameError::IllegalMove(format!("{token} (move {}: the game is already over)", i + 1)),
+                other => other,
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Parses a whole position. The default accepts a move sequence from the start;
+    /// games with a board notation extend it.
+    ///
+    /// # Errors
+    /// [`GameError`] naming the first bad part of `text`.
+    fn parse_position(text: &str) -> Result<Self, GameError> {
+        let mut game = Self::new();
+        game.play_sequence(text)?;
+        Ok(game)
+    }
+
+    /// A multi-line picture of the board for humans.
+    fn render(&self) -> String {
+        format!("{self:?}")
+    }
+
+    /// Plays uniformly random moves until the game ends and returns the outcome.
+    /// Games override this with a faster loop; the distribution must stay uniform over
+    /// [`Game::legal_moves`] (chance positions: by [`Game::chance_weight`]).
+    fn random_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
+        loop {
+            if let Some(outcome) = self.outcome() {
+                return outcome;
+            }
+            let moves = self.legal_moves();
+            let moves = moves.as_ref();
+            let mv = match self.turn() {
+                Turn::Player(_) => moves[random_below(rng, moves.len() as u32) as usize],
+                Turn::Chance => sample_weighted(self, moves, rng),
+            };
+            self.play_unchecked(mv);
+        }
+    }
+}
+
+/// A uniform integer in `0..n` from one 32-bit draw (Lemire's multiply-shift; the bias
+/// is below 2^-24 for the move counts of board games). `n` must be positive.
+#[inline]
+pub fn random_below<R: RngCore>(rng: &mut R, n: u32) -> u32 {
+    ((rng.next_u32() as u64 * n as u64) >> 32) as u32
+}
+
+/// Draws one of `moves` with probability proportional to [`Game::chance_weight`].
+pub fn sample_weighted<G: Game, R: RngCore>(game: &G, moves: &[Move], rng: &mut R) -> Move {
+    let total: f32 = moves.iter().map(|&m| game.chance_weight(m)).sum();
+    let mut x = (rng.next_u32() as f32 / 4_294_967_296.0) * total;
+    for &m in moves {
+        x -= game.chance_weight(m);
+        if x < 0.0 {
+            return m;
+        }
+    }
+    moves[moves.len() - 1]
+}
+
+/// The games the CLI knows, by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameKind {
+    /// [`TicTacToe`].
+    TicTacToe,
+    /// [`ConnectFour`].
+    ConnectFour,
+    /// [`Othello`].
+    Othello,
+}
+
+impl GameKind {
+    /// Every game, in CLI order.
+    pub const ALL: [GameKind; 3] = [GameKind::TicTacToe, GameKind::ConnectFour, GameKind::Othello];
+
+    /// The CLI name.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::TicTacToe => TicTacToe::NAME,
+            GameKind::ConnectFour => ConnectFour::NAME,
+            GameKind::Othello => Othello::NAME,
+        }
+    }
+}
+
+impl std::str::FromStr for GameKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        GameKind::ALL
+            .into_iter()
+            .find(|g| g.name() == s)
+            .ok_or_else(|| format!("unknown game '{s}' (expected tictactoe, connect4 or othello)"))
+    }
+}
+
+impl fmt::Display for GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}

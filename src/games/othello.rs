@@ -1,0 +1,498 @@
+//! Othello (Reversi) on 8x8 bitboards.
+//!
+//! # Board and moves
+//! Square `i` is bit `i` of a `u64`: a1 = 0, b1 = 1, …, h1 = 7, a2 = 8, …, h8 = 63. This
+//! is the order of the 64-character board of Edax's OBF format, so character `i` of an
+//! OBF board is bit `i`. Black (`X`, [`Player::One`]) moves first from the standard start
+//! (d5 and e4 black, d4 and e5 white).
+//!
+//! A move is its square index (`Move(0)` = a1 … `Move(63)` = h8) or [`PASS`]. A side
+//! with no square to play whose opponent can still move has exactly one legal move,
+//! [`PASS`]; when neither side can move the game is over, `legal_moves()` is empty and
+//! the side with more discs wins (equal counts draw).
+//!
+//! # Move generation
+//! Legal squares and flips come from shift-and-mask floods along the 8 directions
+//! (the "dumb7fill" / Kogge–Stone family of fills, see the Chess Programming Wiki; the
+//! doubling form is the one of Edax's `get_moves`): runs of opponent discs are grown
+//! from the mover's discs (legal squares) or from the played square (flips). Horizontal
+//! and diagonal runs are masked off the a- and h-files so no shift wraps to the next
+//! rank. Nothing allocates.
+//!
+//! # Text
+//! Squares are written `a1`…`h8` (upper case is accepted), the pass `pass` (`pa` is
+//! accepted). A transcript may be concatenated (`f5d6c3d3c4`) and may leave forced
+//! passes out. [`Game::parse_position`] also reads an OBF board:
+//! `64 × X/O/-`, a space, `X` or `O` for the side to move; anything after `;` is ignored.
+//!
+//! # Examples
+//! ```
+//! use parmcts::games::othello::{Othello, PASS};
+//! use parmcts::games::Game;
+//!
+//! let game = Othello::parse_position("f5d6c3").unwrap();
+//! assert_eq!(game.disc_counts(), (5, 2));
+//! assert_eq!(game.format_move(PASS), "pass");
+//! assert!(Othello::parse_position("f5 a1").is_err());
+//! ```
+
+use std::fmt;
+
+use rand_core::RngCore;
+
+use super::{random_below, Game, GameError, Move, MoveList, Outcome, Player};
+
+/// The pass move: the only legal move of a side that has no square to play while its
+/// opponent has one.
+pub const PASS: Move = Move(64);
+
+/// Every square except those on the a- and h-files. Horizontal and diagonal runs of
+/// discs are confined to it so that a shift never wraps from one rank to the next.
+const NOT_EDGE_FILES: u64 = 0x7E7E_7E7E_7E7E_7E7E;
+
+/// Black's discs at the start: e4 (bit 28) and d5 (bit 35).
+const START_BLACK: u64 = (1 << 28) | (1 << 35);
+/// White's discs at the start: d4 (bit 27) and e5 (bit 36).
+const START_WHITE: u64 = (1 << 27) | (1 << 36);
+
+/// An Othello position: the discs of the side to move, the discs of its opponent, and
+/// who is to move.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Othello {
+    /// Discs of the side to move.
+    me: u64,
+    /// Discs of the other side; disjoint from `me`.
+    opp: u64,
+    /// The side to move (owner of `me`).
+    to_move: Player,
+}
+
+impl Othello {
+    /// A position from the two sides' bitboards (bit `i` = square `i`, a1 = bit 0).
+    ///
+    /// # Errors
+    /// [`GameError::BadPosition`] when a square holds both a black and a white disc.
+    pub fn from_bitboards(black: u64, white: u64, to_move: Player) -> Result<Self, GameError> {
+        if black & white != 0 {
+            let sq = (black & white).trailing_zeros() as u16;
+            return Err(GameError::BadPosition(format!(
+                "square {} holds both a black and a white disc",
+                square_name(sq)
+            )));
+        }
+        let (me, opp) = match to_move {
+            Player::One => (black, white),
+            Player::Two => (white, black),
+        };
+        Ok(Othello { me, opp, to_move })
+    }
+
+    /// Black's discs as a bitboard.
+    #[inline]
+    pub fn black(&self) -> u64 {
+        match self.to_move {
+            Player::One => self.me,
+            Player::Two => self.opp,
+        }
+    }
+
+    /// White's discs as a bitboard.
+    #[inline]
+    pub fn white(&self) -> u64 {
+        match self.to_move {
+            Player::One => self.opp,
+            Player::Two => self.me,
+        }
+    }
+
+    /// The squares the side to move may play, as a bitboard (0 when it must pass or
+    /// the game is over).
+    #[inline]
+    pub fn legal_mask(&self) -> u64 {
+        legal_squares(self.me, self.opp)
+    }
+
+    /// Disc counts as `(black, white)`.
+    #[inline]
+    pub fn disc_counts(&self) -> (u32, u32) {
+        (self.black().count_ones(), self.white().count_ones())
+    }
+
+    /// The discs that playing square `sq` (0..64) would flip for the side to move
+    /// (0 when `sq` is not a legal square).
+    #[inline]
+    pub fn flips(&self, sq: u32) -> u64 {
+        if sq >= 64 || (self.me | self.opp) >> sq & 1 != 0 {
+            return 0;
+        }
+        flips(self.me, self.opp, sq)
+    }
+
+    /// The position in Edax's OBF notation: 64 characters `X`/`O`/`-` (a1 first), a
+    /// space, and `X` or `O` for the side to move. [`Game::parse_position`] reads it back.
+    pub fn to_obf(&self) -> String {
+        let (black, white) = (self.black(), self.white());
+        let mut text: String = (0..64)
+            .map(|i| match (black >> i & 1, white >> i & 1) {
+                (1, _) => 'X',
+                (_, 1) => 'O',
+                _ => '-',
+            })
+            .collect();
+        text.push_str(match self.to_move {
+            Player::One => " X",
+            Player::Two => " O",
+        });
+        text
+    }
+
+    /// True when the side to move has no square to play but the opponent has one.
+    #[inline]
+    fn must_pass(&self) -> bool {
+        self.legal_mask() == 0 && legal_squares(self.opp, self.me) != 0
+    }
+
+    /// The winner by disc count, for a finished game.
+    #[inline]
+    fn count_outcome(&self) -> Outcome {
+        let (black, white) = self.disc_counts();
+        match black.cmp(&white) {
+            std::cmp::Ordering::Greater => Outcome::Win(Player::One),
+            std::cmp::Ordering::Less => Outcome::Win(Player::Two),
+            std::cmp::Ordering::Equal => Outcome::Draw,
+        }
+    }
+}
+
+/// Grows, along direction `d` and its opposite, the runs of `o` discs that start next to
+/// a disc of `seed`, and returns the squares just beyond each run (one step further).
+///
+/// `o` must already be masked off the edge files for horizontal and diagonal `d`. The
+/// doubling steps (`pre` = discs of `o` whose neighbour is also in `o`) reach run length
+/// 6, the longest an 8-square line allows, in four steps instead of six.
+#[inline(always)]
+fn runs(seed: u64, o: u64, d: u32) -> (u64, u64) {
+    let pre_l = o & (o << d);
+    let pre_r = pre_l >> d;
+    let mut l = o & (seed << d);
+    let mut r = o & (seed >> d);
+    l |= o & (l << d);
+    r |= o & (r >> d);
+    l |= pre_l & (l << (2 * d));
+    r |= pre_r & (r >> (2 * d));
+    l |= pre_l & (l << (2 * d));
+    r |= pre_r & (r >> (2 * d));
+    (l, r)
+}
+
+/// The empty squares where the owner of `me` outflanks at least one run of `opp` discs.
+#[inline]
+fn legal_squares(me: u64, opp: u64) -> u64 {
+    let inner = opp & NOT_EDGE_FILES;
+    let mut reach = 0;
+    for (o, d) in [(inner, 1), (opp, 8), (inner, 7), (inner, 9)] {
+        let (l, r) = runs(me, o, d);
+        reach |= (l << d) | (r >> d);
+    }
+    reach & !(me | opp)
+}
+
+/// The `opp` discs flipped when the owner of `me` plays the empty square `sq`: in each
+/// direction, the run of `opp` discs from `sq`, kept only if a disc of `me` closes it.
+#[inline]
+fn flips(me: u64, opp: u64, sq: u32) -> u64 {
+    let m = 1u64 << sq;
+    let inner = opp & NOT_EDGE_FILES;
+    let mut flipped = 0;
+    for (o, d) in [(inner, 1), (opp, 8), (inner, 7), (inner, 9)] {
+        let (l, r) = runs(m, o, d);
+        // All-ones when the square beyond the run holds a disc of `me`, else zero.
+        let keep_l = 0u64.wrapping_sub(((l << d) & me != 0) as u64);
+        let keep_r = 0u64.wrapping_sub(((r >> d) & me != 0) as u64);
+        flipped |= (l & keep_l) | (r & keep_r);
+    }
+    flipped
+}
+
+/// The square of the `k`-th set bit of `mask`, counting from bit 0 (`k < popcount`).
+#[inline]
+fn select_bit(mut mask: u64, k: u32) -> u32 {
+    for _ in 0..k {
+        mask &= mask.wrapping_sub(1);
+    }
+    mask.trailing_zeros()
+}
+
+/// A 64-bit finaliser (Stafford's "Mix13", as in SplitMix64): a bijection whose output
+/// bits each depend on every input bit.
+#[inline]
+fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+/// `a1`…`h8` for a square index below 64.
+fn square_name(sq: u16) -> String {
+    format!("{}{}", (b'a' + (sq % 8) as u8) as char, sq / 8 + 1)
+}
+
+/// True when `token` is mostly board characters, so it is read as an OBF board rather
+/// than as moves (move text never uses `X`, `O`, `-`, `.` or `*`).
+fn looks_like_board(token: &str) -> bool {
+    let board = token.chars().filter(|c| "XOxo-.*".contains(*c)).count();
+    2 * board > token.chars().count()
+}
+
+/// Reads an OBF board (the text before any `;`): 64 squares, then the side to move.
+fn parse_obf(head: &str) -> Result<Othello, GameError> {
+    let bad = |why: String| GameError::BadPosition(why);
+    let mut parts = head.split_whitespace();
+    let board = parts.next().unwrap_or_default();
+    let len = board.chars().count();
+    if len != 64 {
+        return Err(bad(format!("the board has {len} squares, expected 64")));
+    }
+    let (mut black, mut white) = (0u64, 0u64);
+    for (i, c) in board.chars().enumerate() {
+        match c {
+            'X' | 'x' | '*' => black |= 1 << i,
+            'O' | 'o' => white |= 1 << i,
+            '-' | '.' => {}
+            _ => {
+                return Err(bad(format!(
+                    "bad character '{c}' at square {} (expected X, O or -)",
+                    square_name(i as u16)
+                )))
+            }
+        }
+    }
+    let to_move = match parts.next() {
+        Some("X" | "x" | "*") => Player::One,
+        Some("O" | "o") => Player::Two,
+        Some(other) => return Err(bad(format!("bad side to move '{other}' (expected X or O)"))),
+        None => return Err(bad("missing the side to move (X or O) after the board".into())),
+    };
+    if let Some(extra) = parts.next() {
+        return Err(bad(format!("unexpected '{extra}' after the side to move")));
+    }
+    Othello::from_bitboards(black, white, to_move)
+}
+
+impl Game for Othello {
+    const NAME: &'static str = "othello";
+    type Moves = MoveList<64>;
+
+    /// The standard start, Black to move.
+    fn new() -> Self {
+        Othello { me: START_BLACK, opp: START_WHITE, to_move: Player::One }
+    }
+
+    #[inline]
+    fn side_to_move(&self) -> Player {
+        self.to_move
+    }
+
+    /// Two move generations (one when the side to move can play).
+    #[inline]
+    fn outcome(&self) -> Option<Outcome> {
+        if legal_squares(self.me, self.opp) != 0 || legal_squares(self.opp, self.me) != 0 {
+            return None;
+        }
+        Some(self.count_outcome())
+    }
+
+    /// Squares in increasing index order; `[PASS]` for a forced pass; empty when over.
+    fn legal_moves(&self) -> MoveList<64> {
+        let mut moves = MoveList::new();
+        let mut mask = self.legal_mask();
+        if mask == 0 {
+            if legal_squares(self.opp, self.me) != 0 {
+                moves.push(PASS);
+            }
+            return moves;
+        }
+        while mask != 0 {
+            moves.push(Move(mask.trailing_zeros() as u16));
+            mask &= mask - 1;
+        }
+        moves
+    }
+
+    /// Plays a square (placing a disc and flipping) or, for [`PASS`] or any index
+    /// above 63, hands the move to the opponent.
+    #[inline]
+    fn play_unchecked(&mut self, mv: Move) {
+        let sq = u32::from(mv.0);
+        if sq < 64 {
+            let placed = 1u64 << sq;
+            let flipped = flips(self.me, self.opp, sq);
+            self.me |= placed | flipped;
+            self.opp &= !(placed | flipped);
+        }
+        std::mem::swap(&mut self.me, &mut self.opp);
+        self.to_move = self.to_move.other();
+    }
+
+    #[inline]
+    fn hash(&self) -> u64 {
+        let side = match self.to_move {
+            Player::One => 0,
+            Player::Two => 0x9E37_79B9_7F4A_7C15,
+        };
+        mix(mix(self.me ^ side).wrapping_add(self.opp))
+    }
+
+    /// `a1`…`h8` in either case, or `pass` / `pa` (any case).
+    fn parse_move(&self, text: &str) -> Result<Move, GameError> {
+        if text.eq_ignore_ascii_case("pass") || text.eq_ignore_ascii_case("pa") {
+            return Ok(PASS);
+        }
+        match text.as_bytes() {
+            [file, rank] => {
+                let (file, rank) = (file.to_ascii_lowercase(), *rank);
+                if (b'a'..=b'h').contains(&file) && (b'1'..=b'8').contains(&rank) {
+                    return Ok(Move(u16::from(rank - b'1') * 8 + u16::from(file - b'a')));
+                }
+                Err(GameError::BadMove(text.to_string()))
+            }
+            _ => Err(GameError::BadMove(text.to_string())),
+        }
+    }
+
+    /// `a1`…`h8`, `pass`; an index above 64 (never legal) is written `#index`.
+    fn format_move(&self, mv: Move) -> String {
+        match mv.0 {
+            64 => "pass".to_string(),
+            sq @ 0..64 => square_name(sq),
+            other => format!("#{other}"),
+        }
+    }
+
+    /// Splits a transcript into two-character tokens (`f5d6` → `f5`, `d6`), skipping
+    /// whitespace and commas between them and taking the word `pass` whole.
+    fn split_moves<'a>(&self, text: &'a str) -> Vec<&'a str> {
+        let is_sep = |c: char| c.is_whitespace() || c == ',';
+        let mut tokens = Vec::new();
+        let mut rest = text;
+        loop {
+            rest = rest.trim_start_matches(is_sep);
+            if rest.is_empty() {
+                return tokens;
+            }
+            let len = if rest.get(..4).is_some_and(|w| w.eq_ignore_ascii_case("pass")) {
+                4
+            } else {
+                // Up to two characters, stopping at a separator (the first is not one).
+                rest.char_indices()
+                    .take(2)
+                    .take_while(|&(_, c)| !is_sep(c))
+                    .fold(0, |_, (i, c)| i + c.len_utf8())
+            };
+            let (token, tail) = rest.split_at(len);
+            tokens.push(token);
+            rest = tail;
+        }
+    }
+
+    /// Like the default, but forced passes may be left out: before a square move, a
+    /// position whose only legal move is [`PASS`] is passed automatically.
+    fn play_sequence(&mut self, text: &str) -> Result<(), GameError> {
+        for (i, token) in self.split_moves(text).into_iter().enumerate() {
+            let mv = self.parse_move(token)?;
+            if mv != PASS && self.must_pass() {
+                self.play_unchecked(PASS);
+            }
+            self.try_play(mv).map_err(|e| match e {
+                GameError::IllegalMove(m) => GameError::IllegalMove(format!("{m} (move {})", i + 1)),
+                GameError::GameOver => GameError::IllegalMove(format!(
+                    "{token} (move {}: the game is already over)",
+                    i + 1
+                )),
+                other => other,
+            })?;
+        }
+        Ok(())
+    }
+
+    /// A move sequence from the start (forced passes optional; empty = the start), or an
+    /// OBF board: 64 × `X`/`O`/`-` (a1…h8), whitespace, `X` or `O`; text after `;` is
+    /// ignored.
+    fn parse_position(text: &str) -> Result<Self, GameError> {
+        let head = text.split(';').next().unwrap_or_default();
+        match head.split_whitespace().next() {
+            Some(first) if looks_like_board(first) => parse_obf(head),
+            _ => {
+                let mut game = Self::new();
+                game.play_sequence(text)?;
+                Ok(game)
+            }
+        }
+    }
+
+    fn render(&self) -> String {
+        let (black, white) = (self.black(), self.white());
+        let mut out = String::from("  a b c d e f g h\n");
+        for rank in 0..8 {
+            out.push_str(&format!("{} ", rank + 1));
+            for file in 0..8 {
+                let sq = rank * 8 + file;
+                out.push(match (black >> sq & 1, white >> sq & 1) {
+                    (1, _) => 'X',
+                    (_, 1) => 'O',
+                    _ => '.',
+                });
+                out.push(' ');
+            }
+            out.push_str(&format!("{}\n", rank + 1));
+        }
+        out.push_str("  a b c d e f g h\n");
+        let (b, w) = self.disc_counts();
+        let status = match (self.outcome(), self.to_move) {
+            (Some(Outcome::Win(Player::One)), _) => "game over: Black (X) wins",
+            (Some(Outcome::Win(Player::Two)), _) => "game over: White (O) wins",
+            (Some(Outcome::Draw), _) => "game over: draw",
+            (None, Player::One) => "Black (X) to move",
+            (None, Player::Two) => "White (O) to move",
+        };
+        out.push_str(&format!("{status}; discs X {b}, O {w}\n"));
+        out
+    }
+
+    /// A uniformly random game to the end, on bitboards: one move generation per ply,
+    /// the `k`-th legal square chosen with [`random_below`]. It draws exactly the random
+    /// numbers the trait's default loop draws (one per ply, a forced pass included) and
+    /// numbers squares in the same order, so from the same generator state both play the
+    /// same game.
+    fn random_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
+        let (mut me, mut opp, mut side) = (self.me, self.opp, self.to_move);
+        let mut mask = legal_squares(me, opp);
+        loop {
+            if mask == 0 {
+                let reply = legal_squares(opp, me);
+                if reply == 0 {
+                    break;
+                }
+                // Forced pass: the default loop draws `random_below(rng, 1)` here.
+                rng.next_u32();
+                mask = reply;
+            } else {
+                let sq = select_bit(mask, random_below(rng, mask.count_ones()));
+                let flipped = flips(me, opp, sq);
+                me |= (1u64 << sq) | flipped;
+                opp &= !flipped;
+                mask = legal_squares(opp, me);
+            }
+            std::mem::swap(&mut me, &mut opp);
+            side = side.other();
+        }
+        *self = Othello { me, opp, to_move: side };
+        self.count_outcome()
+    }
+}
+
+impl fmt::Debug for Othello {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Othello({})", self.to_obf())
+    }
+}

@@ -1,0 +1,155 @@
+//! Tic-tac-toe 3x3 on two 9-bit bitboards.
+//!
+//! Cells are numbered 1-9 row-major from the top-left in move text; internally a move is
+//! the cell index 0-8 (bit `i` of a player's board).
+
+use rand_core::RngCore;
+
+use super::{random_below, Game, GameError, Move, MoveList, Outcome, Player};
+
+/// The eight winning lines as 9-bit masks.
+const LINES: [u16; 8] = [
+    0b000_000_111,
+    0b000_111_000,
+    0b111_000_000,
+    0b001_001_001,
+    0b010_010_010,
+    0b100_100_100,
+    0b100_010_001,
+    0b001_010_100,
+];
+const FULL: u16 = 0b111_111_111;
+
+/// A tic-tac-toe position. X ([`Player::One`]) moves first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct TicTacToe {
+    /// Cells taken by each player, indexed by [`Player::index`].
+    boards: [u16; 2],
+}
+
+impl TicTacToe {
+    fn occupied(&self) -> u16 {
+        self.boards[0] | self.boards[1]
+    }
+
+    fn has_line(board: u16) -> bool {
+        LINES.iter().any(|&line| board & line == line)
+    }
+
+    /// Who occupies cell `cell` (0-8), if anyone.
+    pub fn cell(&self, cell: usize) -> Option<Player> {
+        let bit = 1u16 << cell;
+        if self.boards[0] & bit != 0 {
+            Some(Player::One)
+        } else if self.boards[1] & bit != 0 {
+            Some(Player::Two)
+        } else {
+            None
+        }
+    }
+}
+
+impl Game for TicTacToe {
+    const NAME: &'static str = "tictactoe";
+    type Moves = MoveList<9>;
+
+    fn new() -> Self {
+        TicTacToe::default()
+    }
+
+    #[inline]
+    fn side_to_move(&self) -> Player {
+        if self.occupied().count_ones() % 2 == 0 {
+            Player::One
+        } else {
+            Player::Two
+        }
+    }
+
+    #[inline]
+    fn outcome(&self) -> Option<Outcome> {
+        if Self::has_line(self.boards[0]) {
+            Some(Outcome::Win(Player::One))
+        } else if Self::has_line(self.boards[1]) {
+            Some(Outcome::Win(Player::Two))
+        } else if self.occupied() == FULL {
+            Some(Outcome::Draw)
+        } else {
+            None
+        }
+    }
+
+    fn legal_moves(&self) -> MoveList<9> {
+        let mut moves = MoveList::new();
+        if self.outcome().is_none() {
+            let mut free = !self.occupied() & FULL;
+            while free != 0 {
+                moves.push(Move(free.trailing_zeros() as u16));
+                free &= free - 1;
+            }
+        }
+        moves
+    }
+
+    #[inline]
+    fn play_unchecked(&mut self, mv: Move) {
+        let side = self.side_to_move().index();
+        self.boards[side] |= 1 << mv.0;
+    }
+
+    fn hash(&self) -> u64 {
+        // Injective: 9 bits per player.
+        (self.boards[0] as u64) | (self.boards[1] as u64) << 9
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, GameError> {
+        match text.trim().parse::<u16>() {
+            Ok(cell @ 1..=9) => Ok(Move(cell - 1)),
+            _ => Err(GameError::BadMove(format!("{text} (expected a cell 1-9)"))),
+        }
+    }
+
+    fn format_move(&self, mv: Move) -> String {
+        (mv.0 + 1).to_string()
+    }
+
+    fn split_moves<'a>(&self, text: &'a str) -> Vec<&'a str> {
+        split_single_chars(text)
+    }
+
+    fn render(&self) -> String {
+        let mut out = String::new();
+        for row in 0..3 {
+            for col in 0..3 {
+                out.push(match self.cell(row * 3 + col) {
+                    Some(Player::One) => 'X',
+                    Some(Player::Two) => 'O',
+                    None => '.',
+                });
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    fn random_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
+        loop {
+            if let Some(outcome) = self.outcome() {
+                return outcome;
+            }
+            let mut free = !self.occupied() & FULL;
+            for _ in 0..random_below(rng, free.count_ones()) {
+                free &= free - 1;
+            }
+            self.play_unchecked(Move(free.trailing_zeros() as u16));
+        }
+    }
+}
+
+/// Splits move text where every move is one character (`4453`), ignoring separators.
+pub(crate) fn split_single_chars(text: &str) -> Vec<&str> {
+    text.char_indices()
+        .filter(|(_, c)| !c.is_whitespace() && *c != ',')
+        .map(|(i, c)| &text[i..i + c.len_utf8()])
+        .collect()
+}

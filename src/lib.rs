@@ -1,0 +1,32 @@
+//! # parmcts
+//!
+//! Lock-free parallel Monte Carlo Tree Search on a preallocated arena, with bitboard
+//! games.
+//!
+//! * [`games`]: the [`Game`] trait and tic-tac-toe, Connect Four and Othello, proven by
+//!   perft against published tables.
+//! * [`tree`]: the 24-byte [`tree::Node`], the [`tree::Arena`] and the lock-free
+//!   expansion protocol (`docs/CONCURRENCY.md`).
+//! * [`policy`]: UCT selection.
+//! * [`search`]: the validated [`SearchConfig`], the [`Search`] engine with its
+//!   sequential, tree-parallel and root-parallel drivers, and the [`SearchResult`].
+//!
+//! # Examples
+//! ```
+//! use parmcts::{Game, Mode, Search, SearchConfig, TicTacToe};
+//!
+//! let config = SearchConfig::builder().playouts(5_000).mode(Mode::TreeParallel).threads(2).build()?;
+//! let result = Search::new(config)?.run(&TicTacToe::new())?;
+//! assert_eq!(result.playouts, 5_000);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![warn(missing_docs)]
+
+pub mod games;
+pub mod policy;
+pub mod search;
+mod sync;
+pub mod tree;
+
+pub use games::{ConnectFour, Game, GameError, GameKind, Move, MoveList, Othello, Outcome, Player, TicTacToe, Turn};
+pub use search::{search, ChildResult, ConfigError, Mode, Search, SearchConfig, SearchError, SearchResult};

@@ -1,0 +1,5 @@
+//! Selection policies: how a search iteration picks a child.
+
+pub mod uct;
+
+pub use uct::{select_child, ucb1};

@@ -1,0 +1,318 @@
+//! Search configuration: a builder validated once into a [`SearchConfig`] that cannot be
+//! invalid.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use crate::tree::NODE_BYTES;
+
+/// How the search uses threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// One thread, exclusive tree, no atomic instructions: the baseline.
+    Sequential,
+    /// All threads share one lock-free tree (virtual loss spreads them).
+    TreeParallel,
+    /// Each thread searches its own tree; root statistics are summed at the end.
+    RootParallel,
+}
+
+impl Mode {
+    /// The CLI name: `seq`, `tree` or `root`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Sequential => "seq",
+            Mode::TreeParallel => "tree",
+            Mode::RootParallel => "root",
+        }
+    }
+}
+
+impl FromStr for Mode {
+    type Err = ConfigError;
+    fn from_str(s: &str) -> Result<Mode, ConfigError> {
+        match s {
+            "seq" => Ok(Mode::Sequential),
+            "tree" => Ok(Mode::TreeParallel),
+            "root" => Ok(Mode::RootParallel),
+            _ => Err(ConfigError::UnknownMode(s.to_string())),
+        }
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A configuration that failed validation.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ConfigError {
+    /// Neither a playout nor a time budget was given.
+    NoBudget,
+    /// `playouts` was 0.
+    ZeroPlayouts,
+    /// The playout budget exceeds what the 32-bit node counters hold.
+    TooManyPlayouts(u64),
+    /// The time budget was 0.
+    ZeroTime,
+    /// The exploration constant is negative or not finite.
+    BadExploration(f64),
+    /// `threads` was 0.
+    ZeroThreads,
+    /// The arena cannot hold a root and its children (nodes given).
+    ArenaTooSmall(u64),
+    /// The mode name is not `seq`, `tree` or `root`.
+    UnknownMode(String),
+    /// The expansion threshold was 0 (a leaf must be visited before it is expanded).
+    ZeroExpandThreshold,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConfigError::NoBudget => write!(f, "no budget: give a playout count, a time, or both"),
+            ConfigError::ZeroPlayouts => write!(f, "playouts must be at least 1 (got 0)"),
+            ConfigError::TooManyPlayouts(n) => {
+                write!(f, "playouts {n} exceeds the maximum {MAX_PLAYOUTS}")
+            }
+            ConfigError::ZeroTime => write!(f, "time budget must be at least 1 ms (got 0)"),
+            ConfigError::BadExploration(c) => {
+                write!(f, "exploration constant c must be finite and >= 0 (got {c})")
+            }
+            ConfigError::ZeroThreads => write!(f, "threads must be at least 1 (got 0)"),
+            ConfigError::ArenaTooSmall(n) => write!(
+                f,
+                "arena of {n} nodes is too small (at least {MIN_ARENA_NODES} nodes, at most {})",
+                u32::MAX
+            ),
+            ConfigError::UnknownMode(m) => {
+                write!(f, "unknown mode '{m}' (expected seq, tree or root)")
+            }
+            ConfigError::ZeroExpandThreshold => write!(f, "expand threshold must be at least 1 (got 0)"),
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// The most playouts one search may run: node visit counters are 32-bit, with the score
+/// (up to twice the visits) in the other half of the same word.
+pub const MAX_PLAYOUTS: u64 = (1 << 31) - 1;
+/// The smallest arena accepted up front (a root plus a block of children); the exact
+/// requirement depends on the root position and is checked when the search starts.
+pub const MIN_ARENA_NODES: u64 = 2;
+/// Default arena size: 2^24 nodes (384 MiB of address space, touched only as used).
+pub const DEFAULT_ARENA_NODES: u64 = 1 << 24;
+
+/// A validated search configuration. Build one with [`SearchConfig::builder`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchConfig {
+    pub(crate) playouts: Option<u64>,
+    pub(crate) time: Option<Duration>,
+    pub(crate) c: f32,
+    pub(crate) seed: u64,
+    pub(crate) mode: Mode,
+    pub(crate) threads: usize,
+    pub(crate) virtual_loss: u32,
+    pub(crate) arena_nodes: u64,
+    pub(crate) expand_threshold: u32,
+}
+
+impl SearchConfig {
+    /// A builder with the defaults: C = sqrt(2), seed 0, sequential, 1 thread, virtual
+    /// loss 1, 2^24 nodes, expansion at the first revisit, and no budget (one must be set).
+    pub fn builder() -> SearchConfigBuilder {
+        SearchConfigBuilder::default()
+    }
+
+    /// Playout budget, if any.
+    pub fn playouts(&self) -> Option<u64> {
+        self.playouts
+    }
+    /// Time budget, if any.
+    pub fn time(&self) -> Option<Duration> {
+        self.time
+    }
+    /// UCB1 exploration constant.
+    pub fn c(&self) -> f32 {
+        self.c
+    }
+    /// Random seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+    /// Threading mode.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+    /// Worker threads (1 for sequential).
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+    /// Virtual loss added per in-flight playout (tree-parallel only; 0 disables).
+    pub fn virtual_loss(&self) -> u32 {
+        self.virtual_loss
+    }
+    /// Arena capacity in nodes (for root-parallel: shared out between the trees).
+    pub fn arena_nodes(&self) -> u64 {
+        self.arena_nodes
+    }
+    /// A leaf is expanded once it has this many visits.
+    pub fn expand_threshold(&self) -> u32 {
+        self.expand_threshold
+    }
+    /// A copy with another seed (used by players that search once per move).
+    pub fn with_seed(&self, seed: u64) -> SearchConfig {
+        SearchConfig { seed, ..self.clone() }
+    }
+}
+
+/// Builder for [`SearchConfig`]; [`SearchConfigBuilder::build`] validates everything.
+#[derive(Clone, Debug)]
+pub struct SearchConfigBuilder {
+    playouts: Option<u64>,
+    time: Option<Duration>,
+    c: f64,
+    seed: u64,
+    mode: Mode,
+    threads: usize,
+    virtual_loss: u32,
+    arena_nodes: u64,
+    expand_threshold: u32,
+}
+
+impl Default for SearchConfigBuilder {
+    fn default() -> Self {
+        SearchConfigBuilder {
+            playouts: None,
+            time: None,
+            c: std::f64::consts::SQRT_2,
+            seed: 0,
+            mode: Mode::Sequential,
+            threads: 1,
+            virtual_loss: 1,
+            arena_nodes: DEFAULT_ARENA_NODES,
+            expand_threshold: 1,
+        }
+    }
+}
+
+impl SearchConfigBuilder {
+    /// Stop after this many playouts.
+    pub fn playouts(mut self, playouts: u64) -> Self {
+        self.playouts = Some(playouts);
+        self
+    }
+    /// Stop after this much wall time.
+    pub fn time(mut self, time: Duration) -> Self {
+        self.time = Some(time);
+        self
+    }
+    /// UCB1 exploration constant C.
+    pub fn c(mut self, c: f64) -> Self {
+        self.c = c;
+        self
+    }
+    /// Random seed; worker `i` seeds its generator from `(seed, i)`.
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+    /// Threading mode.
+    pub fn mode(mut self, mode: Mode) -> Self {
+        self.mode = mode;
+        self
+    }
+    /// Worker threads.
+    pub fn threads(mut self, threads: usize) -> Self {
+        self.threads = threads;
+        self
+    }
+    /// Virtual loss per in-flight playout (0 disables).
+    pub fn virtual_loss(mut self, virtual_loss: u32) -> Self {
+        self.virtual_loss = virtual_loss;
+        self
+    }
+    /// Arena capacity in nodes.
+    pub fn arena_nodes(mut self, nodes: u64) -> Self {
+        self.arena_nodes = nodes;
+        self
+    }
+    /// Arena capacity from a memory size in MiB ([`crate::tree::NODE_BYTES`] per node).
+    pub fn memory_mb(mut self, mb: u64) -> Self {
+        self.arena_nodes = mb.saturating_mul(1 << 20) / NODE_BYTES as u64;
+        self
+    }
+    /// Visits a leaf needs before it is expanded (at least 1; 1 expands at the first revisit).
+    pub fn expand_threshold(mut self, visits: u32) -> Self {
+        self.expand_threshold = visits;
+        self
+    }
+
+    /// Validates the configuration.
+    ///
+    /// # Errors
+    /// A [`ConfigError`] naming the first bad value.
+    pub fn build(self) -> Result<SearchConfig, ConfigError> {
+        match (self.playouts, self.time) {
+            (None, None) => return Err(ConfigError::NoBudget),
+            (Some(0), _) => return Err(ConfigError::ZeroPlayouts),
+            (Some(n), _) if n > MAX_PLAYOUTS => return Err(ConfigError::TooManyPlayouts(n)),
+            (_, Some(t)) if t.is_zero() => return Err(ConfigError::ZeroTime),
+            _ => {}
+        }
+        if !self.c.is_finite() || self.c < 0.0 {
+            return Err(ConfigError::BadExploration(self.c));
+        }
+        if self.threads == 0 {
+            return Err(ConfigError::ZeroThreads);
+        }
+        if self.expand_threshold == 0 {
+            return Err(ConfigError::ZeroExpandThreshold);
+        }
+        let threads = if self.mode == Mode::Sequential { 1 } else { self.threads };
+        let per_tree =
+            if self.mode == Mode::RootParallel { self.arena_nodes / threads as u64 } else { self.arena_nodes };
+        if per_tree < MIN_ARENA_NODES || self.arena_nodes > u32::MAX as u64 {
+            return Err(ConfigError::ArenaTooSmall(self.arena_nodes));
+        }
+        Ok(SearchConfig {
+            playouts: self.playouts,
+            time: self.time,
+            c: self.c as f32,
+            seed: self.seed,
+            mode: self.mode,
+            threads,
+            virtual_loss: self.virtual_loss,
+            arena_nodes: self.arena_nodes,
+            expand_threshold: self.expand_threshold,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_configs_are_rejected() {
+        let b = || SearchConfig::builder().playouts(100);
+        assert_eq!(SearchConfig::builder().build(), Err(ConfigError::NoBudget));
+        assert_eq!(SearchConfig::builder().playouts(0).build(), Err(ConfigError::ZeroPlayouts));
+        assert_eq!(SearchConfig::builder().time(Duration::ZERO).build(), Err(ConfigError::ZeroTime));
+        assert_eq!(b().threads(0).build(), Err(ConfigError::ZeroThreads));
+        assert_eq!(b().c(-1.0).build(), Err(ConfigError::BadExploration(-1.0)));
+        assert!(matches!(b().c(f64::NAN).build(), Err(ConfigError::BadExploration(_))));
+        assert_eq!(b().arena_nodes(1).build(), Err(ConfigError::ArenaTooSmall(1)));
+        assert_eq!(
+            b().mode(Mode::RootParallel).threads(4).arena_nodes(7).build(),
+            Err(ConfigError::ArenaTooSmall(7))
+        );
+        assert_eq!("fast".parse::<Mode>(), Err(ConfigError::UnknownMode("fast".into())));
+        assert!(b().build().is_ok());
+        assert_eq!(b().memory_mb(24).build().unwrap().arena_nodes(), (24 << 20) / 24);
+    }
+}

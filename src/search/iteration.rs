@@ -1,0 +1,138 @@
+//! One MCTS iteration — select, expand, simulate, back up — generic over [`TreeOps`], so
+//! the sequential baseline and the tree-parallel workers run the same code.
+
+use rand_core::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::games::{sample_weighted, Game, Move, Player, Turn};
+use crate::policy::select_child;
+use crate::tree::{Expansion, NodeId, TreeOps};
+
+/// Parameters an iteration reads (copied out of the configuration once).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct IterationParams {
+    pub c: f32,
+    pub virtual_loss: u32,
+    pub expand_threshold: u32,
+}
+
+/// Per-worker state: its generator and a reusable path buffer (no allocation once warm).
+#[derive(Debug)]
+pub(crate) struct Worker {
+    pub rng: Xoshiro256PlusPlus,
+    /// The nodes of the current iteration's path, each with the player who moved into it.
+    path: Vec<(NodeId, Player)>,
+    /// Deepest path seen (edges below the root).
+    pub max_depth: u32,
+    /// An expansion failed because the arena was full.
+    pub arena_full: bool,
+    /// Completed iterations.
+    pub playouts: u64,
+}
+
+/// Seeds worker `index` from `(seed, index)`: distinct, reproducible streams.
+pub(crate) fn worker_rng(seed: u64, index: usize) -> Xoshiro256PlusPlus {
+    // SplitMix-style spreading of the index so nearby seeds give unrelated streams.
+    let mixed = seed ^ (index as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    Xoshiro256PlusPlus::seed_from_u64(mixed)
+}
+
+impl Worker {
+    pub fn new(seed: u64, index: usize) -> Worker {
+        Worker {
+            rng: worker_rng(seed, index),
+            path: Vec::with_capacity(256),
+            max_depth: 0,
+            arena_full: false,
+            playouts: 0,
+        }
+    }
+
+    /// Runs one iteration from `root` (the root node must already be expanded).
+    #[inline]
+    pub fn iterate<G: Game, T: TreeOps>(&mut self, tree: &mut T, root: &G, params: IterationParams) {
+        let vl = if T::SHARED { params.virtual_loss } else { 0 };
+        let mut state = *root;
+        let mut node = NodeId::ROOT;
+        self.path.clear();
+        // The root's "mover" is the player who moved before the root position.
+        self.path.push((node, root.side_to_move().other()));
+        if vl != 0 {
+            tree.add_virtual_loss(node, vl);
+        }
+        loop {
+            match tree.expansion(node) {
+                Expansion::Expanded { first, count } if count > 0 => {
+                    let child = match state.turn() {
+                        Turn::Player(_) => select_child(tree, node, first, count, params.c, &mut self.rng),
+                        Turn::Chance => sample_chance_child(tree, &state, first, count, &mut self.rng),
+                    };
+                    let mover = state.side_to_move();
+                    state.play_unchecked(Move(tree.mv(child)));
+                    if vl != 0 {
+                        tree.add_virtual_loss(child, vl);
+                    }
+                    self.path.push((child, mover));
+                    node = child;
+                }
+                // A leaf for good (terminal, or the arena was full), or another thread is
+                // building the children: play out from here rather than wait.
+                Expansion::Expanded { .. } | Expansion::Expanding => break,
+                Expansion::Unexpanded => {
+                    let ready = node == NodeId::ROOT || tree.stats(node).visits >= params.expand_threshold;
+                    if !ready || !tree.try_claim(node) {
+                        break;
+                    }
+                    if !self.expand(tree, node, &state) {
+                        break;
+                    }
+                }
+            }
+        }
+        self.max_depth = self.max_depth.max(self.path.len() as u32 - 1);
+        let outcome = state.random_playout(&mut self.rng);
+        for &(id, mover) in &self.path {
+            tree.record(id, outcome.half_points(mover), vl);
+        }
+        self.playouts += 1;
+    }
+
+    /// Builds and publishes the children of a claimed node. Returns whether it has any.
+    fn expand<G: Game, T: TreeOps>(&mut self, tree: &mut T, node: NodeId, state: &G) -> bool {
+        let moves = state.legal_moves();
+        let moves = moves.as_ref();
+        let count = moves.len() as u32;
+        if count == 0 {
+            tree.publish(node, NodeId(0), 0);
+            return false;
+        }
+        match tree.alloc(count) {
+            Some(first) => {
+                for (i, mv) in moves.iter().enumerate() {
+                    tree.init_child(NodeId(first.0 + i as u32), mv.0);
+                }
+                tree.publish(node, first, count);
+                true
+            }
+            None => {
+                // Arena full: this node stays a leaf; the search goes on from the leaves.
+                self.arena_full = true;
+                tree.publish(node, NodeId(0), 0);
+                false
+            }
+        }
+    }
+}
+
+/// At a chance node the child is drawn by the game's chance weights, not by UCB.
+fn sample_chance_child<G: Game, T: TreeOps, R: rand_core::RngCore>(
+    tree: &mut T,
+    state: &G,
+    first: NodeId,
+    count: u32,
+    rng: &mut R,
+) -> NodeId {
+    let moves = state.legal_moves();
+    let mv = sample_weighted(state, moves.as_ref(), rng);
+    (0..count).map(|i| NodeId(first.0 + i)).find(|&c| tree.mv(c) == mv.0).unwrap_or(first)
+}

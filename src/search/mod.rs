@@ -1,0 +1,230 @@
+//! Search drivers: a validated [`SearchConfig`], the reusable [`Search`] (which owns the
+//! preallocated arenas), and the [`SearchResult`].
+//!
+//! # Examples
+//! ```
+//! use parmcts::{ConnectFour, Game, Search, SearchConfig};
+//!
+//! let config = SearchConfig::builder().playouts(20_000).seed(7).build().unwrap();
+//! let mut search = Search::new(config).unwrap();
+//! let position = ConnectFour::parse_position("444433").unwrap();
+//! let result = search.run(&position).unwrap();
+//! // Column 4 (index 3) wins at once for the first player.
+//! assert_eq!(position.format_move(result.best_move.unwrap()), "4");
+//! ```
+
+mod config;
+mod drivers;
+mod iteration;
+mod result;
+
+use std::fmt;
+use std::time::Instant;
+
+pub use config::{
+    ConfigError, Mode, SearchConfig, SearchConfigBuilder, DEFAULT_ARENA_NODES, MAX_PLAYOUTS, MIN_ARENA_NODES,
+};
+pub use result::{format_moves, ChildResult, SearchResult};
+
+use crate::games::Game;
+use crate::tree::invariants::{self, Expectations, InvariantViolation};
+use crate::tree::{Arena, ExclusiveTree, NodeId, SharedTree, TreeOps};
+use drivers::{run_tree_parallel, run_worker, LocalBudget};
+use iteration::{IterationParams, Worker};
+
+/// Why a search could not run.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SearchError {
+    /// The configuration is invalid.
+    Config(ConfigError),
+    /// The root position is already over.
+    GameOver,
+    /// The arena cannot hold the root and its children.
+    ArenaTooSmall {
+        /// Nodes needed for the root and its children.
+        needed: u64,
+        /// Nodes available per tree.
+        capacity: u64,
+    },
+}
+
+impl fmt::Display for SearchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SearchError::Config(e) => e.fmt(f),
+            SearchError::GameOver => write!(f, "the position is already over: nothing to search"),
+            SearchError::ArenaTooSmall { needed, capacity } => write!(
+                f,
+                "arena too small: {capacity} nodes per tree, but the root and its children need {needed}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SearchError {}
+
+impl From<ConfigError> for SearchError {
+    fn from(e: ConfigError) -> Self {
+        SearchError::Config(e)
+    }
+}
+
+/// A search engine: a configuration and the arenas it allocated once. Reuse it across
+/// moves; each [`Search::run`] starts from a fresh tree.
+#[derive(Debug)]
+pub struct Search {
+    config: SearchConfig,
+    arenas: Vec<Arena>,
+    /// Playouts completed on each arena by the last run (for the invariant check).
+    last_playouts: Vec<u64>,
+}
+
+impl Search {
+    /// Allocates the arenas (lazily zeroed: pages cost nothing until used).
+    ///
+    /// # Errors
+    /// [`SearchError::Config`] if the arena size does not fit the node index.
+    pub fn new(config: SearchConfig) -> Result<Search, SearchError> {
+        let trees = if config.mode == Mode::RootParallel { config.threads } else { 1 };
+        let per_tree = config.arena_nodes / trees as u64;
+        let arenas = (0..trees)
+            .map(|_| Arena::new(per_tree).map_err(|_| ConfigError::ArenaTooSmall(config.arena_nodes)))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Search { config, arenas, last_playouts: vec![0; trees] })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
+    }
+
+    /// Searches `root` within the configured budget.
+    ///
+    /// # Errors
+    /// [`SearchError::GameOver`] if `root` is finished; [`SearchError::ArenaTooSmall`] if
+    /// an arena cannot hold the root's children.
+    pub fn run<G: Game>(&mut self, root: &G) -> Result<SearchResult, SearchError> {
+        if root.outcome().is_some() {
+            return Err(SearchError::GameOver);
+        }
+        let needed = 1 + root.legal_moves().as_ref().len() as u64;
+        let capacity = self.arenas[0].capacity() as u64;
+        if needed > capacity {
+            return Err(SearchError::ArenaTooSmall { needed, capacity });
+        }
+        let cfg = &self.config;
+        let params =
+            IterationParams { c: cfg.c, virtual_loss: cfg.virtual_loss, expand_threshold: cfg.expand_threshold };
+        let limit = cfg.playouts.unwrap_or(MAX_PLAYOUTS);
+        let start = Instant::now();
+        let deadline = cfg.time.map(|t| start + t);
+        let mut workers: Vec<Worker> = (0..cfg.threads).map(|i| Worker::new(cfg.seed, i)).collect();
+        for arena in &mut self.arenas {
+            arena.reset();
+        }
+        match cfg.mode {
+            Mode::Sequential => {
+                let mut tree = ExclusiveTree(&mut self.arenas[0]);
+                run_worker(&mut tree, root, params, &mut workers[0], LocalBudget(limit), deadline);
+            }
+            Mode::TreeParallel => run_tree_parallel(&self.arenas[0], root, params, &mut workers, limit, deadline),
+            Mode::RootParallel => {
+                let trees = workers.len() as u64;
+                std::thread::scope(|scope| {
+                    for (i, (worker, arena)) in workers.iter_mut().zip(self.arenas.iter_mut()).enumerate() {
+                        let share = limit / trees + u64::from((i as u64) < limit % trees);
+                        scope.spawn(move || {
+                            let mut tree = ExclusiveTree(arena);
+                            run_worker(&mut tree, root, params, worker, LocalBudget(share), deadline);
+                        });
+                    }
+                });
+            }
+        }
+        let elapsed = start.elapsed();
+        self.last_playouts = match cfg.mode {
+            Mode::RootParallel => workers.iter().map(|w| w.playouts).collect(),
+            _ => vec![workers.iter().map(|w| w.playouts).sum()],
+        };
+        Ok(self.summarise(root, &workers, elapsed))
+    }
+
+    fn summarise<G: Game>(&self, root: &G, workers: &[Worker], elapsed: std::time::Duration) -> SearchResult {
+        // Sum root children over the trees (one tree unless root-parallel).
+        let mut merged: Vec<(crate::games::Move, u64, u64)> = Vec::new();
+        let mut per_tree_children = Vec::with_capacity(self.arenas.len());
+        for arena in &self.arenas {
+            let children = result::root_children(&mut SharedTree(arena));
+            if merged.is_empty() {
+                merged = children.clone();
+            } else {
+                for (m, c) in merged.iter_mut().zip(&children) {
+                    debug_assert_eq!(m.0, c.0, "every tree generates the root moves in the same order");
+                    m.1 += c.1;
+                    m.2 += c.2;
+                }
+            }
+            per_tree_children.push(children);
+        }
+        let (best_move, children) = result::summarise_children(&merged);
+        // The PV: the best move, continued in the tree that visited it most.
+        let mut pv = Vec::new();
+        if let Some(best) = best_move {
+            let index = merged.iter().position(|c| c.0 == best).unwrap_or(0);
+            let tree = (0..self.arenas.len()).max_by_key(|&t| per_tree_children[t].get(index).map_or(0, |c| c.1));
+            if let Some(t) = tree {
+                pv = result::principal_variation(&mut SharedTree(&self.arenas[t]), 256);
+                if pv.first() != Some(&best) {
+                    pv = vec![best];
+                }
+            }
+        }
+        let root_visits = self.arenas.iter().map(|a| a.node(NodeId::ROOT).stats_relaxed().visits as u64).sum();
+        let _ = root;
+        SearchResult {
+            best_move,
+            children,
+            pv,
+            playouts: workers.iter().map(|w| w.playouts).sum(),
+            root_visits,
+            nodes: self.arenas.iter().map(|a| a.len() as u64).sum(),
+            max_depth: workers.iter().map(|w| w.max_depth).max().unwrap_or(0),
+            elapsed,
+            arena_full: workers.iter().any(|w| w.arena_full),
+            mode: self.config.mode,
+            threads: self.config.threads,
+        }
+    }
+
+    /// Checks the quiescent invariants of the last run's tree(s) (see
+    /// [`crate::tree::invariants`]). Returns the number of reachable nodes.
+    ///
+    /// # Errors
+    /// The first [`InvariantViolation`].
+    pub fn check_invariants(&self) -> Result<u64, InvariantViolation> {
+        let mut total = 0;
+        for (arena, &playouts) in self.arenas.iter().zip(&self.last_playouts) {
+            total += invariants::check(
+                arena,
+                Expectations {
+                    playouts,
+                    expand_threshold: self.config.expand_threshold,
+                    exact_leaf_visits: self.config.mode != Mode::TreeParallel,
+                },
+            )?;
+        }
+        Ok(total)
+    }
+}
+
+/// Convenience: allocates a [`Search`] and runs it once.
+///
+/// # Errors
+/// As [`Search::new`] and [`Search::run`].
+pub fn search<G: Game>(root: &G, config: &SearchConfig) -> Result<SearchResult, SearchError> {
+    Search::new(config.clone())?.run(root)
+}
+
+/// Keeps `TreeOps` in scope for the result helpers.
+#[allow(dead_code)]
+fn _assert_tree_ops<T: TreeOps>() {}

@@ -1,0 +1,137 @@
+//! [`TreeOps`]: the operations one search iteration performs on the tree, implemented
+//! twice over the same [`Arena`]:
+//!
+//! * [`ExclusiveTree`] holds `&mut Arena` and uses plain loads and stores (no atomic
+//!   instruction, no virtual loss) — the sequential baseline;
+//! * [`SharedTree`] holds `&Arena` and uses the lock-free protocol of
+//!   `docs/CONCURRENCY.md` — one handle per tree-parallel worker.
+//!
+//! The search iteration is generic over this trait, so both paths run the same algorithm
+//! and the ratio between them is exactly the cost of sharing.
+
+use super::arena::Arena;
+use super::node::{Expansion, NodeId, Stats};
+
+/// What a search iteration needs from the tree. Methods take `&mut self` so that the
+/// exclusive implementation can use `&mut` access; a shared handle is cheap to copy.
+pub trait TreeOps {
+    /// Whether this tree is shared between threads (virtual loss applies only then).
+    const SHARED: bool;
+    /// The node's expansion state.
+    fn expansion(&mut self, id: NodeId) -> Expansion;
+    /// Claims the node for expansion; `false` if another thread got there first.
+    fn try_claim(&mut self, id: NodeId) -> bool;
+    /// Takes a block of `count` nodes, or `None` when the arena is full.
+    fn alloc(&mut self, count: u32) -> Option<NodeId>;
+    /// Initialises a fresh child (before its parent is published).
+    fn init_child(&mut self, id: NodeId, mv: u16);
+    /// Publishes a claimed node's children (`count` may be 0: a leaf for good).
+    fn publish(&mut self, id: NodeId, first: NodeId, count: u32);
+    /// The node's visits and score.
+    fn stats(&mut self, id: NodeId) -> Stats;
+    /// The node's current virtual loss (always 0 for the exclusive tree).
+    fn virtual_loss(&mut self, id: NodeId) -> u32;
+    /// The move into the node.
+    fn mv(&mut self, id: NodeId) -> u16;
+    /// Adds virtual loss on the way down.
+    fn add_virtual_loss(&mut self, id: NodeId, amount: u32);
+    /// Records a finished playout and removes `virtual_loss` on the way up.
+    fn record(&mut self, id: NodeId, half_points: u32, virtual_loss: u32);
+}
+
+/// Exclusive access for the sequential baseline: no atomic instructions.
+#[cfg(not(loom))]
+#[derive(Debug)]
+pub struct ExclusiveTree<'a>(pub &'a mut Arena);
+
+#[cfg(not(loom))]
+impl TreeOps for ExclusiveTree<'_> {
+    const SHARED: bool = false;
+    #[inline]
+    fn expansion(&mut self, id: NodeId) -> Expansion {
+        self.0.node_mut(id).expansion_mut()
+    }
+    #[inline]
+    fn try_claim(&mut self, id: NodeId) -> bool {
+        // Nobody else can see the node: claiming is a check.
+        matches!(self.expansion(id), Expansion::Unexpanded)
+    }
+    #[inline]
+    fn alloc(&mut self, count: u32) -> Option<NodeId> {
+        self.0.alloc_mut(count)
+    }
+    #[inline]
+    fn init_child(&mut self, id: NodeId, mv: u16) {
+        self.0.node_mut(id).init_mut(mv);
+    }
+    #[inline]
+    fn publish(&mut self, id: NodeId, first: NodeId, count: u32) {
+        self.0.node_mut(id).set_expanded_mut(first, count);
+    }
+    #[inline]
+    fn stats(&mut self, id: NodeId) -> Stats {
+        self.0.node_mut(id).stats_mut()
+    }
+    #[inline]
+    fn virtual_loss(&mut self, _id: NodeId) -> u32 {
+        0
+    }
+    #[inline]
+    fn mv(&mut self, id: NodeId) -> u16 {
+        self.0.node_mut(id).mv_mut()
+    }
+    #[inline]
+    fn add_virtual_loss(&mut self, _id: NodeId, _amount: u32) {}
+    #[inline]
+    fn record(&mut self, id: NodeId, half_points: u32, _virtual_loss: u32) {
+        self.0.node_mut(id).record_mut(half_points);
+    }
+}
+
+/// Shared access for tree-parallel workers: the lock-free protocol.
+#[derive(Clone, Copy, Debug)]
+pub struct SharedTree<'a>(pub &'a Arena);
+
+impl TreeOps for SharedTree<'_> {
+    const SHARED: bool = true;
+    #[inline]
+    fn expansion(&mut self, id: NodeId) -> Expansion {
+        self.0.node(id).expansion()
+    }
+    #[inline]
+    fn try_claim(&mut self, id: NodeId) -> bool {
+        self.0.node(id).try_claim()
+    }
+    #[inline]
+    fn alloc(&mut self, count: u32) -> Option<NodeId> {
+        self.0.alloc(count)
+    }
+    #[inline]
+    fn init_child(&mut self, id: NodeId, mv: u16) {
+        self.0.node(id).init(mv);
+    }
+    #[inline]
+    fn publish(&mut self, id: NodeId, first: NodeId, count: u32) {
+        self.0.node(id).publish(first, count);
+    }
+    #[inline]
+    fn stats(&mut self, id: NodeId) -> Stats {
+        self.0.node(id).stats_relaxed()
+    }
+    #[inline]
+    fn virtual_loss(&mut self, id: NodeId) -> u32 {
+        self.0.node(id).virtual_loss_relaxed()
+    }
+    #[inline]
+    fn mv(&mut self, id: NodeId) -> u16 {
+        self.0.node(id).mv()
+    }
+    #[inline]
+    fn add_virtual_loss(&mut self, id: NodeId, amount: u32) {
+        self.0.node(id).add_virtual_loss(amount);
+    }
+    #[inline]
+    fn record(&mut self, id: NodeId, half_points: u32, virtual_loss: u32) {
+        self.0.node(id).record(half_points, virtual_loss);
+    }
+}

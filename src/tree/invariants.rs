@@ -1,0 +1,104 @@
+//! Quiescent invariants: what must hold of a tree once every worker has stopped.
+//!
+//! 1. No node is left EXPANDING, and no virtual loss is left anywhere.
+//! 2. The root's visits equal the completed playouts, and equal the sum of its
+//!    children's visits (the root is expanded before its first playout).
+//! 3. An expanded non-root node with children has `visits = Σ children's visits + leaf`,
+//!    where `leaf` counts the playouts that stopped at it before its children were
+//!    published: exactly `expand_threshold` in a sequential search, at least that in a
+//!    parallel one (workers that found it EXPANDING play out from it).
+//! 4. Child blocks lie inside the used part of the arena and no index belongs to two
+//!    blocks; the nodes reachable from the root are exactly the nodes allocated.
+
+use std::fmt;
+
+use super::{Arena, Expansion, NodeId};
+
+/// A broken invariant, naming the node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InvariantViolation(pub String);
+
+impl fmt::Display for InvariantViolation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invariant violated: {}", self.0)
+    }
+}
+
+impl std::error::Error for InvariantViolation {}
+
+/// What the check expects.
+#[derive(Clone, Copy, Debug)]
+pub struct Expectations {
+    /// Completed playouts on this tree.
+    pub playouts: u64,
+    /// The configured expansion threshold.
+    pub expand_threshold: u32,
+    /// Whether rule 3 holds with equality (sequential search).
+    pub exact_leaf_visits: bool,
+}
+
+/// Checks every quiescent invariant of `arena`; returns the number of reachable nodes.
+///
+/// # Errors
+/// The first [`InvariantViolation`] found.
+pub fn check(arena: &Arena, expect: Expectations) -> Result<u64, InvariantViolation> {
+    let fail = |msg: String| Err(InvariantViolation(msg));
+    let used = arena.len();
+    let mut owned = vec![false; used as usize];
+    owned[0] = true;
+    let mut reachable = 1u64;
+    let mut stack = vec![NodeId::ROOT];
+    let root = arena.node(NodeId::ROOT).stats_relaxed();
+    if root.visits as u64 != expect.playouts {
+        return fail(format!("root visits {} != completed playouts {}", root.visits, expect.playouts));
+    }
+    while let Some(id) = stack.pop() {
+        let node = arena.node(id);
+        let vl = node.virtual_loss_relaxed();
+        if vl != 0 {
+            return fail(format!("node {} keeps virtual loss {vl}", id.0));
+        }
+        let stats = node.stats_relaxed();
+        if stats.half_points > 2 * stats.visits {
+            return fail(format!("node {} score {} exceeds 2 x visits {}", id.0, stats.half_points, stats.visits));
+        }
+        match node.expansion() {
+            Expansion::Unexpanded => {}
+            Expansion::Expanding => return fail(format!("node {} left EXPANDING", id.0)),
+            Expansion::Expanded { count: 0, .. } => {}
+            Expansion::Expanded { first, count } => {
+                let end = first.0 as u64 + count as u64;
+                if first.0 == 0 || end > used as u64 {
+                    return fail(format!("node {} has block {}..{end} outside 1..{used}", id.0, first.0));
+                }
+                let mut child_visits = 0u64;
+                for c in first.0..first.0 + count {
+                    if std::mem::replace(&mut owned[c as usize], true) {
+                        return fail(format!("node {c} belongs to two child blocks (parent {})", id.0));
+                    }
+                    child_visits += arena.node(NodeId(c)).stats_relaxed().visits as u64;
+                    stack.push(NodeId(c));
+                }
+                reachable += count as u64;
+                let visits = stats.visits as u64;
+                let leaf = visits.checked_sub(child_visits);
+                let ok = match (id == NodeId::ROOT, leaf) {
+                    (_, None) => false,
+                    (true, Some(leaf)) => leaf == 0,
+                    (false, Some(leaf)) if expect.exact_leaf_visits => leaf == expect.expand_threshold as u64,
+                    (false, Some(leaf)) => leaf >= expect.expand_threshold as u64,
+                };
+                if !ok {
+                    return fail(format!(
+                        "node {} has {visits} visits but its children have {child_visits} (threshold {})",
+                        id.0, expect.expand_threshold
+                    ));
+                }
+            }
+        }
+    }
+    if reachable != used as u64 {
+        return fail(format!("{reachable} nodes reachable from the root but {used} allocated"));
+    }
+    Ok(reachable)
+}

@@ -1,0 +1,12 @@
+//! The search tree: a preallocated [`Arena`] of 24-byte [`Node`]s and the two ways to
+//! operate on it ([`TreeOps`]): exclusive (`&mut`, no atomic instructions, for the
+//! sequential baseline) and shared (lock-free atomics, for tree-parallel workers).
+
+mod access;
+mod arena;
+pub mod invariants;
+mod node;
+
+pub use access::{ExclusiveTree, SharedTree, TreeOps};
+pub use arena::{Arena, CapacityError, NODE_BYTES};
+pub use node::{Expansion, Node, NodeId, Stats, MAX_CHILDREN};

@@ -1,0 +1,299 @@
+//! The tree node: 24 bytes, three words grouped by when they change.
+//!
+//! | field | written | by whom |
+//! |---|---|---|
+//! | `link` | once, UNEXPANDED → EXPANDING → EXPANDED (forward only) | the one thread that wins the expansion CAS |
+//! | `mv` | once, before the parent's `link` is published | the thread that expanded the parent |
+//! | `stats`, `virtual_loss` | every playout through the node | any thread, by atomic read-modify-write |
+//!
+//! The memory-ordering protocol is written down in `docs/CONCURRENCY.md`.
+
+use crate::sync::{AtomicU32, AtomicU64, Ordering};
+
+/// Index of a node in the arena. The root is node 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId(pub u32);
+
+impl NodeId {
+    /// The root of every tree.
+    pub const ROOT: NodeId = NodeId(0);
+
+    /// The index as `usize`.
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Where a node is in its forward-only expansion state machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Expansion {
+    /// No children yet; playouts start here.
+    Unexpanded,
+    /// One thread is building the children; others play out from here instead of waiting.
+    Expanding,
+    /// Children are published. Zero children: a terminal position, or the arena was full.
+    Expanded {
+        /// First child of the contiguous block.
+        first: NodeId,
+        /// Number of children.
+        count: u32,
+    },
+}
+
+// Bit layout of the `link` word. `first_child` in the high half, the child count and the
+// state in the low half.
+const STATE_BITS: u64 = 2;
+const STATE_MASK: u64 = (1 << STATE_BITS) - 1;
+const STATE_UNEXPANDED: u64 = 0;
+const STATE_EXPANDING: u64 = 1;
+const STATE_EXPANDED: u64 = 2;
+const COUNT_SHIFT: u64 = STATE_BITS;
+const COUNT_BITS: u64 = 16;
+const COUNT_MASK: u64 = (1 << COUNT_BITS) - 1;
+const FIRST_SHIFT: u64 = 32;
+/// The most children one node can have (the child count field's range).
+pub const MAX_CHILDREN: u32 = COUNT_MASK as u32;
+
+/// Packs an expanded link word.
+#[inline]
+pub(crate) fn encode_expanded(first: NodeId, count: u32) -> u64 {
+    debug_assert!(count <= MAX_CHILDREN);
+    STATE_EXPANDED | (count as u64) << COUNT_SHIFT | (first.0 as u64) << FIRST_SHIFT
+}
+
+/// Unpacks a link word.
+#[inline]
+pub(crate) fn decode_link(word: u64) -> Expansion {
+    match word & STATE_MASK {
+        STATE_UNEXPANDED => Expansion::Unexpanded,
+        STATE_EXPANDING => Expansion::Expanding,
+        _ => Expansion::Expanded {
+            first: NodeId((word >> FIRST_SHIFT) as u32),
+            count: ((word >> COUNT_SHIFT) & COUNT_MASK) as u32,
+        },
+    }
+}
+
+// Bit layout of the `stats` word: visits in the low half, the score in half points in
+// the high half, so one `fetch_add` records a playout and a reader gets a consistent
+// (visits, score) pair from one load. The score is at most 2 * visits, so both halves
+// stay in range while visits < 2^31 (the configuration caps the playout budget there).
+const VISITS_MASK: u64 = u32::MAX as u64;
+const SCORE_SHIFT: u64 = 32;
+
+/// Visit count and summed result of a node, from the perspective of the player who made
+/// the move into it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Completed playouts through the node.
+    pub visits: u32,
+    /// Sum of the results in half points (win 2, draw 1, loss 0).
+    pub half_points: u32,
+}
+
+impl Stats {
+    #[inline]
+    pub(crate) fn decode(word: u64) -> Stats {
+        Stats { visits: (word & VISITS_MASK) as u32, half_points: (word >> SCORE_SHIFT) as u32 }
+    }
+
+    /// The increment that records one playout worth `half_points`.
+    #[inline]
+    pub(crate) fn one_playout(half_points: u32) -> u64 {
+        1 | (half_points as u64) << SCORE_SHIFT
+    }
+
+    /// Mean result in [0, 1] (a draw is 0.5); 0.5 for an unvisited node.
+    #[inline]
+    pub fn mean(self) -> f64 {
+        if self.visits == 0 {
+            0.5
+        } else {
+            self.half_points as f64 / (2.0 * self.visits as f64)
+        }
+    }
+}
+
+/// One tree node. Holds no game state: the state is replayed from the root.
+#[repr(C)]
+#[derive(Debug, Default)]
+pub struct Node {
+    /// Expansion state, child count and first child (see [`Expansion`]).
+    link: AtomicU64,
+    /// Visits and score, packed (see [`Stats`]).
+    stats: AtomicU64,
+    /// Virtual loss: the number of playouts now in flight through this node, times the
+    /// configured virtual-loss weight. Zero whenever no search is running.
+    virtual_loss: AtomicU32,
+    /// The move from the parent into this node (set once, before publication).
+    mv: AtomicU32,
+}
+
+#[cfg(not(loom))]
+const _: () = assert!(std::mem::size_of::<Node>() == 24, "Node must stay 24 bytes");
+
+impl Node {
+    // ---- expansion state machine -------------------------------------------------
+
+    /// The expansion state.
+    #[inline]
+    pub fn expansion(&self) -> Expansion {
+        // ORDERING: Acquire pairs with the Release store in `publish`, so a reader that
+        // sees EXPANDED also sees the children's `mv` and zeroed counters.
+        decode_link(self.link.load(Ordering::Acquire))
+    }
+
+    /// Claims the right to expand: UNEXPANDED → EXPANDING. Exactly one caller wins.
+    #[inline]
+    pub fn try_claim(&self) -> bool {
+        // ORDERING: Relaxed on both paths: claiming publishes nothing, and the loser reads
+        // nothing through this node (it plays out from here). The RMW's atomicity alone
+        // guarantees a single winner.
+        self.link
+            .compare_exchange(STATE_UNEXPANDED, STATE_EXPANDING, Ordering::Relaxed, Ordering::Relaxed)
+            .is_ok()
+    }
+
+    /// Publishes the children: EXPANDING → EXPANDED.
+    #[inline]
+    pub fn publish(&self, first: NodeId, count: u32) {
+        // ORDERING: Release pairs with the Acquire load in `expansion`: it publishes the
+        // initialised child block (their `mv`, `link`, `stats`, `virtual_loss`).
+        self.link.store(encode_expanded(first, count), Ordering::Release);
+    }
+
+    /// Resets the node to a fresh child with move `mv`, before its parent is published.
+    #[inline]
+    pub fn init(&self, mv: u16) {
+        // ORDERING: Relaxed; made visible to other threads by the parent's `publish`.
+        self.link.store(STATE_UNEXPANDED, Ordering::Relaxed);
+        self.stats.store(0, Ordering::Relaxed);
+        self.virtual_loss.store(0, Ordering::Relaxed);
+        self.mv.store(mv as u32, Ordering::Relaxed);
+    }
+
+    /// The move from the parent into this node.
+    #[inline]
+    pub fn mv(&self) -> u16 {
+        // ORDERING: Relaxed; written before the parent's Release publish, and this node
+        // was reached through the parent's Acquire load.
+        self.mv.load(Ordering::Relaxed) as u16
+    }
+
+    // ---- hot counters (Relaxed: they are statistics, not synchronisation) --------
+
+    /// Visits and score. The pair is consistent (one load); it may lag other threads.
+    #[inline]
+    pub fn stats_relaxed(&self) -> Stats {
+        Stats::decode(self.stats.load(Ordering::Relaxed))
+    }
+
+    /// Virtual loss now applied to this node (relaxed read: it may lag other threads).
+    #[inline]
+    pub fn virtual_loss_relaxed(&self) -> u32 {
+        self.virtual_loss.load(Ordering::Relaxed)
+    }
+
+    /// Adds virtual loss on the way down.
+    #[inline]
+    pub fn add_virtual_loss(&self, amount: u32) {
+        self.virtual_loss.fetch_add(amount, Ordering::Relaxed);
+    }
+
+    /// Records one finished playout and removes its virtual loss on the way up.
+    #[inline]
+    pub fn record(&self, half_points: u32, virtual_loss: u32) {
+        self.stats.fetch_add(Stats::one_playout(half_points), Ordering::Relaxed);
+        if virtual_loss != 0 {
+            self.virtual_loss.fetch_sub(virtual_loss, Ordering::Relaxed);
+        }
+    }
+
+    // ---- exclusive access: the sequential baseline uses no atomic instructions ----
+
+    /// Expansion state through `&mut` (plain load).
+    #[cfg(not(loom))]
+    #[inline]
+    pub fn expansion_mut(&mut self) -> Expansion {
+        decode_link(*self.link.get_mut())
+    }
+
+    /// Sets the link through `&mut` (plain store).
+    #[cfg(not(loom))]
+    #[inline]
+    pub fn set_expanded_mut(&mut self, first: NodeId, count: u32) {
+        *self.link.get_mut() = encode_expanded(first, count);
+    }
+
+    /// Stats through `&mut` (plain load).
+    #[cfg(not(loom))]
+    #[inline]
+    pub fn stats_mut(&mut self) -> Stats {
+        Stats::decode(*self.stats.get_mut())
+    }
+
+    /// Records a playout through `&mut` (plain add).
+    #[cfg(not(loom))]
+    #[inline]
+    pub fn record_mut(&mut self, half_points: u32) {
+        *self.stats.get_mut() += Stats::one_playout(half_points);
+    }
+
+    /// Resets through `&mut` to a fresh child with move `mv`.
+    #[cfg(not(loom))]
+    #[inline]
+    pub fn init_mut(&mut self, mv: u16) {
+        *self = Node::default();
+        *self.mv.get_mut() = mv as u32;
+    }
+
+    /// The move into this node through `&mut`.
+    #[cfg(not(loom))]
+    #[inline]
+    pub fn mv_mut(&mut self) -> u16 {
+        *self.mv.get_mut() as u16
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn link_round_trips() {
+        for (first, count) in [(1u32, 0u32), (7, 7), (u32::MAX, MAX_CHILDREN), (123_456, 82)] {
+            let word = encode_expanded(NodeId(first), count);
+            assert_eq!(decode_link(word), Expansion::Expanded { first: NodeId(first), count });
+        }
+        assert_eq!(decode_link(STATE_UNEXPANDED), Expansion::Unexpanded);
+        assert_eq!(decode_link(STATE_EXPANDING), Expansion::Expanding);
+    }
+
+    #[test]
+    fn stats_pack_without_carry() {
+        let node = Node::default();
+        for i in 0..1000u32 {
+            node.record(i % 3, 0);
+        }
+        let s = node.stats_relaxed();
+        assert_eq!(s.visits, 1000);
+        assert_eq!(s.half_points, (0..1000u32).map(|i| i % 3).sum::<u32>());
+        // Near the top of the visits half: no carry into the score half.
+        let word = (u32::MAX as u64 - 1) | 5 << SCORE_SHIFT;
+        let s = Stats::decode(word + Stats::one_playout(0));
+        assert_eq!((s.visits, s.half_points), (u32::MAX, 5));
+    }
+
+    #[test]
+    fn virtual_loss_is_removed_by_record() {
+        let node = Node::default();
+        node.add_virtual_loss(3);
+        node.add_virtual_loss(3);
+        assert_eq!(node.virtual_loss_relaxed(), 6);
+        node.record(2, 3);
+        node.record(0, 3);
+        assert_eq!(node.virtual_loss_relaxed(), 0);
+        assert_eq!(node.stats_relaxed(), Stats { visits: 2, half_points: 2 });
+    }
+}
