@@ -22,7 +22,9 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod benchmark;
 pub mod games;
+pub mod players;
 pub mod policy;
 pub mod search;
 mod sync;

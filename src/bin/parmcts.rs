@@ -1,1 +1,436 @@
-fn main() {}
+//! `parmcts`: the command-line front end (perft, search, play, bench).
+//!
+//! Every error is one line on stderr starting with `error:` that names the bad value, and
+//! exit code 2. With `--json`, exactly one JSON object goes to stdout.
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::{Args, Parser, Subcommand};
+use serde_json::{json, Value};
+
+use parmcts::benchmark::{bench_game, BenchMode, BenchRow};
+use parmcts::games::perft::perft;
+use parmcts::players::{apply_search_option, PlayerSpec};
+use parmcts::search::format_moves;
+use parmcts::{ConnectFour, Game, GameKind, Othello, Outcome, Player, Search, SearchConfig, TicTacToe};
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// Lock-free parallel Monte Carlo Tree Search with bitboard games.
+#[derive(Parser, Debug)]
+#[command(name = "parmcts", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count move sequences to a depth (rules check against published tables).
+    Perft {
+        /// tictactoe, connect4 or othello.
+        #[arg(long)]
+        game: GameKind,
+        /// Plies to count.
+        #[arg(long)]
+        depth: u32,
+        /// Start from this position (move list, or an Othello board string).
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Search one position and print the best move and the root statistics.
+    Search(SearchArgs),
+    /// Play one game between two players, printing the board as it goes.
+    Play {
+        /// tictactoe, connect4 or othello.
+        #[arg(long)]
+        game: GameKind,
+        /// Start from this position.
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// First player spec (`random`, `mcts:playouts=10000,c=1.4`, ...).
+        #[arg(long, default_value = "mcts:playouts=10000")]
+        p1: String,
+        /// Second player spec.
+        #[arg(long, default_value = "mcts:playouts=10000")]
+        p2: String,
+        /// Seed for both players.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The main job: playout throughput, pure and MCTS, per game and mode.
+    Bench(BenchArgs),
+}
+
+#[derive(Args, Debug)]
+struct SearchArgs {
+    /// tictactoe, connect4 or othello.
+    #[arg(long)]
+    game: GameKind,
+    /// Start from this position.
+    #[arg(long, default_value = "")]
+    moves: String,
+    /// Playout budget.
+    #[arg(long)]
+    playouts: Option<String>,
+    /// Time budget in milliseconds.
+    #[arg(long = "time-ms")]
+    time_ms: Option<String>,
+    /// Random seed.
+    #[arg(long)]
+    seed: Option<String>,
+    /// UCB1 exploration constant.
+    #[arg(long, allow_hyphen_values = true)]
+    c: Option<String>,
+    /// seq, tree or root.
+    #[arg(long)]
+    mode: Option<String>,
+    /// Worker threads.
+    #[arg(long, allow_hyphen_values = true)]
+    threads: Option<String>,
+    /// Virtual loss per in-flight playout (tree mode; 0 disables).
+    #[arg(long = "virtual-loss")]
+    virtual_loss: Option<String>,
+    /// Arena size in MiB.
+    #[arg(long = "memory-mb")]
+    memory_mb: Option<String>,
+    /// Arena size in nodes.
+    #[arg(long)]
+    nodes: Option<String>,
+    /// Visits before a leaf is expanded.
+    #[arg(long)]
+    expand: Option<String>,
+    /// Check the quiescent tree invariants after the search (exit 1 on a violation).
+    #[arg(long = "check-invariants")]
+    check_invariants: bool,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+struct BenchArgs {
+    /// One game (default: every game).
+    #[arg(long)]
+    game: Option<GameKind>,
+    /// Comma-separated modes: pure, seq, tree, root.
+    #[arg(long, default_value = "pure,seq,tree,root")]
+    modes: String,
+    /// Comma-separated thread counts.
+    #[arg(long, default_value = "1,2")]
+    threads: String,
+    /// Playouts per measurement (default: per game, about a quarter second each).
+    #[arg(long)]
+    playouts: Option<u64>,
+    /// Repeats per configuration; the median is reported.
+    #[arg(long, default_value_t = 3)]
+    repeat: usize,
+    /// Virtual loss for tree mode.
+    #[arg(long = "virtual-loss", default_value_t = 1)]
+    virtual_loss: u32,
+    /// Seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+/// A failure: one line for stderr, and the exit code (2 for bad input).
+struct Failure(String, u8);
+
+impl<E: std::fmt::Display> From<E> for Failure {
+    fn from(e: E) -> Self {
+        Failure(e.to_string(), 2)
+    }
+}
+
+/// Runs `$body` with `$G` bound to the game type named by `$kind`.
+macro_rules! with_game {
+    ($kind:expr, $G:ident => $body:expr) => {
+        match $kind {
+            GameKind::TicTacToe => {
+                type $G = TicTacToe;
+                $body
+            }
+            GameKind::ConnectFour => {
+                type $G = ConnectFour;
+                $body
+            }
+            GameKind::Othello => {
+                type $G = Othello;
+                $body
+            }
+        }
+    };
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Perft { game, depth, moves, json } => with_game!(game, G => run_perft::<G>(depth, &moves, json)),
+        Command::Search(args) => with_game!(args.game, G => run_search::<G>(&args)),
+        Command::Play { game, moves, p1, p2, seed, json } => {
+            with_game!(game, G => run_play::<G>(&moves, &p1, &p2, seed, json))
+        }
+        Command::Bench(args) => run_bench(&args),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure(message, code)) => {
+            eprintln!("error: {message}");
+            ExitCode::from(code)
+        }
+    }
+}
+
+fn parse_position<G: Game>(moves: &str) -> Result<G, Failure> {
+    G::parse_position(moves).map_err(|e| Failure(format!("--moves '{moves}': {e}"), 2))
+}
+
+fn print_json(value: &Value) {
+    println!("{value}");
+}
+
+fn run_perft<G: Game>(depth: u32, moves: &str, json: bool) -> Result<(), Failure> {
+    let root = parse_position::<G>(moves)?;
+    let start = Instant::now();
+    let nodes = perft(&root, depth);
+    let seconds = start.elapsed().as_secs_f64();
+    let rate = nodes as f64 / seconds.max(1e-9);
+    if json {
+        print_json(&json!({"game": G::NAME, "depth": depth, "nodes": nodes, "seconds": seconds, "nodes_per_sec": rate}));
+    } else {
+        println!("perft({depth}) = {nodes}  [{seconds:.3} s, {:.1} M nodes/s]", rate / 1e6);
+    }
+    Ok(())
+}
+
+fn search_config(args: &SearchArgs) -> Result<SearchConfig, Failure> {
+    let options = [
+        ("playouts", &args.playouts),
+        ("time-ms", &args.time_ms),
+        ("seed", &args.seed),
+        ("c", &args.c),
+        ("mode", &args.mode),
+        ("threads", &args.threads),
+        ("virtual-loss", &args.virtual_loss),
+        ("memory-mb", &args.memory_mb),
+        ("nodes", &args.nodes),
+        ("expand", &args.expand),
+    ];
+    let mut builder = SearchConfig::builder();
+    if args.playouts.is_none() && args.time_ms.is_none() {
+        builder = builder.playouts(100_000);
+    }
+    for (key, value) in options {
+        if let Some(value) = value {
+            builder = apply_search_option(builder, key, value).map_err(|e| Failure(format!("--{}", e.0), 2))?;
+        }
+    }
+    Ok(builder.build()?)
+}
+
+fn run_search<G: Game>(args: &SearchArgs) -> Result<(), Failure> {
+    let root = parse_position::<G>(&args.moves)?;
+    let config = search_config(args)?;
+    let mut search = Search::new(config)?;
+    let result = search.run(&root)?;
+    let invariants = if args.check_invariants {
+        Some(search.check_invariants().map_err(|e| Failure(e.to_string(), 1)))
+    } else {
+        None
+    };
+    let best = result.best_move.map(|m| root.format_move(m));
+    let pv = format_moves(&root, &result.pv);
+    if args.json {
+        let children: Vec<Value> = result
+            .children
+            .iter()
+            .map(|c| json!({"move": root.format_move(c.mv), "visits": c.visits, "value": c.value}))
+            .collect();
+        let mut out = json!({
+            "game": G::NAME,
+            "best_move": best,
+            "playouts": result.playouts,
+            "nodes": result.nodes,
+            "elapsed_ms": result.elapsed.as_secs_f64() * 1e3,
+            "playouts_per_sec": result.playouts_per_sec(),
+            "root_visits": result.root_visits,
+            "children": children,
+            "pv": pv,
+            "max_depth": result.max_depth,
+            "arena_full": result.arena_full,
+            "mode": result.mode.name(),
+            "threads": result.threads,
+        });
+        if let Some(check) = &invariants {
+            out["invariants"] = json!(check.as_ref().map(|_| "ok".to_string()).unwrap_or_else(|e| e.0.clone()));
+        }
+        print_json(&out);
+    } else {
+        println!("best move: {}", best.as_deref().unwrap_or("-"));
+        println!(
+            "playouts: {}  nodes: {}  max depth: {}  time: {:.1} ms  rate: {:.0} playouts/s{}",
+            result.playouts,
+            result.nodes,
+            result.max_depth,
+            result.elapsed.as_secs_f64() * 1e3,
+            result.playouts_per_sec(),
+            if result.arena_full { "  (arena full: later playouts ran from the leaves)" } else { "" }
+        );
+        println!("pv: {}", pv.join(" "));
+        println!("{:>6} {:>10} {:>7}", "move", "visits", "value");
+        for c in &result.children {
+            println!("{:>6} {:>10} {:>7.3}", root.format_move(c.mv), c.visits, c.value);
+        }
+        if let Some(Ok(nodes)) = &invariants {
+            println!("invariants: ok ({nodes} nodes reachable)");
+        }
+    }
+    match invariants {
+        Some(Err(failure)) => Err(failure),
+        _ => Ok(()),
+    }
+}
+
+fn run_play<G: Game>(moves: &str, p1: &str, p2: &str, seed: u64, json: bool) -> Result<(), Failure> {
+    let mut game = parse_position::<G>(moves)?;
+    let spec1 = PlayerSpec::parse(p1).map_err(|e| Failure(format!("--p1: {e}"), 2))?;
+    let spec2 = PlayerSpec::parse(p2).map_err(|e| Failure(format!("--p2: {e}"), 2))?;
+    let mut players = [spec1.build::<G>(seed)?, spec2.build::<G>(seed.wrapping_add(1))?];
+    let mut played = Vec::new();
+    if !json {
+        println!("{}", game.render());
+    }
+    while game.outcome().is_none() {
+        let side = game.side_to_move();
+        let mv = players[side.index()].choose(&game)?;
+        let text = game.format_move(mv);
+        game.try_play(mv).map_err(|e| Failure(format!("player {} chose {text}: {e}", side.index() + 1), 1))?;
+        if !json {
+            println!("p{} plays {text}\n{}", side.index() + 1, game.render());
+        }
+        played.push(text);
+    }
+    let result = match game.outcome() {
+        Some(Outcome::Win(Player::One)) => "p1",
+        Some(Outcome::Win(Player::Two)) => "p2",
+        _ => "draw",
+    };
+    if json {
+        print_json(&json!({"game": G::NAME, "result": result, "moves": played}));
+    } else {
+        println!("result: {result}  moves: {}", played.join(" "));
+    }
+    Ok(())
+}
+
+/// Default playouts per measurement: about a quarter second of sequential MCTS each.
+fn default_bench_playouts(game: GameKind) -> u64 {
+    match game {
+        GameKind::TicTacToe => 500_000,
+        GameKind::ConnectFour => 1_000_000,
+        GameKind::Othello => 100_000,
+    }
+}
+
+fn parse_list<T: std::str::FromStr>(flag: &str, text: &str) -> Result<Vec<T>, Failure> {
+    text.split(',')
+        .map(|s| s.trim().parse::<T>().map_err(|_| Failure(format!("{flag}: bad value '{s}'"), 2)))
+        .collect()
+}
+
+fn run_bench(args: &BenchArgs) -> Result<(), Failure> {
+    let modes: Vec<BenchMode> = args
+        .modes
+        .split(',')
+        .map(|s| s.trim().parse::<BenchMode>().map_err(|e| Failure(format!("--modes: {e}"), 2)))
+        .collect::<Result<_, _>>()?;
+    let threads: Vec<usize> = parse_list("--threads", &args.threads)?;
+    if let Some(&t) = threads.iter().find(|&&t| t == 0) {
+        return Err(Failure(format!("--threads: bad value '{t}' (threads must be at least 1)"), 2));
+    }
+    if args.playouts == Some(0) {
+        return Err(Failure("--playouts: bad value '0' (at least 1)".into(), 2));
+    }
+    if args.repeat == 0 {
+        return Err(Failure("--repeat: bad value '0' (at least 1)".into(), 2));
+    }
+    let games = match args.game {
+        Some(g) => vec![g],
+        None => GameKind::ALL.to_vec(),
+    };
+    let mut rows: Vec<BenchRow> = Vec::new();
+    for game in games {
+        let playouts = args.playouts.unwrap_or_else(|| default_bench_playouts(game));
+        let base = SearchConfig::builder()
+            .playouts(playouts)
+            .seed(args.seed)
+            .virtual_loss(args.virtual_loss)
+            .build()?;
+        let game_rows =
+            with_game!(game, G => bench_game(&G::new(), &modes, &threads, playouts, args.repeat, &base))?;
+        if !args.json {
+            print_bench_table(&game_rows);
+        }
+        rows.extend(game_rows);
+    }
+    if args.json {
+        let results: Vec<Value> = rows
+            .iter()
+            .map(|r| {
+                json!({
+                    "game": r.game,
+                    "mode": r.mode.name(),
+                    "threads": r.threads,
+                    "playouts": r.playouts,
+                    "playouts_per_sec": r.playouts_per_sec,
+                    "ns_per_playout": r.ns_per_playout(),
+                    "ratio_to_seq": r.ratio_to_seq,
+                    "samples": r.samples,
+                })
+            })
+            .collect();
+        print_json(&json!({"results": results, "repeat": args.repeat, "cores": available_cores()}));
+    }
+    Ok(())
+}
+
+fn available_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+fn print_bench_table(rows: &[BenchRow]) {
+    let Some(first) = rows.first() else { return };
+    println!("{} ({} playouts per run, median of repeats, {} cores)", first.game, first.playouts, available_cores());
+    println!("{:<6} {:>7} {:>14} {:>12} {:>12}", "mode", "threads", "playouts/s", "ns/playout", "x seq");
+    for r in rows {
+        println!(
+            "{:<6} {:>7} {:>14.0} {:>12.1} {:>12.2}",
+            r.mode.name(),
+            r.threads,
+            r.playouts_per_sec,
+            r.ns_per_playout(),
+            r.ratio_to_seq.unwrap_or(f64::NAN)
+        );
+    }
+    let pure = rows.iter().find(|r| r.mode == BenchMode::Pure && r.threads == 1);
+    let seq = rows.iter().find(|r| r.mode.name() == "seq");
+    if let (Some(pure), Some(seq)) = (pure, seq) {
+        println!(
+            "tree work per iteration (seq MCTS minus pure playout): {:.1} ns; pure/seq rate ratio {:.2}",
+            seq.ns_per_playout() - pure.ns_per_playout(),
+            pure.playouts_per_sec / seq.playouts_per_sec
+        );
+    }
+    println!();
+}

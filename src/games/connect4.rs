@@ -89,8 +89,8 @@ impl ConnectFour {
     fn play_cell(&mut self, cell: u64) {
         let mine = self.current | cell;
         self.won = has_four(mine);
-        self.current = mine ^ self.mask; // the opponent's stones become the side to move's
         self.mask |= cell;
+        self.current = mine ^ self.mask; // the opponent's stones become the side to move's
         self.plies += 1;
     }
 
@@ -202,11 +202,16 @@ impl Game for ConnectFour {
             if let Some(outcome) = self.outcome() {
                 return outcome;
             }
-            let mut free = self.playable();
-            for _ in 0..random_below(rng, free.count_ones()) {
-                free &= free - 1;
-            }
-            self.play_cell(free & free.wrapping_neg());
+            // Uniform over the open columns by rejection: draw a column, redraw if it is
+            // full. Cheaper than counting the open columns (no popcount on baseline x86-64).
+            let playable = self.playable();
+            let cell = loop {
+                let cell = playable & column_mask(random_below(rng, WIDTH));
+                if cell != 0 {
+                    break cell;
+                }
+            };
+            self.play_cell(cell);
         }
     }
 }

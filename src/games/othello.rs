@@ -197,30 +197,109 @@ fn legal_squares(me: u64, opp: u64) -> u64 {
     reach & !(me | opp)
 }
 
-/// The `opp` discs flipped when the owner of `me` plays the empty square `sq`: in each
-/// direction, the run of `opp` discs from `sq`, kept only if a disc of `me` closes it.
+/// The 8 directions as (file step, rank step): the first four go towards higher
+/// square indices (+1, +9, +8, +7), the last four towards lower ones.
+const DIRECTIONS: [(i32, i32); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
+
+/// `RAYS[sq][dir]`: the squares from `sq` (exclusive) to the board's edge in direction
+/// `DIRECTIONS[dir]`.
+static RAYS: [[u64; 8]; 64] = rays();
+
+/// Builds [`RAYS`] at compile time.
+const fn rays() -> [[u64; 8]; 64] {
+    let mut table = [[0u64; 8]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut dir = 0;
+        while dir < 8 {
+            let (df, dr) = DIRECTIONS[dir];
+            let (mut file, mut rank) = (sq as i32 % 8 + df, sq as i32 / 8 + dr);
+            while file >= 0 && file < 8 && rank >= 0 && rank < 8 {
+                table[sq][dir] |= 1 << (rank * 8 + file);
+                file += df;
+                rank += dr;
+            }
+            dir += 1;
+        }
+        sq += 1;
+    }
+    table
+}
+
+/// The `opp` discs flipped when the owner of `me` plays the empty square `sq`.
+///
+/// Along each ray from `sq`, the nearest square not holding an `opp` disc is isolated
+/// (lowest set bit on rays that go up, highest on rays that go down); if it holds a disc
+/// of `me`, the `opp` discs between it and `sq` flip. Branch-free, one table row.
 #[inline]
 fn flips(me: u64, opp: u64, sq: u32) -> u64 {
-    let m = 1u64 << sq;
-    let inner = opp & NOT_EDGE_FILES;
+    let rays = &RAYS[sq as usize & 63];
     let mut flipped = 0;
-    for (o, d) in [(inner, 1), (opp, 8), (inner, 7), (inner, 9)] {
-        let (l, r) = runs(m, o, d);
-        // All-ones when the square beyond the run holds a disc of `me`, else zero.
-        let keep_l = 0u64.wrapping_sub(((l << d) & me != 0) as u64);
-        let keep_r = 0u64.wrapping_sub(((r >> d) & me != 0) as u64);
-        flipped |= (l & keep_l) | (r & keep_r);
+    for &ray in &rays[..4] {
+        let stop = ray & !opp;
+        let outflank = stop & stop.wrapping_neg() & me;
+        flipped |= outflank.wrapping_sub(u64::from(outflank != 0)) & ray;
+    }
+    for &ray in &rays[4..] {
+        // Bit 0 is a sentinel so `leading_zeros` stays below 64; `& ray` discards it
+        // when it is not on the ray.
+        let stop = (ray & !opp) | 1;
+        let outflank = ((1u64 << 63) >> stop.leading_zeros()) & me & ray;
+        flipped |= ray & !(outflank << 1).wrapping_sub(1);
     }
     flipped
 }
 
-/// The square of the `k`-th set bit of `mask`, counting from bit 0 (`k < popcount`).
+/// Eight copies of a byte: `BYTES * b` repeats `b` in every byte of a `u64`.
+const BYTES: u64 = 0x0101_0101_0101_0101;
+
+/// Running bit counts by byte: byte `i` of the result is the number of set bits of
+/// `mask` in bytes `0..=i`, so the top byte is the popcount (each byte is at most 64).
+/// The classic SWAR popcount without its final shift (baseline x86-64 has no `popcnt`).
 #[inline]
-fn select_bit(mut mask: u64, k: u32) -> u32 {
-    for _ in 0..k {
-        mask &= mask.wrapping_sub(1);
+fn byte_prefix_counts(mask: u64) -> u64 {
+    let x = mask - ((mask >> 1) & 0x5555_5555_5555_5555);
+    let x = (x & 0x3333_3333_3333_3333) + ((x >> 2) & 0x3333_3333_3333_3333);
+    let x = (x + (x >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
+    x.wrapping_mul(BYTES)
+}
+
+/// `SELECT_IN_BYTE[b][r]`: the position of the `r`-th set bit of the byte `b` (8 when
+/// `b` has at most `r` set bits).
+static SELECT_IN_BYTE: [[u8; 8]; 256] = select_in_byte();
+
+/// Builds [`SELECT_IN_BYTE`] at compile time.
+const fn select_in_byte() -> [[u8; 8]; 256] {
+    let mut table = [[8u8; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let (mut bit, mut r) = (0, 0);
+        while bit < 8 {
+            if b >> bit & 1 != 0 {
+                table[b][r] = bit as u8;
+                r += 1;
+            }
+            bit += 1;
+        }
+        b += 1;
     }
-    mask.trailing_zeros()
+    table
+}
+
+/// The square of the `k`-th set bit of `mask`, counting from bit 0, given
+/// `prefix = byte_prefix_counts(mask)` and `k < popcount(mask)`.
+///
+/// Branch-free broadword select (after Vigna, "Broadword implementation of rank/select
+/// queries", 2008): the bytes whose running count is at most `k` precede the byte that
+/// holds the bit, and a table finishes inside that byte.
+#[inline]
+fn select_bit(mask: u64, prefix: u64, k: u32) -> u32 {
+    // High bit of byte i set ⇔ prefix_i <= k (both below 128, so no borrow crosses bytes).
+    let at_most_k = ((u64::from(k) * BYTES | 0x8080_8080_8080_8080) - prefix) & 0x8080_8080_8080_8080;
+    let shift = (((at_most_k >> 7).wrapping_mul(BYTES) >> 56) * 8) as u32;
+    let before = ((prefix << 8) >> shift) as u32 & 0xFF;
+    let byte = (mask >> shift) as usize & 0xFF;
+    shift + u32::from(SELECT_IN_BYTE[byte][(k - before) as usize & 7])
 }
 
 /// A 64-bit finaliser (Stafford's "Mix13", as in SplitMix64): a bijection whose output
@@ -477,7 +556,8 @@ impl Game for Othello {
                 rng.next_u32();
                 mask = reply;
             } else {
-                let sq = select_bit(mask, random_below(rng, mask.count_ones()));
+                let prefix = byte_prefix_counts(mask);
+                let sq = select_bit(mask, prefix, random_below(rng, (prefix >> 56) as u32));
                 let flipped = flips(me, opp, sq);
                 me |= (1u64 << sq) | flipped;
                 opp &= !flipped;

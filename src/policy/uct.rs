@@ -15,7 +15,9 @@ pub fn ucb1(q: f32, ln_parent: f32, visits: f32, c: f32) -> f32 {
 
 /// Picks the child of `parent` (children `first..first + count`) with the highest UCB1
 /// value. Unvisited children come first. Virtual loss counts as visits that were lost, so
-/// concurrent workers spread over siblings. Ties go to the first child in an order that
+/// concurrent workers spread over siblings; `own_virtual_loss` (what this worker itself
+/// put on `parent`) is left out of the parent's count, so a lone worker selects exactly as
+/// the sequential search does. Ties go to the first child in an order that
 /// starts at a random offset drawn from `rng`, which keeps a seeded search reproducible.
 #[inline]
 pub fn select_child<T: TreeOps, R: RngCore>(
@@ -24,9 +26,10 @@ pub fn select_child<T: TreeOps, R: RngCore>(
     first: NodeId,
     count: u32,
     c: f32,
+    own_virtual_loss: u32,
     rng: &mut R,
 ) -> NodeId {
-    let parent_visits = tree.stats(parent).visits + tree.virtual_loss(parent);
+    let parent_visits = tree.stats(parent).visits + tree.virtual_loss(parent) - own_virtual_loss;
     let ln_parent = (parent_visits.max(1) as f32).ln();
     let start = random_below(rng, count);
     let mut best = first;

@@ -64,7 +64,7 @@ impl Worker {
             match tree.expansion(node) {
                 Expansion::Expanded { first, count } if count > 0 => {
                     let child = match state.turn() {
-                        Turn::Player(_) => select_child(tree, node, first, count, params.c, &mut self.rng),
+                        Turn::Player(_) => select_child(tree, node, first, count, params.c, vl, &mut self.rng),
                         Turn::Chance => sample_chance_child(tree, &state, first, count, &mut self.rng),
                     };
                     let mover = state.side_to_move();

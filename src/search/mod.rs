@@ -7,15 +7,15 @@
 //!
 //! let config = SearchConfig::builder().playouts(20_000).seed(7).build().unwrap();
 //! let mut search = Search::new(config).unwrap();
-//! let position = ConnectFour::parse_position("444433").unwrap();
+//! // The first player has three stones in column 1 and wins by playing it again.
+//! let position = ConnectFour::parse_position("121213").unwrap();
 //! let result = search.run(&position).unwrap();
-//! // Column 4 (index 3) wins at once for the first player.
-//! assert_eq!(position.format_move(result.best_move.unwrap()), "4");
+//! assert_eq!(position.format_move(result.best_move.unwrap()), "1");
 //! ```
 
 mod config;
 mod drivers;
-mod iteration;
+pub(crate) mod iteration;
 mod result;
 
 use std::fmt;
@@ -96,6 +96,11 @@ impl Search {
     /// The configuration.
     pub fn config(&self) -> &SearchConfig {
         &self.config
+    }
+
+    /// Changes the seed of the next runs (the arenas stay allocated).
+    pub fn set_seed(&mut self, seed: u64) {
+        self.config.seed = seed;
     }
 
     /// Searches `root` within the configured budget.

@@ -1,0 +1,182 @@
+//! The throughput benchmark behind `parmcts bench`: pure random playouts (the physical
+//! limit of the same game code, no tree), and MCTS in each mode, measured side by side in
+//! one run so every parallel figure is a ratio against the sequential baseline.
+
+use std::time::{Duration, Instant};
+
+use crate::games::Game;
+use crate::search::iteration::worker_rng;
+use crate::search::{Mode, Search, SearchConfig, SearchError};
+
+/// What one benchmark row measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BenchMode {
+    /// Random games from the root with no tree.
+    Pure,
+    /// MCTS in this mode.
+    Mcts(Mode),
+}
+
+impl BenchMode {
+    /// `pure`, `seq`, `tree` or `root`.
+    pub fn name(self) -> &'static str {
+        match self {
+            BenchMode::Pure => "pure",
+            BenchMode::Mcts(mode) => mode.name(),
+        }
+    }
+}
+
+impl std::str::FromStr for BenchMode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<BenchMode, String> {
+        match s {
+            "pure" => Ok(BenchMode::Pure),
+            _ => s.parse::<Mode>().map(BenchMode::Mcts).map_err(|_| {
+                format!("unknown bench mode '{s}' (expected pure, seq, tree or root)")
+            }),
+        }
+    }
+}
+
+/// One measured configuration (the median over the repeats).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BenchRow {
+    /// Game name.
+    pub game: &'static str,
+    /// What was measured.
+    pub mode: BenchMode,
+    /// Threads used.
+    pub threads: usize,
+    /// Playouts per repeat.
+    pub playouts: u64,
+    /// Median playouts per second over the repeats.
+    pub playouts_per_sec: f64,
+    /// Every repeat's playouts per second, in run order.
+    pub samples: Vec<f64>,
+    /// Median rate divided by the sequential MCTS median of the same game and run.
+    pub ratio_to_seq: Option<f64>,
+}
+
+impl BenchRow {
+    /// Nanoseconds per playout at the median rate.
+    pub fn ns_per_playout(&self) -> f64 {
+        1e9 / self.playouts_per_sec
+    }
+}
+
+/// Runs `playouts` random games from `root` split over `threads`; returns the wall time.
+pub fn time_pure_playouts<G: Game>(root: &G, threads: usize, playouts: u64, seed: u64) -> Duration {
+    let start = Instant::now();
+    std::thread::scope(|scope| {
+        for t in 0..threads {
+            let share = playouts / threads as u64 + u64::from((t as u64) < playouts % threads as u64);
+            scope.spawn(move || {
+                let mut rng = worker_rng(seed, t);
+                let mut first_player_points = 0u64;
+                for _ in 0..share {
+                    let mut game = *root;
+                    first_player_points += game.random_playout(&mut rng).half_points(crate::Player::One) as u64;
+                }
+                std::hint::black_box(first_player_points);
+            });
+        }
+    });
+    start.elapsed()
+}
+
+/// Runs one MCTS search of `playouts` playouts; returns the wall time of the search.
+///
+/// # Errors
+/// [`SearchError`] if the configuration is invalid for this root.
+pub fn time_mcts<G: Game>(root: &G, config: &SearchConfig) -> Result<Duration, SearchError> {
+    let mut search = Search::new(config.clone())?;
+    let result = search.run(root)?;
+    debug_assert_eq!(result.playouts, config.playouts().unwrap_or(0));
+    Ok(result.elapsed)
+}
+
+/// Measures every (mode, threads) pair for one game, interleaving the repeats so that
+/// machine noise spreads evenly, and returns the medians with their ratio to `seq`.
+///
+/// `base` supplies the MCTS settings (C, virtual loss, arena size, seed); mode, threads
+/// and the playout budget are set per row. `seq` always runs at 1 thread, and is added
+/// if missing so the ratios have a baseline.
+///
+/// # Errors
+/// [`SearchError`] from the first configuration that cannot run.
+pub fn bench_game<G: Game>(
+    root: &G,
+    modes: &[BenchMode],
+    threads: &[usize],
+    playouts: u64,
+    repeats: usize,
+    base: &SearchConfig,
+) -> Result<Vec<BenchRow>, SearchError> {
+    let mut plan: Vec<(BenchMode, usize)> = vec![(BenchMode::Mcts(Mode::Sequential), 1)];
+    for &mode in modes {
+        for &t in threads {
+            let t = if mode == BenchMode::Mcts(Mode::Sequential) { 1 } else { t };
+            if !plan.contains(&(mode, t)) {
+                plan.push((mode, t));
+            }
+        }
+    }
+    let mut samples = vec![Vec::with_capacity(repeats); plan.len()];
+    for repeat in 0..repeats.max(1) {
+        for (i, &(mode, t)) in plan.iter().enumerate() {
+            let seed = base.seed().wrapping_add(repeat as u64);
+            let elapsed = match mode {
+                BenchMode::Pure => time_pure_playouts(root, t, playouts, seed),
+                BenchMode::Mcts(m) => {
+                    let config = SearchConfig::builder()
+                        .playouts(playouts)
+                        .c(base.c() as f64)
+                        .seed(seed)
+                        .mode(m)
+                        .threads(t)
+                        .virtual_loss(base.virtual_loss())
+                        .arena_nodes(base.arena_nodes())
+                        .expand_threshold(base.expand_threshold())
+                        .build()?;
+                    time_mcts(root, &config)?
+                }
+            };
+            samples[i].push(playouts as f64 / elapsed.as_secs_f64().max(1e-9));
+        }
+    }
+    let mut rows: Vec<BenchRow> = plan
+        .iter()
+        .zip(samples)
+        .map(|(&(mode, t), samples)| BenchRow {
+            game: G::NAME,
+            mode,
+            threads: t,
+            playouts,
+            playouts_per_sec: median(&samples),
+            samples,
+            ratio_to_seq: None,
+        })
+        .collect();
+    let seq = rows[0].playouts_per_sec;
+    for row in &mut rows {
+        row.ratio_to_seq = Some(row.playouts_per_sec / seq);
+    }
+    // Keep the seq row only where it was asked for (it is always measured).
+    if !modes.contains(&BenchMode::Mcts(Mode::Sequential)) {
+        rows.remove(0);
+    }
+    Ok(rows)
+}
+
+/// The median of `values` (the mean of the middle two for an even count).
+pub fn median(values: &[f64]) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let n = sorted.len();
+    match n {
+        0 => f64::NAN,
+        _ if n % 2 == 1 => sorted[n / 2],
+        _ => (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0,
+    }
+}

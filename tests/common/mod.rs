@@ -1,0 +1,45 @@
+//! Helpers shared by the integration tests: reading the external oracles in
+//! `../shared/data` (never copied into this repository).
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+/// Path of a file under `../shared/data`.
+pub fn shared_data(relative: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data").join(relative)
+}
+
+/// Reads a CSV with a header row into (header, rows of cells).
+pub fn read_csv(relative: &str) -> (Vec<String>, Vec<Vec<String>>) {
+    let path = shared_data(relative);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+    let header = lines.next().expect("header row").split(',').map(str::to_string).collect();
+    let rows = lines.map(|l| l.split(',').map(|c| c.trim().to_string()).collect()).collect();
+    (header, rows)
+}
+
+/// The `(ply, value)` pairs of one numeric column, skipping empty cells.
+pub fn column(relative: &str, name: &str) -> Vec<(u32, u64)> {
+    let (header, rows) = read_csv(relative);
+    let col = header.iter().position(|h| h == name).unwrap_or_else(|| panic!("no column {name}"));
+    rows.iter()
+        .filter(|r| !r[col].is_empty())
+        .map(|r| (r[0].parse().unwrap(), r[col].parse().unwrap()))
+        .collect()
+}
+
+/// Reads a Connect Four test file: (moves, score) per line.
+pub fn connect4_positions(file: &str) -> Vec<(String, i32)> {
+    let path = shared_data(&format!("connect4/{file}"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let mut parts = l.split_whitespace();
+            let moves = parts.next().unwrap().to_string();
+            let score = parts.next().unwrap().parse().unwrap();
+            (moves, score)
+        })
+        .collect()
+}

@@ -1,0 +1,430 @@
+//! Othello rules, checked against published oracles, differentials and properties.
+//!
+//! Oracles, read at test time from `../shared/data` (never copied into this repository):
+//! * `perft/othello.csv`, column `games_running_a124004`: OEIS A124004, the number of
+//!   Othello games still running after n plies from the standard start, where a forced
+//!   pass is a ply and a finished game contributes 0 afterwards. It is also exactly what
+//!   Edax 4.6 `perft` prints (abulmo/edax-reversi `src/perft.c`); the data README reports
+//!   that Edax reproduced it to depth 13 and an independent implementation to depth 12.
+//! * `othello/fforum-1-19.obf` and `othello/fforum-40-59.obf`: the FFO endgame test suite
+//!   (FForum, the magazine of the Fédération Française d'Othello) in Edax's OBF format,
+//!   copied byte for byte from abulmo/edax-reversi `problem/` at commit
+//!   14f048c05ddfa385b6bf954a9c2905bbe677e9d3 (GPL-3.0 data, Richard Delorme). Each line
+//!   lists every legal move with its exact score; the README checked that the listed moves
+//!   are exactly the legal moves in all 79 positions.
+
+use std::collections::{BTreeSet, HashMap};
+
+use parmcts::games::othello::{Othello, PASS};
+use parmcts::games::perft::perft;
+use parmcts::games::{random_below, Game, GameError, Move, Outcome, Player};
+use proptest::prelude::*;
+use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data");
+
+/// `depth -> games_running_a124004` from the perft CSV.
+fn a124004() -> HashMap<u32, u64> {
+    let path = format!("{DATA}/perft/othello.csv");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("header row").split(',').collect();
+    let col = |name: &str| header.iter().position(|h| h.trim() == name).expect(name);
+    let (depth_col, count_col) = (col("depth"), col("games_running_a124004"));
+    let mut table = HashMap::new();
+    for line in lines.filter(|l| !l.trim().is_empty()) {
+        let cells: Vec<&str> = line.split(',').collect();
+        let count = cells[count_col].trim();
+        if !count.is_empty() {
+            table.insert(cells[depth_col].trim().parse().unwrap(), count.parse().unwrap());
+        }
+    }
+    table
+}
+
+fn check_perft(depths: std::ops::RangeInclusive<u32>) {
+    let table = a124004();
+    for depth in depths {
+        let expected = table[&depth];
+        assert_eq!(perft(&Othello::new(), depth), expected, "perft({depth})");
+    }
+}
+
+#[test]
+fn perft_matches_a124004_to_depth_9() {
+    // Depth 9 is the first with passes (24) and finished games (228) among its leaves.
+    check_perft(1..=9);
+}
+
+#[test]
+fn perft_matches_a124004_at_depth_10() {
+    check_perft(10..=10);
+}
+
+#[test]
+fn perft_matches_a124004_at_depth_11() {
+    check_perft(11..=11);
+}
+
+/// Every line of the FFO files: (the line, its board text, the listed moves).
+fn ffo_positions() -> Vec<(String, String, BTreeSet<String>)> {
+    let mut positions = Vec::new();
+    for file in ["fforum-1-19.obf", "fforum-40-59.obf"] {
+        let path = format!("{DATA}/othello/{file}");
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let mut fields = line.split(';');
+            let board = fields.next().unwrap().trim().to_string();
+            let moves = fields
+                .filter_map(|f| f.split(':').next())
+                .map(|m| m.trim().to_ascii_lowercase())
+                .filter(|m| !m.is_empty())
+                .collect();
+            positions.push((line.to_string(), board, moves));
+        }
+    }
+    positions
+}
+
+#[test]
+fn ffo_positions_have_exactly_the_listed_moves() {
+    let positions = ffo_positions();
+    assert_eq!(positions.len(), 39, "FFO #1-#19 and #40-#59");
+    for (line, board, listed) in positions {
+        let game = Othello::parse_position(&line).unwrap_or_else(|e| panic!("{line}: {e}"));
+        assert_eq!(game.to_obf(), board, "OBF round trip");
+        let moves = game.legal_moves();
+        let generated: BTreeSet<String> = moves.iter().map(|&m| game.format_move(m)).collect();
+        assert_eq!(generated, listed, "{line}");
+        assert_eq!(moves.len(), game.legal_mask().count_ones() as usize);
+        assert!(game.outcome().is_none());
+        let side = if board.ends_with('X') { Player::One } else { Player::Two };
+        assert_eq!(game.side_to_move(), side);
+    }
+}
+
+#[test]
+fn start_position() {
+    let game = Othello::new();
+    let moves: Vec<String> = game.legal_moves().iter().map(|&m| game.format_move(m)).collect();
+    assert_eq!(moves, ["d3", "c4", "f5", "e6"]);
+    assert_eq!(game.disc_counts(), (2, 2));
+    assert_eq!(game.side_to_move(), Player::One);
+    let obf = "---------------------------OX------XO--------------------------- X";
+    assert_eq!(game.to_obf(), obf);
+    assert_eq!(Othello::parse_position(obf), Ok(game));
+    assert_eq!(Othello::parse_position(""), Ok(game));
+    assert_eq!(Othello::parse_position("  "), Ok(game));
+    let picture = game.render();
+    assert!(picture.starts_with("  a b c d e f g h\n"), "{picture}");
+    assert!(picture.contains("4 . . . O X . . . 4"), "{picture}");
+    assert!(picture.contains("Black (X) to move"), "{picture}");
+}
+
+#[test]
+fn playing_flips_the_outflanked_discs() {
+    let mut game = Othello::new();
+    let f5 = game.parse_move("f5").unwrap();
+    assert_eq!(game.flips(u32::from(f5.0)), 1 << 36, "f5 flips e5");
+    game.try_play(f5).unwrap();
+    assert_eq!(game.disc_counts(), (4, 1));
+    assert_eq!(game.side_to_move(), Player::Two);
+    let after = Othello::parse_position("f5d6c3d3c4").unwrap();
+    let board = "------------------XXX-------XXX------XO--------------------------- O";
+    assert_eq!(after, Othello::parse_position(board).unwrap(), "{}", after.render());
+}
+
+#[test]
+fn move_text_round_trips() {
+    let game = Othello::new();
+    for sq in 0..64 {
+        let mv = Move(sq);
+        let text = game.format_move(mv);
+        assert_eq!(text.len(), 2);
+        assert_eq!(game.parse_move(&text), Ok(mv));
+        assert_eq!(game.parse_move(&text.to_ascii_uppercase()), Ok(mv));
+    }
+    assert_eq!(game.format_move(Move(0)), "a1");
+    assert_eq!(game.format_move(Move(7)), "h1");
+    assert_eq!(game.format_move(Move(63)), "h8");
+    assert_eq!(game.format_move(PASS), "pass");
+    for pass in ["pass", "PASS", "Pass", "pa", "PA"] {
+        assert_eq!(game.parse_move(pass), Ok(PASS), "{pass}");
+    }
+}
+
+#[test]
+fn malformed_moves_are_bad_move() {
+    let game = Othello::new();
+    for text in ["", "a", "i1", "a0", "a9", "z5", "a1b", "11", "aa", "pas", "é1", "5f"] {
+        assert_eq!(game.parse_move(text), Err(GameError::BadMove(text.into())), "{text:?}");
+    }
+    assert_eq!(Othello::parse_position("f5 i9"), Err(GameError::BadMove("i9".into())));
+    assert!(matches!(Othello::parse_position("f5d6x"), Err(GameError::BadMove(_))));
+}
+
+#[test]
+fn transcripts_split_into_two_character_tokens() {
+    let game = Othello::new();
+    let tokens = game.split_moves("f5d6C3, d3 pass\tc4PAe6 ,f");
+    assert_eq!(tokens, ["f5", "d6", "C3", "d3", "pass", "c4", "PA", "e6", "f"]);
+    let joined = Othello::parse_position("f5d6c3d3c4").unwrap();
+    let spaced = Othello::parse_position("f5 d6, C3 D3\nc4").unwrap();
+    assert_eq!(joined, spaced);
+    assert_eq!(joined.disc_counts(), (6, 3));
+}
+
+#[test]
+fn illegal_moves_name_the_move_and_its_index() {
+    let err = Othello::parse_position("f5d6a1").unwrap_err();
+    assert_eq!(err, GameError::IllegalMove("a1 (move 3)".into()));
+    // An occupied square.
+    let err = Othello::parse_position("f5 e5").unwrap_err();
+    assert_eq!(err, GameError::IllegalMove("e5 (move 2)".into()));
+    // A pass while moves exist.
+    let err = Othello::parse_position("pass").unwrap_err();
+    assert_eq!(err, GameError::IllegalMove("pass (move 1)".into()));
+    let mut game = Othello::new();
+    assert_eq!(game.try_play(Move(0)), Err(GameError::IllegalMove("a1".into())));
+    assert_eq!(game.try_play(Move(65)), Err(GameError::IllegalMove("#65".into())));
+    assert_eq!(game, Othello::new(), "a failed try_play changes nothing");
+}
+
+#[test]
+fn moves_after_the_end_are_rejected() {
+    // A 9-move wipe-out: White has no discs left after f5 d6 c5 f4 e3 f6 d3 f3 ... found by
+    // search below rather than trusted: play random games until one ends with empties.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+    let (transcript, game) = loop {
+        let (moves, game) = random_game(&mut rng);
+        if game.disc_counts().0 + game.disc_counts().1 < 64 {
+            break (moves, game);
+        }
+    };
+    assert!(game.outcome().is_some() && game.legal_moves().is_empty());
+    let text = transcript.join(" ");
+    assert_eq!(Othello::parse_position(&text), Ok(game));
+    let empty = (0..64).find(|&sq| (game.black() | game.white()) >> sq & 1 == 0).unwrap();
+    let extra = game.format_move(Move(empty));
+    let err = Othello::parse_position(&format!("{text} {extra}")).unwrap_err();
+    let index = transcript.len() + 1;
+    let expected = format!("{extra} (move {index}: the game is already over)");
+    assert_eq!(err, GameError::IllegalMove(expected));
+}
+
+/// A uniformly random game: its transcript with explicit passes, and the final position.
+fn random_game(rng: &mut impl RngCore) -> (Vec<String>, Othello) {
+    let mut game = Othello::new();
+    let mut transcript = Vec::new();
+    loop {
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            return (transcript, game);
+        }
+        let mv = moves[random_below(rng, moves.len() as u32) as usize];
+        transcript.push(game.format_move(mv));
+        game.play_unchecked(mv);
+    }
+}
+
+#[test]
+fn forced_passes_may_be_left_out_of_transcripts() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+    let mut checked = 0;
+    for _ in 0..2000 {
+        let (transcript, game) = random_game(&mut rng);
+        // Only passes followed by a move of the other side can be left out.
+        let Some(at) = transcript[..transcript.len() - 1].iter().position(|m| m == "pass") else {
+            continue;
+        };
+        let before = Othello::parse_position(&transcript[..at].concat()).unwrap();
+        assert_eq!(before.legal_moves().as_slice(), [PASS]);
+        assert_eq!(before.legal_mask(), 0);
+        let explicit = transcript.join(" ");
+        let implicit: String = transcript.iter().filter(|m| *m != "pass").map(String::as_str).collect();
+        assert_eq!(Othello::parse_position(&explicit), Ok(game), "{explicit}");
+        assert_eq!(Othello::parse_position(&implicit), Ok(game), "{implicit}");
+        checked += 1;
+    }
+    assert!(checked >= 20, "only {checked} games with a forced pass");
+}
+
+#[test]
+fn bad_boards_are_bad_position() {
+    let start = "---------------------------OX------XO---------------------------";
+    let bad = |text: &str, needle: &str| match Othello::parse_position(text) {
+        Err(GameError::BadPosition(why)) => assert!(why.contains(needle), "{text:?}: {why}"),
+        other => panic!("{text:?}: expected BadPosition, got {other:?}"),
+    };
+    bad(&format!("{} X", &start[1..]), "63 squares");
+    bad(&format!("{start}- X"), "65 squares");
+    bad(&format!("{}Z{} X", &start[..10], &start[11..]), "'Z' at square c2");
+    bad(&format!("{start} Y"), "'Y'");
+    bad(start, "missing the side to move");
+    bad(&format!("{start};X"), "missing the side to move");
+    bad(&format!("{start} X O"), "unexpected 'O'");
+    // Anything after ';' is ignored.
+    let game = Othello::parse_position(&format!("{start} X; D3:+0; junk")).unwrap();
+    assert_eq!(game, Othello::new());
+    assert!(matches!(
+        Othello::from_bitboards(1, 1, Player::One),
+        Err(GameError::BadPosition(why)) if why.contains("a1")
+    ));
+}
+
+#[test]
+fn hashes_separate_positions_and_ignore_move_order() {
+    // Every position reachable in 6 plies, by every path.
+    let mut seen: HashMap<u64, Othello> = HashMap::new();
+    let mut frontier = vec![Othello::new()];
+    for _ in 0..6 {
+        let mut next = Vec::new();
+        for game in frontier {
+            for mv in game.legal_moves() {
+                let mut child = game;
+                child.play_unchecked(mv);
+                let previous = seen.insert(child.hash(), child);
+                assert!(previous.is_none_or(|p| p == child), "hash collision");
+                next.push(child);
+            }
+        }
+        frontier = next;
+    }
+    assert!(seen.len() > 5000, "{} distinct positions", seen.len());
+    // A transposition: the same position by two move orders hashes the same.
+    let a = Othello::parse_position("f5f6e6f4").unwrap();
+    let b = Othello::parse_position("f5f4e6f6").unwrap();
+    assert_eq!(a, b);
+    assert_eq!(a.hash(), b.hash());
+    // The side to move is part of the position.
+    let side = |p| Othello::from_bitboards(a.black(), a.white(), p).unwrap().hash();
+    assert_ne!(side(Player::One), side(Player::Two));
+}
+
+/// The trait's default `random_playout` loop, written out (Othello overrides it); also
+/// counts the plies.
+fn default_playout(game: &mut Othello, rng: &mut impl RngCore) -> (Outcome, u32) {
+    let mut plies = 0;
+    loop {
+        if let Some(outcome) = game.outcome() {
+            return (outcome, plies);
+        }
+        let moves = game.legal_moves();
+        let mv = moves[random_below(rng, moves.len() as u32) as usize];
+        game.play_unchecked(mv);
+        plies += 1;
+    }
+}
+
+#[test]
+fn random_playout_ends_the_game() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+    let starts: Vec<Othello> = std::iter::once(Othello::new())
+        .chain(ffo_positions().iter().map(|(line, ..)| Othello::parse_position(line).unwrap()))
+        .collect();
+    for start in starts {
+        for _ in 0..50 {
+            let mut game = start;
+            let outcome = game.random_playout(&mut rng);
+            assert_eq!(game.outcome(), Some(outcome), "{}", game.render());
+            assert!(game.legal_moves().is_empty());
+            let (black, white) = game.disc_counts();
+            let (start_black, start_white) = start.disc_counts();
+            assert!(black + white > start_black + start_white);
+        }
+    }
+}
+
+#[test]
+fn random_playout_plays_the_default_loops_games() {
+    // The override draws the same random numbers as the default loop, so with equal
+    // seeds the two play the very same games.
+    let games = 20_000;
+    let (mut fast_rng, mut slow_rng) = (Xoshiro256PlusPlus::seed_from_u64(5), Xoshiro256PlusPlus::seed_from_u64(5));
+    let mut plies = Vec::with_capacity(games);
+    for _ in 0..games {
+        let (mut fast, mut slow) = (Othello::new(), Othello::new());
+        let outcome = fast.random_playout(&mut fast_rng);
+        let (expected, length) = default_playout(&mut slow, &mut slow_rng);
+        assert_eq!((outcome, fast), (expected, slow));
+        plies.push(length);
+    }
+    // Random games nearly always fill the board: 60 moves plus any passes.
+    let mean = plies.iter().sum::<u32>() as f64 / games as f64;
+    assert!((59.0..61.0).contains(&mean), "mean length {mean}");
+    let long = plies.iter().filter(|&&n| (50..=64).contains(&n)).count();
+    assert!(long as f64 > 0.98 * games as f64, "{long} of {games} games have 50-64 plies");
+}
+
+#[test]
+fn random_playout_winner_distribution_matches_the_default_loop() {
+    // Independent seeds: the two winner distributions must agree within sampling noise.
+    let games = 20_000;
+    let tally = |outcomes: &mut dyn FnMut() -> Outcome| {
+        let mut counts = [0u32; 3];
+        for _ in 0..games {
+            counts[match outcomes() {
+                Outcome::Win(Player::One) => 0,
+                Outcome::Win(Player::Two) => 1,
+                Outcome::Draw => 2,
+            }] += 1;
+        }
+        counts.map(|c| c as f64 / games as f64)
+    };
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(101);
+    let fast = tally(&mut || Othello::new().random_playout(&mut rng));
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(202);
+    let slow = tally(&mut || default_playout(&mut Othello::new(), &mut rng).0);
+    for (f, s) in fast.iter().zip(&slow) {
+        // The standard error of a difference of two shares is at most 0.005 here.
+        assert!((f - s).abs() < 0.025, "fast {fast:?} vs default {slow:?}");
+    }
+    // Sanity: random Othello is close to balanced, White slightly ahead.
+    assert!((0.40..0.50).contains(&fast[0]) && (0.45..0.55).contains(&fast[1]), "{fast:?}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Random legal move sequences keep the invariants and end the game.
+    #[test]
+    fn random_games_keep_the_invariants(choices in prop::collection::vec(any::<u32>(), 130)) {
+        let mut game = Othello::new();
+        let mut plies = 0;
+        for choice in choices {
+            let moves = game.legal_moves();
+            prop_assert_eq!(moves.is_empty(), game.outcome().is_some());
+            if moves.is_empty() {
+                break;
+            }
+            prop_assert!(moves.len() == 1 || !moves.contains(&PASS), "a pass is only forced");
+            let mv = moves[choice as usize % moves.len()];
+            let (black, white) = game.disc_counts();
+            let mover = game.side_to_move();
+            let mut next = game;
+            next.try_play(mv).unwrap();
+            prop_assert_eq!(next.black() & next.white(), 0);
+            prop_assert_eq!(next.side_to_move(), mover.other());
+            let (nb, nw) = next.disc_counts();
+            if mv == PASS {
+                prop_assert_eq!(game.legal_mask(), 0);
+                prop_assert_eq!((nb, nw), (black, white));
+            } else {
+                // One disc placed, and `flipped` (at least one) change colour.
+                prop_assert_eq!(nb + nw, black + white + 1);
+                let flipped = game.flips(u32::from(mv.0)).count_ones();
+                prop_assert!(flipped >= 1);
+                let (mine, theirs) = if mover == Player::One { (nb, nw) } else { (nw, nb) };
+                let (was_mine, was_theirs) = if mover == Player::One { (black, white) } else { (white, black) };
+                prop_assert_eq!((mine, theirs), (was_mine + 1 + flipped, was_theirs - flipped));
+            }
+            prop_assert_eq!(Othello::parse_position(&next.to_obf()), Ok(next));
+            game = next;
+            plies += 1;
+        }
+        // 60 squares, and a pass is never followed by another pass.
+        prop_assert!(game.outcome().is_some(), "not over after {} plies", plies);
+        prop_assert!(plies <= 120);
+    }
+}

@@ -1,0 +1,128 @@
+//! MCTS behaviour that can fail: perfect tic-tac-toe, Connect Four tactics,
+//! reproducibility, the sequential/tree-parallel differential, arena exhaustion, and the
+//! quiescent invariants after every search.
+
+use parmcts::players::{Agent, PlayerSpec};
+use parmcts::{ConnectFour, Game, Mode, Outcome, Search, SearchConfig, SearchError, SearchResult, TicTacToe};
+
+fn config(playouts: u64, seed: u64) -> parmcts::search::SearchConfigBuilder {
+    SearchConfig::builder().playouts(playouts).seed(seed)
+}
+
+/// Runs a search and checks the quiescent invariants afterwards.
+fn run_checked<G: Game>(root: &G, config: SearchConfig) -> SearchResult {
+    let mut search = Search::new(config).unwrap();
+    let result = search.run(root).unwrap();
+    search.check_invariants().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(result.playouts, result.root_visits);
+    result
+}
+
+#[test]
+fn tictactoe_self_play_always_draws() {
+    for game_index in 0..20u64 {
+        let spec = PlayerSpec::parse("mcts:playouts=2000").unwrap();
+        let mut players = [spec.build::<TicTacToe>(2 * game_index).unwrap(), spec.build::<TicTacToe>(2 * game_index + 1).unwrap()];
+        let mut game = TicTacToe::new();
+        while game.outcome().is_none() {
+            let mv = players[game.side_to_move().index()].choose(&game).unwrap();
+            game.try_play(mv).unwrap();
+        }
+        assert_eq!(game.outcome(), Some(Outcome::Draw), "game {game_index} ended\n{}", game.render());
+    }
+}
+
+#[test]
+fn connect4_takes_an_immediate_win() {
+    for (moves, winning) in [("121213", "1"), ("112233", "4"), ("445566", "3 or 7")] {
+        let root = ConnectFour::parse_position(moves).unwrap();
+        for mode in [Mode::Sequential, Mode::TreeParallel, Mode::RootParallel] {
+            let result = run_checked(&root, config(20_000, 3).mode(mode).threads(2).build().unwrap());
+            let best = root.format_move(result.best_move.unwrap());
+            // Either winning column is fine where there are two.
+            let mut after = root;
+            after.play_unchecked(result.best_move.unwrap());
+            assert!(
+                after.outcome() == Some(Outcome::Win(root.side_to_move())),
+                "{moves} ({mode}): played {best}, expected a win such as {winning}"
+            );
+        }
+    }
+}
+
+#[test]
+fn connect4_blocks_an_immediate_loss() {
+    // The opponent threatens to complete a line; the side to move has no win of its own.
+    for (moves, block) in [("12131", "1"), ("173757", "7"), ("11223", "4")] {
+        let root = ConnectFour::parse_position(moves).unwrap();
+        let result = run_checked(&root, config(50_000, 5).build().unwrap());
+        assert_eq!(root.format_move(result.best_move.unwrap()), block, "position {moves}");
+    }
+}
+
+#[test]
+fn same_seed_same_result_in_every_mode() {
+    let root = ConnectFour::parse_position("4453").unwrap();
+    for mode in [Mode::Sequential, Mode::RootParallel] {
+        let cfg = config(30_000, 42).mode(mode).threads(2).build().unwrap();
+        let a = run_checked(&root, cfg.clone());
+        let b = run_checked(&root, cfg);
+        assert_eq!(a.children, b.children, "{mode}");
+        assert_eq!(a.pv, b.pv, "{mode}");
+        assert_eq!(a.nodes, b.nodes, "{mode}");
+    }
+    // A different seed gives a different search.
+    let a = run_checked(&root, config(30_000, 1).build().unwrap());
+    let b = run_checked(&root, config(30_000, 2).build().unwrap());
+    assert_ne!(a.children, b.children);
+}
+
+#[test]
+fn tree_parallel_with_one_thread_equals_sequential() {
+    for moves in ["", "4453", "3344"] {
+        let root = ConnectFour::parse_position(moves).unwrap();
+        let seq = run_checked(&root, config(40_000, 9).build().unwrap());
+        let tree = run_checked(&root, config(40_000, 9).mode(Mode::TreeParallel).threads(1).build().unwrap());
+        assert_eq!(seq.children, tree.children, "position '{moves}'");
+        assert_eq!(seq.pv, tree.pv);
+        assert_eq!(seq.nodes, tree.nodes);
+    }
+}
+
+#[test]
+fn a_full_arena_keeps_searching_from_the_leaves() {
+    let root = ConnectFour::new();
+    for mode in [Mode::Sequential, Mode::TreeParallel] {
+        let result = run_checked(&root, config(50_000, 1).arena_nodes(1_000).mode(mode).threads(2).build().unwrap());
+        assert!(result.arena_full, "{mode}");
+        assert_eq!(result.playouts, 50_000);
+        assert!(result.nodes <= 1_000);
+    }
+    let roomy = run_checked(&root, config(50_000, 1).build().unwrap());
+    assert!(!roomy.arena_full);
+}
+
+#[test]
+fn impossible_searches_are_errors() {
+    let finished = ConnectFour::parse_position("1212121").unwrap();
+    let mut search = Search::new(config(10, 0).build().unwrap()).unwrap();
+    assert_eq!(search.run(&finished), Err(SearchError::GameOver));
+    // The root of Connect Four has 7 children: 8 nodes are needed.
+    let mut tiny = Search::new(config(10, 0).arena_nodes(7).build().unwrap()).unwrap();
+    assert_eq!(tiny.run(&ConnectFour::new()), Err(SearchError::ArenaTooSmall { needed: 8, capacity: 7 }));
+}
+
+#[test]
+fn values_and_visits_are_consistent() {
+    let root = TicTacToe::new();
+    let result = run_checked(&root, config(20_000, 11).build().unwrap());
+    assert_eq!(result.children.len(), 9);
+    assert_eq!(result.children.iter().map(|c| c.visits).sum::<u64>(), 20_000);
+    // The centre or a corner: the moves that do not lose ground against perfect play are
+    // all draws, but MCTS with random playouts prefers the centre (cell 5).
+    assert_eq!(root.format_move(result.best_move.unwrap()), "5");
+    for c in &result.children {
+        assert!((0.0..=1.0).contains(&c.value));
+    }
+    assert!(!result.pv.is_empty() && result.pv[0] == result.best_move.unwrap());
+}
