@@ -32,9 +32,10 @@ impl std::str::FromStr for BenchMode {
     fn from_str(s: &str) -> Result<BenchMode, String> {
         match s {
             "pure" => Ok(BenchMode::Pure),
-            _ => s.parse::<Mode>().map(BenchMode::Mcts).map_err(|_| {
-                format!("unknown bench mode '{s}' (expected pure, seq, tree or root)")
-            }),
+            _ => s
+                .parse::<Mode>()
+                .map(BenchMode::Mcts)
+                .map_err(|_| format!("unknown bench mode '{s}' (expected pure, seq, tree or root)")),
         }
     }
 }

@@ -53,9 +53,7 @@ pub fn apply_search_option(
         "memory-mb" => builder.memory_mb(parse_num(key, value)?),
         "nodes" => builder.arena_nodes(parse_num(key, value)?),
         "expand" => builder.expand_threshold(parse_num(key, value)?),
-        _ => {
-            return Err(SpecError(format!("unknown option '{key}' (expected one of: {})", SEARCH_KEYS.join(", "))))
-        }
+        _ => return Err(SpecError(format!("unknown option '{key}' (expected one of: {})", SEARCH_KEYS.join(", ")))),
     })
 }
 

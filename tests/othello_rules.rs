@@ -24,30 +24,29 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data");
 
-/// `depth -> games_running_a124004` from the perft CSV.
-fn a124004() -> HashMap<u32, u64> {
+/// `depth -> value` for one column of the perft CSV (empty cells left out).
+fn perft_column(name: &str) -> HashMap<u32, u64> {
     let path = format!("{DATA}/perft/othello.csv");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().expect("header row").split(',').collect();
     let col = |name: &str| header.iter().position(|h| h.trim() == name).expect(name);
-    let (depth_col, count_col) = (col("depth"), col("games_running_a124004"));
+    let (depth_col, value_col) = (col("depth"), col(name));
     let mut table = HashMap::new();
     for line in lines.filter(|l| !l.trim().is_empty()) {
         let cells: Vec<&str> = line.split(',').collect();
-        let count = cells[count_col].trim();
-        if !count.is_empty() {
-            table.insert(cells[depth_col].trim().parse().unwrap(), count.parse().unwrap());
+        let value = cells[value_col].trim();
+        if !value.is_empty() {
+            table.insert(cells[depth_col].trim().parse().unwrap(), value.parse().unwrap());
         }
     }
     table
 }
 
 fn check_perft(depths: std::ops::RangeInclusive<u32>) {
-    let table = a124004();
+    let table = perft_column("games_running_a124004");
     for depth in depths {
-        let expected = table[&depth];
-        assert_eq!(perft(&Othello::new(), depth), expected, "perft({depth})");
+        assert_eq!(perft(&Othello::new(), depth), table[&depth], "perft({depth})");
     }
 }
 
@@ -65,6 +64,38 @@ fn perft_matches_a124004_at_depth_10() {
 #[test]
 fn perft_matches_a124004_at_depth_11() {
     check_perft(11..=11);
+}
+
+/// Walks every sequence of at most `depth` plies from `game` (reached after `ply` plies),
+/// counting by ply the sequences whose last move is a pass and the games that end.
+fn count_passes_and_endings(game: &Othello, ply: usize, depth: usize, passes: &mut [u64], ended: &mut [u64]) {
+    let moves = game.legal_moves();
+    if moves.is_empty() {
+        ended[ply] += 1;
+        return;
+    }
+    if ply == depth {
+        return;
+    }
+    for mv in moves {
+        passes[ply + 1] += u64::from(mv == PASS);
+        let mut child = *game;
+        child.play_unchecked(mv);
+        count_passes_and_endings(&child, ply + 1, depth, passes, ended);
+    }
+}
+
+#[test]
+fn passes_and_endings_match_edax_to_depth_10() {
+    let depth = 10;
+    let (mut passes, mut ended) = (vec![0; depth + 1], vec![0; depth + 1]);
+    count_passes_and_endings(&Othello::new(), 0, depth, &mut passes, &mut ended);
+    let (pass_table, ended_table) = (perft_column("pass_leaves_in_a124004"), perft_column("games_finished_at_ply"));
+    for d in 1..=depth {
+        assert_eq!(passes[d], pass_table[&(d as u32)], "pass leaves at ply {d}");
+        assert_eq!(ended[d], ended_table[&(d as u32)], "games ending at ply {d}");
+    }
+    assert_eq!((passes[9], ended[9]), (24, 228), "the table has the known values");
 }
 
 /// Every line of the FFO files: (the line, its board text, the listed moves).
@@ -131,8 +162,25 @@ fn playing_flips_the_outflanked_discs() {
     assert_eq!(game.disc_counts(), (4, 1));
     assert_eq!(game.side_to_move(), Player::Two);
     let after = Othello::parse_position("f5d6c3d3c4").unwrap();
-    let board = "------------------XXX-------XXX------XO--------------------------- O";
+    // Computed independently (a throwaway square-by-square implementation).
+    let board = "------------------XO------XXX------OXX-----O-------------------- O";
     assert_eq!(after, Othello::parse_position(board).unwrap(), "{}", after.render());
+}
+
+#[test]
+fn finished_games_go_to_the_side_with_more_discs() {
+    let full = |black: u64, to_move| Othello::from_bitboards(black, !black, to_move).unwrap();
+    for to_move in [Player::One, Player::Two] {
+        assert_eq!(full(u64::MAX >> 24, to_move).outcome(), Some(Outcome::Win(Player::One)));
+        assert_eq!(full(u64::MAX >> 34, to_move).outcome(), Some(Outcome::Win(Player::Two)));
+        assert_eq!(full(u64::MAX >> 32, to_move).outcome(), Some(Outcome::Draw));
+        assert!(full(u64::MAX >> 32, to_move).legal_moves().is_empty());
+    }
+    // Not full, but neither side can move: 1 black disc against 2 white, far apart.
+    let stuck = Othello::from_bitboards(1, (1 << 63) | (1 << 62), Player::One).unwrap();
+    assert_eq!(stuck.outcome(), Some(Outcome::Win(Player::Two)));
+    assert!(stuck.legal_moves().is_empty());
+    assert!(stuck.render().contains("game over: White (O) wins"), "{}", stuck.render());
 }
 
 #[test]
@@ -191,26 +239,46 @@ fn illegal_moves_name_the_move_and_its_index() {
     assert_eq!(game, Othello::new(), "a failed try_play changes nothing");
 }
 
+/// Depth-first search for a game that ends within `depth` plies; `path` gets its moves.
+fn find_finished_game(game: &Othello, depth: u32, path: &mut Vec<Move>) -> bool {
+    let moves = game.legal_moves();
+    if moves.is_empty() {
+        return true;
+    }
+    if depth == 0 {
+        return false;
+    }
+    for mv in moves {
+        let mut child = *game;
+        child.play_unchecked(mv);
+        path.push(mv);
+        if find_finished_game(&child, depth - 1, path) {
+            return true;
+        }
+        path.pop();
+    }
+    false
+}
+
 #[test]
 fn moves_after_the_end_are_rejected() {
-    // A 9-move wipe-out: White has no discs left after f5 d6 c5 f4 e3 f6 d3 f3 ... found by
-    // search below rather than trusted: play random games until one ends with empties.
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
-    let (transcript, game) = loop {
-        let (moves, game) = random_game(&mut rng);
-        if game.disc_counts().0 + game.disc_counts().1 < 64 {
-            break (moves, game);
-        }
-    };
+    // The shortest games end after 9 plies (228 of them, see the Edax counts above).
+    let mut path = Vec::new();
+    assert!(find_finished_game(&Othello::new(), 9, &mut path));
+    assert_eq!(path.len(), 9);
+    let start = Othello::new();
+    let text: String = path.iter().map(|&m| start.format_move(m)).collect();
+    let game = Othello::parse_position(&text).unwrap();
     assert!(game.outcome().is_some() && game.legal_moves().is_empty());
-    let text = transcript.join(" ");
-    assert_eq!(Othello::parse_position(&text), Ok(game));
-    let empty = (0..64).find(|&sq| (game.black() | game.white()) >> sq & 1 == 0).unwrap();
-    let extra = game.format_move(Move(empty));
-    let err = Othello::parse_position(&format!("{text} {extra}")).unwrap_err();
-    let index = transcript.len() + 1;
-    let expected = format!("{extra} (move {index}: the game is already over)");
-    assert_eq!(err, GameError::IllegalMove(expected));
+    let (black, white) = game.disc_counts();
+    assert!(black == 0 || white == 0, "a 9-ply game ends in a wipe-out: {}", game.render());
+    assert_eq!(game.outcome(), Some(Outcome::Win(if white == 0 { Player::One } else { Player::Two })));
+    let mut after = game;
+    assert_eq!(after.try_play(Move(0)), Err(GameError::GameOver));
+    let err = Othello::parse_position(&format!("{text}a1")).unwrap_err();
+    assert_eq!(err, GameError::IllegalMove("a1 (move 10: the game is already over)".into()));
+    let err = Othello::parse_position(&format!("{text}pass")).unwrap_err();
+    assert_eq!(err, GameError::IllegalMove("pass (move 10: the game is already over)".into()));
 }
 
 /// A uniformly random game: its transcript with explicit passes, and the final position.
@@ -284,18 +352,22 @@ fn hashes_separate_positions_and_ignore_move_order() {
             for mv in game.legal_moves() {
                 let mut child = game;
                 child.play_unchecked(mv);
-                let previous = seen.insert(child.hash(), child);
-                assert!(previous.is_none_or(|p| p == child), "hash collision");
+                if let Some(previous) = seen.insert(child.hash(), child) {
+                    assert_eq!(previous, child, "hash collision");
+                }
                 next.push(child);
             }
         }
         frontier = next;
     }
     assert!(seen.len() > 5000, "{} distinct positions", seen.len());
-    // A transposition: the same position by two move orders hashes the same.
-    let a = Othello::parse_position("f5f6e6f4").unwrap();
-    let b = Othello::parse_position("f5f4e6f6").unwrap();
+    // A transposition (found with a throwaway square-by-square implementation): the
+    // same position by two move orders is the same state, with the same hash.
+    let a = Othello::parse_position("d3c3c4e3").unwrap();
+    let b = Othello::parse_position("c4c3d3e3").unwrap();
     assert_eq!(a, b);
+    let board = "------------------OOO-----XXO------XO--------------------------- X";
+    assert_eq!(a.to_obf(), board);
     assert_eq!(a.hash(), b.hash());
     // The side to move is part of the position.
     let side = |p| Othello::from_bitboards(a.black(), a.white(), p).unwrap().hash();
@@ -384,6 +456,27 @@ fn random_playout_winner_distribution_matches_the_default_loop() {
     assert!((0.40..0.50).contains(&fast[0]) && (0.45..0.55).contains(&fast[1]), "{fast:?}");
 }
 
+/// A square-by-square reference for the flip rule, independent of the bitboard code:
+/// the discs of `theirs` that `mine` flips by playing the empty square `sq`.
+fn naive_flips(mine: u64, theirs: u64, sq: i32) -> u64 {
+    let occupied = |bb: u64, f: i32, r: i32| (0..8).contains(&f) && (0..8).contains(&r) && bb >> (r * 8 + f) & 1 == 1;
+    if (mine | theirs) >> sq & 1 == 1 {
+        return 0;
+    }
+    let mut flipped = 0;
+    for (df, dr) in [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)] {
+        let (mut f, mut r, mut run) = (sq % 8 + df, sq / 8 + dr, 0u64);
+        while occupied(theirs, f, r) {
+            run |= 1 << (r * 8 + f);
+            (f, r) = (f + df, r + dr);
+        }
+        if occupied(mine, f, r) {
+            flipped |= run;
+        }
+    }
+    flipped
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
@@ -399,9 +492,12 @@ proptest! {
                 break;
             }
             prop_assert!(moves.len() == 1 || !moves.contains(&PASS), "a pass is only forced");
+            let mover = game.side_to_move();
+            let (mine, theirs) = if mover == Player::One { (game.black(), game.white()) } else { (game.white(), game.black()) };
+            let naive_mask = (0..64).filter(|&sq| naive_flips(mine, theirs, sq) != 0).fold(0u64, |m, sq| m | 1 << sq);
+            prop_assert_eq!(game.legal_mask(), naive_mask, "{}", game.render());
             let mv = moves[choice as usize % moves.len()];
             let (black, white) = game.disc_counts();
-            let mover = game.side_to_move();
             let mut next = game;
             next.try_play(mv).unwrap();
             prop_assert_eq!(next.black() & next.white(), 0);
@@ -411,9 +507,12 @@ proptest! {
                 prop_assert_eq!(game.legal_mask(), 0);
                 prop_assert_eq!((nb, nw), (black, white));
             } else {
-                // One disc placed, and `flipped` (at least one) change colour.
+                // One disc placed, and the flipped discs (at least one) change colour.
                 prop_assert_eq!(nb + nw, black + white + 1);
-                let flipped = game.flips(u32::from(mv.0)).count_ones();
+                let flips = game.flips(u32::from(mv.0));
+                prop_assert_eq!(flips, naive_flips(mine, theirs, i32::from(mv.0)));
+                prop_assert_eq!(next.black() | next.white(), game.black() | game.white() | 1 << mv.0);
+                let flipped = flips.count_ones();
                 prop_assert!(flipped >= 1);
                 let (mine, theirs) = if mover == Player::One { (nb, nw) } else { (nw, nb) };
                 let (was_mine, was_theirs) = if mover == Player::One { (black, white) } else { (white, black) };

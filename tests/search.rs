@@ -22,7 +22,8 @@ fn run_checked<G: Game>(root: &G, config: SearchConfig) -> SearchResult {
 fn tictactoe_self_play_always_draws() {
     for game_index in 0..20u64 {
         let spec = PlayerSpec::parse("mcts:playouts=2000").unwrap();
-        let mut players = [spec.build::<TicTacToe>(2 * game_index).unwrap(), spec.build::<TicTacToe>(2 * game_index + 1).unwrap()];
+        let mut players =
+            [spec.build::<TicTacToe>(2 * game_index).unwrap(), spec.build::<TicTacToe>(2 * game_index + 1).unwrap()];
         let mut game = TicTacToe::new();
         while game.outcome().is_none() {
             let mv = players[game.side_to_move().index()].choose(&game).unwrap();

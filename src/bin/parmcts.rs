@@ -207,7 +207,9 @@ fn run_perft<G: Game>(depth: u32, moves: &str, json: bool) -> Result<(), Failure
     let seconds = start.elapsed().as_secs_f64();
     let rate = nodes as f64 / seconds.max(1e-9);
     if json {
-        print_json(&json!({"game": G::NAME, "depth": depth, "nodes": nodes, "seconds": seconds, "nodes_per_sec": rate}));
+        print_json(
+            &json!({"game": G::NAME, "depth": depth, "nodes": nodes, "seconds": seconds, "nodes_per_sec": rate}),
+        );
     } else {
         println!("perft({depth}) = {nodes}  [{seconds:.3} s, {:.1} M nodes/s]", rate / 1e6);
     }
@@ -344,9 +346,7 @@ fn default_bench_playouts(game: GameKind) -> u64 {
 }
 
 fn parse_list<T: std::str::FromStr>(flag: &str, text: &str) -> Result<Vec<T>, Failure> {
-    text.split(',')
-        .map(|s| s.trim().parse::<T>().map_err(|_| Failure(format!("{flag}: bad value '{s}'"), 2)))
-        .collect()
+    text.split(',').map(|s| s.trim().parse::<T>().map_err(|_| Failure(format!("{flag}: bad value '{s}'"), 2))).collect()
 }
 
 fn run_bench(args: &BenchArgs) -> Result<(), Failure> {
@@ -372,13 +372,9 @@ fn run_bench(args: &BenchArgs) -> Result<(), Failure> {
     let mut rows: Vec<BenchRow> = Vec::new();
     for game in games {
         let playouts = args.playouts.unwrap_or_else(|| default_bench_playouts(game));
-        let base = SearchConfig::builder()
-            .playouts(playouts)
-            .seed(args.seed)
-            .virtual_loss(args.virtual_loss)
-            .build()?;
-        let game_rows =
-            with_game!(game, G => bench_game(&G::new(), &modes, &threads, playouts, args.repeat, &base))?;
+        let base =
+            SearchConfig::builder().playouts(playouts).seed(args.seed).virtual_loss(args.virtual_loss).build()?;
+        let game_rows = with_game!(game, G => bench_game(&G::new(), &modes, &threads, playouts, args.repeat, &base))?;
         if !args.json {
             print_bench_table(&game_rows);
         }

@@ -235,9 +235,7 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
     /// Splits a move sequence into single-move tokens. The default splits on
     /// whitespace and commas; games with fixed-width notation override it.
     fn split_moves<'a>(&self, text: &'a str) -> Vec<&'a str> {
-        text.split(|c: char| c.is_whitespace() || c == ',')
-            .filter(|s| !s.is_empty())
-            .collect()
+        text.split(|c: char| c.is_whitespace() || c == ',').filter(|s| !s.is_empty()).collect()
     }
 
     /// Plays a move sequence from this position, checking each move.
@@ -249,7 +247,9 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
             let mv = self.parse_move(token)?;
             self.try_play(mv).map_err(|e| match e {
                 GameError::IllegalMove(m) => GameError::IllegalMove(format!("{m} (move {})", i + 1)),
-                GameError::GameOver => GameError::IllegalMove(format!("{token} (move {}: the game is already over)", i + 1)),
+                GameError::GameOver => {
+                    GameError::IllegalMove(format!("{token} (move {}: the game is already over)", i + 1))
+                }
                 other => other,
             })?;
         }

@@ -12,12 +12,15 @@
 //! the side with more discs wins (equal counts draw).
 //!
 //! # Move generation
-//! Legal squares and flips come from shift-and-mask floods along the 8 directions
-//! (the "dumb7fill" / Kogge–Stone family of fills, see the Chess Programming Wiki; the
-//! doubling form is the one of Edax's `get_moves`): runs of opponent discs are grown
-//! from the mover's discs (legal squares) or from the played square (flips). Horizontal
-//! and diagonal runs are masked off the a- and h-files so no shift wraps to the next
-//! rank. Nothing allocates.
+//! Legal squares come from shift-and-mask floods along the 8 directions (the
+//! "dumb7fill" / Kogge–Stone family of fills, see the Chess Programming Wiki; the
+//! doubling form is the one of Edax's `get_moves`): runs of opponent discs are grown from
+//! the mover's discs, masked off the a- and h-files for horizontal and diagonal
+//! directions so that no shift wraps to the next rank. The discs a move flips come from
+//! a table of the 8 rays of each square: along each ray the nearest square without an
+//! opponent disc is isolated with a bit trick, and the run before it flips when that
+//! square holds one of the mover's discs. Nothing allocates, and nothing branches on
+//! the board.
 //!
 //! # Text
 //! Squares are written `a1`…`h8` (upper case is accepted), the pass `pass` (`pa` is
@@ -295,7 +298,7 @@ const fn select_in_byte() -> [[u8; 8]; 256] {
 #[inline]
 fn select_bit(mask: u64, prefix: u64, k: u32) -> u32 {
     // High bit of byte i set ⇔ prefix_i <= k (both below 128, so no borrow crosses bytes).
-    let at_most_k = ((u64::from(k) * BYTES | 0x8080_8080_8080_8080) - prefix) & 0x8080_8080_8080_8080;
+    let at_most_k = (((u64::from(k) * BYTES) | 0x8080_8080_8080_8080) - prefix) & 0x8080_8080_8080_8080;
     let shift = (((at_most_k >> 7).wrapping_mul(BYTES) >> 56) * 8) as u32;
     let before = ((prefix << 8) >> shift) as u32 & 0xFF;
     let byte = (mask >> shift) as usize & 0xFF;
@@ -463,10 +466,7 @@ impl Game for Othello {
                 4
             } else {
                 // Up to two characters, stopping at a separator (the first is not one).
-                rest.char_indices()
-                    .take(2)
-                    .take_while(|&(_, c)| !is_sep(c))
-                    .fold(0, |_, (i, c)| i + c.len_utf8())
+                rest.char_indices().take(2).take_while(|&(_, c)| !is_sep(c)).fold(0, |_, (i, c)| i + c.len_utf8())
             };
             let (token, tail) = rest.split_at(len);
             tokens.push(token);
@@ -484,10 +484,9 @@ impl Game for Othello {
             }
             self.try_play(mv).map_err(|e| match e {
                 GameError::IllegalMove(m) => GameError::IllegalMove(format!("{m} (move {})", i + 1)),
-                GameError::GameOver => GameError::IllegalMove(format!(
-                    "{token} (move {}: the game is already over)",
-                    i + 1
-                )),
+                GameError::GameOver => {
+                    GameError::IllegalMove(format!("{token} (move {}: the game is already over)", i + 1))
+                }
                 other => other,
             })?;
         }

@@ -83,11 +83,9 @@ impl fmt::Display for ConfigError {
                 write!(f, "exploration constant c must be finite and >= 0 (got {c})")
             }
             ConfigError::ZeroThreads => write!(f, "threads must be at least 1 (got 0)"),
-            ConfigError::ArenaTooSmall(n) => write!(
-                f,
-                "arena of {n} nodes is too small (at least {MIN_ARENA_NODES} nodes, at most {})",
-                u32::MAX
-            ),
+            ConfigError::ArenaTooSmall(n) => {
+                write!(f, "arena of {n} nodes is too small (at least {MIN_ARENA_NODES} nodes, at most {})", u32::MAX)
+            }
             ConfigError::UnknownMode(m) => {
                 write!(f, "unknown mode '{m}' (expected seq, tree or root)")
             }
@@ -307,10 +305,7 @@ mod tests {
         assert_eq!(b().c(-1.0).build(), Err(ConfigError::BadExploration(-1.0)));
         assert!(matches!(b().c(f64::NAN).build(), Err(ConfigError::BadExploration(_))));
         assert_eq!(b().arena_nodes(1).build(), Err(ConfigError::ArenaTooSmall(1)));
-        assert_eq!(
-            b().mode(Mode::RootParallel).threads(4).arena_nodes(7).build(),
-            Err(ConfigError::ArenaTooSmall(7))
-        );
+        assert_eq!(b().mode(Mode::RootParallel).threads(4).arena_nodes(7).build(), Err(ConfigError::ArenaTooSmall(7)));
         assert_eq!("fast".parse::<Mode>(), Err(ConfigError::UnknownMode("fast".into())));
         assert!(b().build().is_ok());
         assert_eq!(b().memory_mb(24).build().unwrap().arena_nodes(), (24 << 20) / 24);

@@ -54,9 +54,10 @@ impl Budget for &SharedBudget {
         let limit = self.limit;
         // ORDERING: Relaxed: the counter only divides the playout budget; no data is
         // published through it. The thread joins at the end synchronise the results.
-        match self.claimed.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |c| {
-            (c < limit).then(|| c + want.min(limit - c))
-        }) {
+        match self
+            .claimed
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |c| (c < limit).then(|| c + want.min(limit - c)))
+        {
             Ok(before) => want.min(limit - before),
             Err(_) => 0,
         }

@@ -79,12 +79,16 @@ impl Worker {
                 // building the children: play out from here rather than wait.
                 Expansion::Expanded { .. } | Expansion::Expanding => break,
                 Expansion::Unexpanded => {
-                    let ready = node == NodeId::ROOT || tree.stats(node).visits >= params.expand_threshold;
-                    if !ready || !tree.try_claim(node) {
+                    if tree.stats(node).visits < params.expand_threshold || !tree.try_claim(node) {
                         break;
                     }
-                    if !self.expand(tree, node, &state) {
-                        break;
+                    match expand(tree, node, &state) {
+                        Expanded::Children => {}
+                        Expanded::Leaf => break,
+                        Expanded::ArenaFull => {
+                            self.arena_full = true;
+                            break;
+                        }
                     }
                 }
             }
@@ -97,29 +101,40 @@ impl Worker {
         self.playouts += 1;
     }
 
-    /// Builds and publishes the children of a claimed node. Returns whether it has any.
-    fn expand<G: Game, T: TreeOps>(&mut self, tree: &mut T, node: NodeId, state: &G) -> bool {
-        let moves = state.legal_moves();
-        let moves = moves.as_ref();
-        let count = moves.len() as u32;
-        if count == 0 {
-            tree.publish(node, NodeId(0), 0);
-            return false;
+}
+
+/// What [`expand`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Expanded {
+    /// The children are published.
+    Children,
+    /// The position is over: published as a leaf with no children.
+    Leaf,
+    /// No room in the arena: published as a leaf with no children.
+    ArenaFull,
+}
+
+/// Builds and publishes the children of a node this thread has claimed.
+pub(crate) fn expand<G: Game, T: TreeOps>(tree: &mut T, node: NodeId, state: &G) -> Expanded {
+    let moves = state.legal_moves();
+    let moves = moves.as_ref();
+    let count = moves.len() as u32;
+    if count == 0 {
+        tree.publish(node, NodeId(0), 0);
+        return Expanded::Leaf;
+    }
+    match tree.alloc(count) {
+        Some(first) => {
+            for (i, mv) in moves.iter().enumerate() {
+                tree.init_child(NodeId(first.0 + i as u32), mv.0);
+            }
+            tree.publish(node, first, count);
+            Expanded::Children
         }
-        match tree.alloc(count) {
-            Some(first) => {
-                for (i, mv) in moves.iter().enumerate() {
-                    tree.init_child(NodeId(first.0 + i as u32), mv.0);
-                }
-                tree.publish(node, first, count);
-                true
-            }
-            None => {
-                // Arena full: this node stays a leaf; the search goes on from the leaves.
-                self.arena_full = true;
-                tree.publish(node, NodeId(0), 0);
-                false
-            }
+        None => {
+            // This node stays a leaf; the search goes on from the leaves.
+            tree.publish(node, NodeId(0), 0);
+            Expanded::ArenaFull
         }
     }
 }

@@ -16,6 +16,8 @@
 mod config;
 mod drivers;
 pub(crate) mod iteration;
+#[cfg(all(test, loom))]
+mod loom_tests;
 mod result;
 
 use std::fmt;
@@ -30,7 +32,7 @@ use crate::games::Game;
 use crate::tree::invariants::{self, Expectations, InvariantViolation};
 use crate::tree::{Arena, ExclusiveTree, NodeId, SharedTree, TreeOps};
 use drivers::{run_tree_parallel, run_worker, LocalBudget};
-use iteration::{IterationParams, Worker};
+use iteration::{expand, IterationParams, Worker};
 
 /// Why a search could not run.
 #[derive(Clone, Debug, PartialEq)]
@@ -53,10 +55,9 @@ impl fmt::Display for SearchError {
         match self {
             SearchError::Config(e) => e.fmt(f),
             SearchError::GameOver => write!(f, "the position is already over: nothing to search"),
-            SearchError::ArenaTooSmall { needed, capacity } => write!(
-                f,
-                "arena too small: {capacity} nodes per tree, but the root and its children need {needed}"
-            ),
+            SearchError::ArenaTooSmall { needed, capacity } => {
+                write!(f, "arena too small: {capacity} nodes per tree, but the root and its children need {needed}")
+            }
         }
     }
 }
@@ -124,8 +125,14 @@ impl Search {
         let start = Instant::now();
         let deadline = cfg.time.map(|t| start + t);
         let mut workers: Vec<Worker> = (0..cfg.threads).map(|i| Worker::new(cfg.seed, i)).collect();
+        // Every root is expanded before any worker starts, so no worker ever finds the
+        // root EXPANDING and plays out from it (root visits = Σ children's visits).
         for arena in &mut self.arenas {
             arena.reset();
+            let mut tree = ExclusiveTree(arena);
+            let claimed = tree.try_claim(NodeId::ROOT);
+            debug_assert!(claimed);
+            expand(&mut tree, NodeId::ROOT, root);
         }
         match cfg.mode {
             Mode::Sequential => {

@@ -102,9 +102,7 @@ pub(crate) fn summarise_children(children: &[(Move, u64, u64)]) -> (Option<Move>
     let best = list
         .iter()
         .enumerate()
-        .max_by(|(ia, a), (ib, b)| {
-            a.visits.cmp(&b.visits).then(a.value.total_cmp(&b.value)).then(ib.cmp(ia))
-        })
+        .max_by(|(ia, a), (ib, b)| a.visits.cmp(&b.visits).then(a.value.total_cmp(&b.value)).then(ib.cmp(ia)))
         .map(|(_, c)| c.mv);
     (best, list)
 }

@@ -40,11 +40,9 @@ pub trait TreeOps {
 }
 
 /// Exclusive access for the sequential baseline: no atomic instructions.
-#[cfg(not(loom))]
 #[derive(Debug)]
 pub struct ExclusiveTree<'a>(pub &'a mut Arena);
 
-#[cfg(not(loom))]
 impl TreeOps for ExclusiveTree<'_> {
     const SHARED: bool = false;
     #[inline]

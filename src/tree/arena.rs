@@ -4,7 +4,7 @@
 use crossbeam_utils::CachePadded;
 
 use super::node::{Node, NodeId};
-use crate::sync::{AtomicU32, Ordering};
+use crate::sync::{AtomicU32, Exclusive, Ordering};
 
 /// Bytes per node (pinned by a const assert in `node.rs`).
 pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
@@ -86,22 +86,21 @@ impl Arena {
     }
 
     /// Exclusive access to node `id`.
-    #[cfg(not(loom))]
     #[inline]
     pub fn node_mut(&mut self, id: NodeId) -> &mut Node {
         &mut self.nodes[id.index()]
     }
 
     /// Takes a block through `&mut` (no atomic instruction).
-    #[cfg(not(loom))]
     #[inline]
     pub fn alloc_mut(&mut self, count: u32) -> Option<NodeId> {
         let capacity = self.nodes.len() as u32;
-        let used = self.cursor.get_mut();
-        let end = used.checked_add(count).filter(|&end| end <= capacity)?;
-        let first = NodeId(*used);
-        *used = end;
-        Some(first)
+        self.cursor.with_exclusive(|used| {
+            let end = used.checked_add(count).filter(|&end| end <= capacity)?;
+            let first = NodeId(*used);
+            *used = end;
+            Some(first)
+        })
     }
 
     /// Forgets every node but a fresh root, keeping the allocation.

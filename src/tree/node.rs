@@ -8,7 +8,7 @@
 //!
 //! The memory-ordering protocol is written down in `docs/CONCURRENCY.md`.
 
-use crate::sync::{AtomicU32, AtomicU64, Ordering};
+use crate::sync::{AtomicU32, AtomicU64, Exclusive, Ordering};
 
 /// Index of a node in the arena. The root is node 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -213,46 +213,40 @@ impl Node {
     // ---- exclusive access: the sequential baseline uses no atomic instructions ----
 
     /// Expansion state through `&mut` (plain load).
-    #[cfg(not(loom))]
     #[inline]
     pub fn expansion_mut(&mut self) -> Expansion {
-        decode_link(*self.link.get_mut())
+        decode_link(self.link.with_exclusive(|w| *w))
     }
 
     /// Sets the link through `&mut` (plain store).
-    #[cfg(not(loom))]
     #[inline]
     pub fn set_expanded_mut(&mut self, first: NodeId, count: u32) {
-        *self.link.get_mut() = encode_expanded(first, count);
+        self.link.with_exclusive(|w| *w = encode_expanded(first, count));
     }
 
     /// Stats through `&mut` (plain load).
-    #[cfg(not(loom))]
     #[inline]
     pub fn stats_mut(&mut self) -> Stats {
-        Stats::decode(*self.stats.get_mut())
+        Stats::decode(self.stats.with_exclusive(|w| *w))
     }
 
     /// Records a playout through `&mut` (plain add).
-    #[cfg(not(loom))]
     #[inline]
     pub fn record_mut(&mut self, half_points: u32) {
-        *self.stats.get_mut() += Stats::one_playout(half_points);
+        self.stats.with_exclusive(|w| *w += Stats::one_playout(half_points));
     }
 
     /// Resets through `&mut` to a fresh child with move `mv`.
-    #[cfg(not(loom))]
     #[inline]
     pub fn init_mut(&mut self, mv: u16) {
         *self = Node::default();
-        *self.mv.get_mut() = mv as u32;
+        self.mv.with_exclusive(|m| *m = mv as u32);
     }
 
     /// The move into this node through `&mut`.
-    #[cfg(not(loom))]
     #[inline]
     pub fn mv_mut(&mut self) -> u16 {
-        *self.mv.get_mut() as u16
+        self.mv.with_exclusive(|m| *m as u16)
     }
 }
 

@@ -23,10 +23,7 @@ pub fn read_csv(relative: &str) -> (Vec<String>, Vec<Vec<String>>) {
 pub fn column(relative: &str, name: &str) -> Vec<(u32, u64)> {
     let (header, rows) = read_csv(relative);
     let col = header.iter().position(|h| h == name).unwrap_or_else(|| panic!("no column {name}"));
-    rows.iter()
-        .filter(|r| !r[col].is_empty())
-        .map(|r| (r[0].parse().unwrap(), r[col].parse().unwrap()))
-        .collect()
+    rows.iter().filter(|r| !r[col].is_empty()).map(|r| (r[0].parse().unwrap(), r[col].parse().unwrap())).collect()
 }
 
 /// Reads a Connect Four test file: (moves, score) per line.

@@ -1,0 +1,144 @@
+//! Model checking of the lock-free protocol with loom, on the real tree code.
+//!
+//! Run with: `RUSTFLAGS="--cfg loom" cargo test --profile test-release --lib loom`
+//! (CI does, with `LOOM_MAX_PREEMPTIONS=2`).
+
+use loom::sync::Arc;
+
+use super::iteration::{expand, IterationParams, Worker};
+use crate::games::{Game, GameError, Move, MoveList, Outcome, Player};
+use crate::tree::invariants::{check, Expectations};
+use crate::tree::{Arena, ExclusiveTree, Expansion, NodeId, SharedTree, TreeOps};
+
+/// Subtraction game: take 1 or 2 stones; whoever takes the last stone wins. Tiny
+/// branching keeps the number of interleavings small.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Nim {
+    stones: u8,
+    to_move: Player,
+}
+
+impl Game for Nim {
+    const NAME: &'static str = "nim";
+    type Moves = MoveList<2>;
+    fn new() -> Self {
+        Nim { stones: 4, to_move: Player::One }
+    }
+    fn side_to_move(&self) -> Player {
+        self.to_move
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        (self.stones == 0).then(|| Outcome::Win(self.to_move.other()))
+    }
+    fn legal_moves(&self) -> MoveList<2> {
+        (1..=self.stones.min(2)).map(|t| Move(t as u16)).collect()
+    }
+    fn play_unchecked(&mut self, mv: Move) {
+        self.stones -= mv.0 as u8;
+        self.to_move = self.to_move.other();
+    }
+    fn hash(&self) -> u64 {
+        self.stones as u64
+    }
+    fn parse_move(&self, text: &str) -> Result<Move, GameError> {
+        Err(GameError::BadMove(text.to_string()))
+    }
+    fn format_move(&self, mv: Move) -> String {
+        mv.0.to_string()
+    }
+}
+
+fn model(f: impl Fn() + Sync + Send + 'static) {
+    let mut builder = loom::model::Builder::new();
+    if builder.preemption_bound.is_none() {
+        builder.preemption_bound = Some(2);
+    }
+    builder.check(f);
+}
+
+/// A reader that sees EXPANDED sees the children's moves (the Release/Acquire pair).
+/// With a Relaxed publish, loom finds an execution where the reader sees move 0.
+#[test]
+fn loom_publish_makes_children_visible() {
+    model(|| {
+        let arena = Arc::new(Arena::new(4).unwrap());
+        let writer = {
+            let arena = arena.clone();
+            loom::thread::spawn(move || {
+                let mut tree = SharedTree(&arena);
+                assert!(tree.try_claim(NodeId::ROOT));
+                let first = tree.alloc(2).unwrap();
+                tree.init_child(first, 7);
+                tree.init_child(NodeId(first.0 + 1), 9);
+                tree.publish(NodeId::ROOT, first, 2);
+            })
+        };
+        let mut tree = SharedTree(&arena);
+        if let Expansion::Expanded { first, count } = tree.expansion(NodeId::ROOT) {
+            assert_eq!(count, 2);
+            assert_eq!(tree.mv(first), 7);
+            assert_eq!(tree.mv(NodeId(first.0 + 1)), 9);
+        }
+        writer.join().unwrap();
+    });
+}
+
+/// Exactly one of two racing claimers wins, and the loser's allocation never happens.
+#[test]
+fn loom_one_claim_wins() {
+    model(|| {
+        let arena = Arc::new(Arena::new(8).unwrap());
+        let racers: Vec<_> = (0..2)
+            .map(|_| {
+                let arena = arena.clone();
+                loom::thread::spawn(move || {
+                    let mut tree = SharedTree(&arena);
+                    if tree.try_claim(NodeId::ROOT) {
+                        expand(&mut tree, NodeId::ROOT, &Nim::new());
+                        1
+                    } else {
+                        0
+                    }
+                })
+            })
+            .collect();
+        let wins: u32 = racers.into_iter().map(|t| t.join().unwrap()).sum();
+        assert_eq!(wins, 1);
+        assert_eq!(arena.len(), 3, "one block of two children");
+    });
+}
+
+/// Two workers run full iterations (select with virtual loss, racing expansions of the
+/// same child, playout, backup) on one tree; afterwards every quiescent invariant holds.
+#[test]
+fn loom_concurrent_iterations_keep_invariants() {
+    model(|| {
+        let mut arena = Arena::new(16).unwrap();
+        let root = Nim::new();
+        let params = IterationParams { c: 1.4, virtual_loss: 1, expand_threshold: 1 };
+        // Two sequential iterations first, so both root children have a visit and the
+        // workers below race to expand them.
+        {
+            let mut tree = ExclusiveTree(&mut arena);
+            assert!(tree.try_claim(NodeId::ROOT));
+            expand(&mut tree, NodeId::ROOT, &root);
+            let mut worker = Worker::new(1, 0);
+            worker.iterate(&mut tree, &root, params);
+            worker.iterate(&mut tree, &root, params);
+        }
+        let arena = Arc::new(arena);
+        let workers: Vec<_> = (0..2)
+            .map(|i| {
+                let arena = arena.clone();
+                loom::thread::spawn(move || {
+                    let mut worker = Worker::new(5, i);
+                    worker.iterate(&mut SharedTree(&arena), &root, params);
+                    worker.playouts
+                })
+            })
+            .collect();
+        let playouts: u64 = workers.into_iter().map(|t| t.join().unwrap()).sum();
+        let expect = Expectations { playouts: 2 + playouts, expand_threshold: 1, exact_leaf_visits: false };
+        check(&arena, expect).unwrap();
+    });
+}
