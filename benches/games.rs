@@ -1,1 +1,51 @@
-fn main(){}
+//! Criterion benches: move generation and random playouts per game.
+//! Each bench asserts its result so a broken game cannot post a fast figure.
+#![allow(missing_docs)] // criterion's macros generate undocumented items
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use rand_core::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use parmcts::games::perft::perft;
+use parmcts::{ConnectFour, Game, Othello, Outcome, TicTacToe};
+
+fn bench_game<G: Game>(c: &mut Criterion, perft_depth: u32, perft_nodes: u64) {
+    let mut group = c.benchmark_group(G::NAME);
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(perft_nodes));
+    group.bench_function(format!("perft({perft_depth})"), |b| {
+        b.iter(|| {
+            let nodes = perft(black_box(&G::new()), perft_depth);
+            assert_eq!(nodes, perft_nodes);
+            nodes
+        })
+    });
+    const PLAYOUTS: u64 = 10_000;
+    group.throughput(Throughput::Elements(PLAYOUTS));
+    group.bench_function("random_playouts", |b| {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+        b.iter(|| {
+            let mut decided = 0;
+            for _ in 0..PLAYOUTS {
+                let mut game = black_box(G::new());
+                if game.random_playout(&mut rng) != Outcome::Draw {
+                    decided += 1;
+                }
+                assert!(game.outcome().is_some());
+            }
+            decided
+        })
+    });
+    group.finish();
+}
+
+fn games(c: &mut Criterion) {
+    bench_game::<TicTacToe>(c, 9, 255_168);
+    bench_game::<ConnectFour>(c, 8, 5_673_234);
+    bench_game::<Othello>(c, 7, 55_092);
+}
+
+criterion_group!(benches, games);
+criterion_main!(benches);

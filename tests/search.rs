@@ -2,7 +2,7 @@
 //! reproducibility, the sequential/tree-parallel differential, arena exhaustion, and the
 //! quiescent invariants after every search.
 
-use parmcts::players::{Agent, PlayerSpec};
+use parmcts::players::PlayerSpec;
 use parmcts::{ConnectFour, Game, Mode, Outcome, Search, SearchConfig, SearchError, SearchResult, TicTacToe};
 
 fn config(playouts: u64, seed: u64) -> parmcts::search::SearchConfigBuilder {

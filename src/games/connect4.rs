@@ -121,7 +121,7 @@ impl Game for ConnectFour {
 
     #[inline]
     fn side_to_move(&self) -> Player {
-        if self.plies % 2 == 0 {
+        if self.plies & 1 == 0 {
             Player::One
         } else {
             Player::Two

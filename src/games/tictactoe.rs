@@ -33,7 +33,12 @@ impl TicTacToe {
     }
 
     fn has_line(board: u16) -> bool {
-        LINES.iter().any(|&line| board & line == line)
+        for line in LINES {
+            if board & line == line {
+                return true;
+            }
+        }
+        false
     }
 
     /// Who occupies cell `cell` (0-8), if anyone.
@@ -59,7 +64,7 @@ impl Game for TicTacToe {
 
     #[inline]
     fn side_to_move(&self) -> Player {
-        if self.occupied().count_ones() % 2 == 0 {
+        if self.occupied().count_ones() & 1 == 0 {
             Player::One
         } else {
             Player::Two
