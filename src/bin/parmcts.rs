@@ -153,6 +153,14 @@ impl<E: std::fmt::Display> From<E> for Failure {
     }
 }
 
+/// `println!` that ignores a closed stdout (`parmcts bench | head` must not panic).
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 /// Runs `$body` with `$G` bound to the game type named by `$kind`.
 macro_rules! with_game {
     ($kind:expr, $G:ident => $body:expr) => {
@@ -197,7 +205,7 @@ fn parse_position<G: Game>(moves: &str) -> Result<G, Failure> {
 }
 
 fn print_json(value: &Value) {
-    println!("{value}");
+    out!("{value}");
 }
 
 fn run_perft<G: Game>(depth: u32, moves: &str, json: bool) -> Result<(), Failure> {
@@ -211,7 +219,7 @@ fn run_perft<G: Game>(depth: u32, moves: &str, json: bool) -> Result<(), Failure
             &json!({"game": G::NAME, "depth": depth, "nodes": nodes, "seconds": seconds, "nodes_per_sec": rate}),
         );
     } else {
-        println!("perft({depth}) = {nodes}  [{seconds:.3} s, {:.1} M nodes/s]", rate / 1e6);
+        out!("perft({depth}) = {nodes}  [{seconds:.3} s, {:.1} M nodes/s]", rate / 1e6);
     }
     Ok(())
 }
@@ -279,8 +287,8 @@ fn run_search<G: Game>(args: &SearchArgs) -> Result<(), Failure> {
         }
         print_json(&out);
     } else {
-        println!("best move: {}", best.as_deref().unwrap_or("-"));
-        println!(
+        out!("best move: {}", best.as_deref().unwrap_or("-"));
+        out!(
             "playouts: {}  nodes: {}  max depth: {}  time: {:.1} ms  rate: {:.0} playouts/s{}",
             result.playouts,
             result.nodes,
@@ -289,13 +297,13 @@ fn run_search<G: Game>(args: &SearchArgs) -> Result<(), Failure> {
             result.playouts_per_sec(),
             if result.arena_full { "  (arena full: later playouts ran from the leaves)" } else { "" }
         );
-        println!("pv: {}", pv.join(" "));
-        println!("{:>6} {:>10} {:>7}", "move", "visits", "value");
+        out!("pv: {}", pv.join(" "));
+        out!("{:>6} {:>10} {:>7}", "move", "visits", "value");
         for c in &result.children {
-            println!("{:>6} {:>10} {:>7.3}", root.format_move(c.mv), c.visits, c.value);
+            out!("{:>6} {:>10} {:>7.3}", root.format_move(c.mv), c.visits, c.value);
         }
         if let Some(Ok(nodes)) = &invariants {
-            println!("invariants: ok ({nodes} nodes reachable)");
+            out!("invariants: ok ({nodes} nodes reachable)");
         }
     }
     match invariants {
@@ -311,7 +319,7 @@ fn run_play<G: Game>(moves: &str, p1: &str, p2: &str, seed: u64, json: bool) -> 
     let mut players = [spec1.build::<G>(seed)?, spec2.build::<G>(seed.wrapping_add(1))?];
     let mut played = Vec::new();
     if !json {
-        println!("{}", game.render());
+        out!("{}", game.render());
     }
     while game.outcome().is_none() {
         let side = game.side_to_move();
@@ -319,7 +327,7 @@ fn run_play<G: Game>(moves: &str, p1: &str, p2: &str, seed: u64, json: bool) -> 
         let text = game.format_move(mv);
         game.try_play(mv).map_err(|e| Failure(format!("player {} chose {text}: {e}", side.index() + 1), 1))?;
         if !json {
-            println!("p{} plays {text}\n{}", side.index() + 1, game.render());
+            out!("p{} plays {text}\n{}", side.index() + 1, game.render());
         }
         played.push(text);
     }
@@ -331,7 +339,7 @@ fn run_play<G: Game>(moves: &str, p1: &str, p2: &str, seed: u64, json: bool) -> 
     if json {
         print_json(&json!({"game": G::NAME, "result": result, "moves": played}));
     } else {
-        println!("result: {result}  moves: {}", played.join(" "));
+        out!("result: {result}  moves: {}", played.join(" "));
     }
     Ok(())
 }
@@ -407,10 +415,10 @@ fn available_cores() -> usize {
 
 fn print_bench_table(rows: &[BenchRow]) {
     let Some(first) = rows.first() else { return };
-    println!("{} ({} playouts per run, median of repeats, {} cores)", first.game, first.playouts, available_cores());
-    println!("{:<6} {:>7} {:>14} {:>12} {:>12}", "mode", "threads", "playouts/s", "ns/playout", "x seq");
+    out!("{} ({} playouts per run, median of repeats, {} cores)", first.game, first.playouts, available_cores());
+    out!("{:<6} {:>7} {:>14} {:>12} {:>12}", "mode", "threads", "playouts/s", "ns/playout", "x seq");
     for r in rows {
-        println!(
+        out!(
             "{:<6} {:>7} {:>14.0} {:>12.1} {:>12.2}",
             r.mode.name(),
             r.threads,
@@ -422,11 +430,11 @@ fn print_bench_table(rows: &[BenchRow]) {
     let pure = rows.iter().find(|r| r.mode == BenchMode::Pure && r.threads == 1);
     let seq = rows.iter().find(|r| r.mode.name() == "seq");
     if let (Some(pure), Some(seq)) = (pure, seq) {
-        println!(
+        out!(
             "tree work per iteration (seq MCTS minus pure playout): {:.1} ns; pure/seq rate ratio {:.2}",
             seq.ns_per_playout() - pure.ns_per_playout(),
             pure.playouts_per_sec / seq.playouts_per_sec
         );
     }
-    println!();
+    out!();
 }

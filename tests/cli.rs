@@ -1,0 +1,141 @@
+//! The `parmcts` command-line contract: JSON field names, and bad input rejected with one
+//! `error:` line naming the bad value and exit code 2 (never a panic).
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn parmcts(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_parmcts")).args(args).output().expect("run parmcts")
+}
+
+fn json(args: &[&str]) -> Value {
+    let out = parmcts(args);
+    assert!(out.status.success(), "{args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.trim().lines().count(), 1, "exactly one JSON object: {text}");
+    serde_json::from_str(&text).unwrap()
+}
+
+/// Asserts exit code 2 and a single `error:` line that mentions `needle`.
+fn rejects(args: &[&str], needle: &str) {
+    let out = parmcts(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: stderr {stderr}");
+    let first = stderr.lines().next().unwrap_or("");
+    assert!(first.starts_with("error:"), "{args:?}: {stderr}");
+    assert!(stderr.contains(needle), "{args:?}: expected '{needle}' in {stderr}");
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+}
+
+#[test]
+fn perft_json() {
+    let v = json(&["perft", "--game", "connect4", "--depth", "5", "--json"]);
+    assert_eq!(v["nodes"], 16807);
+    assert_eq!(v["game"], "connect4");
+    assert_eq!(v["depth"], 5);
+    assert!(v["seconds"].is_number() && v["nodes_per_sec"].is_number());
+    let v = json(&["perft", "--game", "othello", "--depth", "3", "--moves", "f5", "--json"]);
+    // The four openings are symmetric: perft(4) = 244 from the start, so 61 after f5.
+    assert_eq!(v["nodes"], 61);
+}
+
+#[test]
+fn search_json_fields() {
+    let v = json(&["search", "--game", "connect4", "--moves", "4453", "--playouts", "5000", "--seed", "3", "--json"]);
+    for key in ["best_move", "playouts", "nodes", "elapsed_ms", "playouts_per_sec", "root_visits", "children", "pv"] {
+        assert!(!v[key].is_null(), "missing {key}: {v}");
+    }
+    assert_eq!(v["playouts"], 5000);
+    assert_eq!(v["root_visits"], 5000);
+    let children = v["children"].as_array().unwrap();
+    assert_eq!(children.len(), 7);
+    let sum: u64 = children.iter().map(|c| c["visits"].as_u64().unwrap()).sum();
+    assert_eq!(sum, 5000);
+    assert!(children.iter().all(|c| c["move"].is_string() && c["value"].is_number()));
+    assert_eq!(v["pv"][0], v["best_move"]);
+}
+
+#[test]
+fn search_check_invariants_passes_in_every_mode() {
+    for mode in ["seq", "tree", "root"] {
+        let v = json(&[
+            "search",
+            "--game",
+            "othello",
+            "--playouts",
+            "3000",
+            "--mode",
+            mode,
+            "--threads",
+            "3",
+            "--check-invariants",
+            "--json",
+        ]);
+        assert_eq!(v["invariants"], "ok", "{mode}");
+        assert_eq!(v["playouts"], 3000);
+    }
+}
+
+#[test]
+fn play_json() {
+    let v =
+        json(&["play", "--game", "tictactoe", "--p1", "mcts:playouts=2000", "--p2", "mcts:playouts=2000", "--json"]);
+    assert_eq!(v["result"], "draw");
+    assert_eq!(v["moves"].as_array().unwrap().len(), 9);
+    let v =
+        json(&["play", "--game", "connect4", "--p1", "mcts:playouts=3000", "--p2", "random", "--seed", "4", "--json"]);
+    assert!(["p1", "p2", "draw"].contains(&v["result"].as_str().unwrap()));
+}
+
+#[test]
+fn bench_json() {
+    let v = json(&[
+        "bench",
+        "--game",
+        "tictactoe",
+        "--modes",
+        "pure,seq,tree,root",
+        "--threads",
+        "1,2",
+        "--playouts",
+        "2000",
+        "--repeat",
+        "1",
+        "--json",
+    ]);
+    let results = v["results"].as_array().unwrap();
+    // seq once; pure, tree and root at 1 and 2 threads.
+    assert_eq!(results.len(), 7);
+    for r in results {
+        assert_eq!(r["game"], "tictactoe");
+        assert!(["pure", "seq", "tree", "root"].contains(&r["mode"].as_str().unwrap()));
+        assert!(r["threads"].as_u64().unwrap() >= 1);
+        assert!(r["playouts_per_sec"].as_f64().unwrap() > 0.0);
+        assert!(r["ratio_to_seq"].as_f64().unwrap() > 0.0);
+    }
+}
+
+#[test]
+fn bad_input_is_rejected_with_exit_code_2() {
+    rejects(&["perft", "--game", "chess", "--depth", "2"], "chess");
+    rejects(&["search", "--game", "go", "--playouts", "10"], "go");
+    rejects(&["search", "--game", "connect4", "--moves", "448", "--playouts", "10"], "448");
+    rejects(&["search", "--game", "connect4", "--moves", "1111111", "--playouts", "10"], "1111111");
+    rejects(&["search", "--game", "othello", "--moves", "a1", "--playouts", "10"], "a1");
+    rejects(&["search", "--game", "tictactoe", "--playouts", "0"], "playouts");
+    rejects(&["search", "--game", "tictactoe", "--time-ms", "0"], "time");
+    rejects(&["search", "--game", "tictactoe", "--playouts", "x"], "x");
+    rejects(&["search", "--game", "tictactoe", "--playouts", "10", "--c", "-1"], "-1");
+    rejects(&["search", "--game", "tictactoe", "--playouts", "10", "--threads", "0"], "threads");
+    rejects(&["search", "--game", "tictactoe", "--playouts", "10", "--mode", "fast"], "fast");
+    rejects(&["search", "--game", "connect4", "--playouts", "10", "--nodes", "5"], "arena");
+    rejects(&["search", "--game", "othello", "--playouts", "10", "--nodes", "1"], "1");
+    rejects(&["search", "--game", "connect4", "--moves", "1212121", "--playouts", "10"], "over");
+    rejects(&["play", "--game", "tictactoe", "--p1", "alien"], "alien");
+    rejects(&["play", "--game", "tictactoe", "--p2", "mcts:speed=9"], "speed");
+    rejects(&["play", "--game", "tictactoe", "--p2", "mcts:playouts=0"], "playouts");
+    rejects(&["bench", "--threads", "1,0"], "0");
+    rejects(&["bench", "--modes", "seq,warp"], "warp");
+    rejects(&["bench", "--game", "hex"], "hex");
+}

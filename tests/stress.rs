@@ -1,0 +1,64 @@
+//! Stress: 16 workers on this 2-core machine (oversubscribed, so threads are preempted in
+//! the middle of expansions and backups) for millions of playouts per game; afterwards
+//! every quiescent invariant must hold (`parmcts::tree::invariants`).
+
+use parmcts::{ConnectFour, Game, Mode, Othello, Search, SearchConfig, TicTacToe};
+
+fn stress<G: Game>(root: &G, playouts: u64, virtual_loss: u32, expand: u32, nodes: u64) -> parmcts::SearchResult {
+    let config = SearchConfig::builder()
+        .playouts(playouts)
+        .mode(Mode::TreeParallel)
+        .threads(16)
+        .virtual_loss(virtual_loss)
+        .expand_threshold(expand)
+        .arena_nodes(nodes)
+        .seed(playouts ^ virtual_loss as u64)
+        .build()
+        .unwrap();
+    let mut search = Search::new(config).unwrap();
+    let result = search.run(root).unwrap();
+    let reachable = search.check_invariants().unwrap_or_else(|e| panic!("{} vl={virtual_loss}: {e}", G::NAME));
+    assert_eq!(result.playouts, playouts);
+    assert_eq!(result.root_visits, playouts);
+    assert_eq!(reachable, result.nodes);
+    result
+}
+
+#[test]
+fn stress_connect4_16_threads() {
+    stress(&ConnectFour::new(), 2_000_000, 1, 1, 1 << 24);
+    stress(&ConnectFour::new(), 500_000, 0, 1, 1 << 22);
+    stress(&ConnectFour::new(), 500_000, 3, 2, 1 << 22);
+}
+
+#[test]
+fn stress_othello_16_threads() {
+    stress(&Othello::new(), 1_000_000, 1, 1, 1 << 24);
+}
+
+#[test]
+fn stress_tictactoe_16_threads() {
+    // Tiny game: most iterations end at terminal nodes, hammering the same few counters.
+    stress(&TicTacToe::new(), 2_000_000, 1, 1, 1 << 20);
+    stress(&TicTacToe::new(), 1_000_000, 0, 1, 1 << 20);
+}
+
+#[test]
+fn stress_full_arena_16_threads() {
+    // The arena fills within the first milliseconds; expansion races against a full
+    // arena must still leave a consistent tree.
+    let result = stress(&ConnectFour::new(), 1_000_000, 1, 1, 5_000);
+    assert!(result.arena_full);
+    assert!(result.nodes <= 5_000);
+}
+
+#[test]
+fn stress_root_parallel_16_trees() {
+    let config =
+        SearchConfig::builder().playouts(1_000_000).mode(Mode::RootParallel).threads(16).seed(5).build().unwrap();
+    let mut search = Search::new(config).unwrap();
+    let result = search.run(&ConnectFour::new()).unwrap();
+    search.check_invariants().unwrap();
+    assert_eq!(result.root_visits, 1_000_000);
+    assert_eq!(result.children.iter().map(|c| c.visits).sum::<u64>(), 1_000_000);
+}
