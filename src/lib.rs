@@ -24,6 +24,9 @@
 
 pub mod benchmark;
 pub mod games;
+pub mod matches;
+pub mod alphabeta;
+pub mod solver;
 pub mod players;
 pub mod policy;
 pub mod search;

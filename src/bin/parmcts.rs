@@ -3,16 +3,21 @@
 //! Every error is one line on stderr starting with `error:` that names the bad value, and
 //! exit code 2. With `--json`, exactly one JSON object goes to stdout.
 
+use std::io::Write as _;
 use std::process::ExitCode;
+use std::sync::Mutex;
 use std::time::Instant;
 
 use clap::{Args, Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Value};
 
 use parmcts::benchmark::{bench_game, BenchMode, BenchRow};
 use parmcts::games::perft::perft;
+use parmcts::matches::{run_match, MatchConfig, Openings, Sprt};
 use parmcts::players::{apply_search_option, PlayerSpec};
 use parmcts::search::format_moves;
+use parmcts::tree::NODE_BYTES;
 use parmcts::{ConnectFour, Game, GameKind, Othello, Outcome, Player, Search, SearchConfig, TicTacToe};
 
 #[global_allocator]
@@ -66,8 +71,44 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Play a match between two players: score and Elo with 95 % intervals.
+    Match(MatchArgs),
     /// The main job: playout throughput, pure and MCTS, per game and mode.
     Bench(BenchArgs),
+}
+
+#[derive(Args, Debug)]
+struct MatchArgs {
+    /// tictactoe, connect4 or othello.
+    #[arg(long)]
+    game: GameKind,
+    /// First player spec.
+    #[arg(long)]
+    p1: String,
+    /// Second player spec.
+    #[arg(long)]
+    p2: String,
+    /// Number of games (colours alternate).
+    #[arg(long, default_value_t = 100)]
+    games: u64,
+    /// `random:R`: each pair of games starts from the same R random plies.
+    #[arg(long, default_value = "start")]
+    openings: String,
+    /// Games played at the same time.
+    #[arg(long = "parallel-games", default_value_t = 1)]
+    parallel_games: usize,
+    /// Seed for openings and players.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Append one JSON line per game to this file.
+    #[arg(long)]
+    records: Option<std::path::PathBuf>,
+    /// Stop early: `elo0,elo1[,alpha,beta]`.
+    #[arg(long)]
+    sprt: Option<String>,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args, Debug)]
@@ -189,6 +230,7 @@ fn main() -> ExitCode {
         Command::Play { game, moves, p1, p2, seed, json } => {
             with_game!(game, G => run_play::<G>(&moves, &p1, &p2, seed, json))
         }
+        Command::Match(args) => with_game!(args.game, G => run_match_command::<G>(&args)),
         Command::Bench(args) => run_bench(&args),
     };
     match outcome {
@@ -281,6 +323,8 @@ fn run_search<G: Game>(args: &SearchArgs) -> Result<(), Failure> {
             "arena_full": result.arena_full,
             "mode": result.mode.name(),
             "threads": result.threads,
+            "node_bytes": NODE_BYTES,
+            "arena_nodes": search.config().arena_nodes(),
         });
         if let Some(check) = &invariants {
             out["invariants"] = json!(check.as_ref().map(|_| "ok".to_string()).unwrap_or_else(|e| e.0.clone()));
@@ -298,6 +342,13 @@ fn run_search<G: Game>(args: &SearchArgs) -> Result<(), Failure> {
             if result.arena_full { "  (arena full: later playouts ran from the leaves)" } else { "" }
         );
         out!("pv: {}", pv.join(" "));
+        let capacity = search.config().arena_nodes();
+        out!(
+            "arena: {} of {capacity} nodes used, {NODE_BYTES} bytes per node ({:.1} of {:.1} MiB)",
+            result.nodes,
+            (result.nodes * NODE_BYTES as u64) as f64 / (1 << 20) as f64,
+            (capacity * NODE_BYTES as u64) as f64 / (1 << 20) as f64
+        );
         out!("{:>6} {:>10} {:>7}", "move", "visits", "value");
         for c in &result.children {
             out!("{:>6} {:>10} {:>7.3}", root.format_move(c.mv), c.visits, c.value);
@@ -340,6 +391,89 @@ fn run_play<G: Game>(moves: &str, p1: &str, p2: &str, seed: u64, json: bool) -> 
         print_json(&json!({"game": G::NAME, "result": result, "moves": played}));
     } else {
         out!("result: {result}  moves: {}", played.join(" "));
+    }
+    Ok(())
+}
+
+fn run_match_command<G: Game>(args: &MatchArgs) -> Result<(), Failure> {
+    let p1 = PlayerSpec::parse(&args.p1).map_err(|e| Failure(format!("--p1: {e}"), 2))?;
+    let p2 = PlayerSpec::parse(&args.p2).map_err(|e| Failure(format!("--p2: {e}"), 2))?;
+    let openings: Openings = args.openings.parse().map_err(|e: String| Failure(e, 2))?;
+    let sprt = args.sprt.as_deref().map(Sprt::parse).transpose().map_err(|e| Failure(e, 2))?;
+    if args.games == 0 {
+        return Err(Failure("--games: bad value '0' (at least 1)".into(), 2));
+    }
+    if args.parallel_games == 0 {
+        return Err(Failure("--parallel-games: bad value '0' (at least 1)".into(), 2));
+    }
+    let records = match &args.records {
+        Some(path) => Some(Mutex::new(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| Failure(format!("--records '{}': {e}", path.display()), 2))?,
+        )),
+        None => None,
+    };
+    let config =
+        MatchConfig { games: args.games, openings, parallel_games: args.parallel_games, seed: args.seed, sprt };
+    let bar = ProgressBar::with_draw_target(Some(args.games), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games  {msg}  [{elapsed_precise} < {eta_precise}]")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let record_error = Mutex::new(None);
+    let summary = run_match(&G::new(), &p1, &p2, &config, |record, tally| {
+        bar.inc(1);
+        bar.set_message(format!("+{} ={} -{}  elo {:+.0}", tally.wins, tally.draws, tally.losses, tally.elo()));
+        if let Some(file) = &records {
+            let line = json!({
+                "game": record.index,
+                "opening": record.opening,
+                "moves": record.moves,
+                "result": record.result,
+                "p1_first": record.p1_first,
+                "players": [args.p1, args.p2],
+            });
+            let mut file = file.lock().unwrap_or_else(|e| e.into_inner());
+            if let Err(e) = writeln!(file, "{line}") {
+                record_error.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e.to_string());
+            }
+        }
+    })?;
+    bar.finish_and_clear();
+    if let Some(e) = record_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(Failure(format!("--records: {e}"), 1));
+    }
+    let t = summary.tally;
+    let (slo, shi) = t.score_ci95();
+    let (elo_lo, elo_hi) = t.elo_ci95();
+    if args.json {
+        let mut out = json!({
+            "game": G::NAME,
+            "p1": args.p1,
+            "p2": args.p2,
+            "games": t.games(),
+            "p1_wins": t.wins,
+            "draws": t.draws,
+            "p2_wins": t.losses,
+            "score": t.score(),
+            "score_ci95": [slo, shi],
+            "elo": t.elo(),
+            "elo_ci95": [elo_lo, elo_hi],
+        });
+        if let Some((verdict, llr)) = summary.sprt {
+            out["sprt"] = json!({"verdict": format!("{verdict:?}"), "llr": llr});
+        }
+        print_json(&out);
+    } else {
+        out!("{} vs {} in {} ({} games)", args.p1, args.p2, G::NAME, t.games());
+        out!("p1 wins {}  draws {}  p2 wins {}", t.wins, t.draws, t.losses);
+        out!("score {:.3} [{slo:.3}, {shi:.3}]  elo {:+.1} [{elo_lo:+.1}, {elo_hi:+.1}] (95 %)", t.score(), t.elo());
+        if let Some((verdict, llr)) = summary.sprt {
+            out!("sprt: {verdict:?} (llr {llr:.2})");
+        }
     }
     Ok(())
 }

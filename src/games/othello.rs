@@ -206,7 +206,11 @@ const DIRECTIONS: [(i32, i32); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (
 
 /// `RAYS[sq][dir]`: the squares from `sq` (exclusive) to the board's edge in direction
 /// `DIRECTIONS[dir]`.
-static RAYS: [[u64; 8]; 64] = rays();
+static RAYS: Aligned<[[u64; 8]; 64]> = Aligned(rays());
+
+/// A table aligned to a cache line, so that each 64-byte row of [`RAYS`] is one line.
+#[repr(align(64))]
+struct Aligned<T>(T);
 
 /// Builds [`RAYS`] at compile time.
 const fn rays() -> [[u64; 8]; 64] {
@@ -236,19 +240,20 @@ const fn rays() -> [[u64; 8]; 64] {
 /// of `me`, the `opp` discs between it and `sq` flip. Branch-free, one table row.
 #[inline]
 fn flips(me: u64, opp: u64, sq: u32) -> u64 {
-    let rays = &RAYS[sq as usize & 63];
+    let rays = &RAYS.0[sq as usize & 63];
+    let empty_or_me = !opp;
     let mut flipped = 0;
     for &ray in &rays[..4] {
-        let stop = ray & !opp;
+        let stop = ray & empty_or_me;
         let outflank = stop & stop.wrapping_neg() & me;
         flipped |= outflank.wrapping_sub(u64::from(outflank != 0)) & ray;
     }
     for &ray in &rays[4..] {
         // Bit 0 is a sentinel so `leading_zeros` stays below 64; `& ray` discards it
         // when it is not on the ray.
-        let stop = (ray & !opp) | 1;
+        let stop = (ray & empty_or_me) | 1;
         let outflank = ((1u64 << 63) >> stop.leading_zeros()) & me & ray;
-        flipped |= ray & !(outflank << 1).wrapping_sub(1);
+        flipped |= outflank.wrapping_neg().wrapping_shl(1) & ray;
     }
     flipped
 }

@@ -67,11 +67,11 @@ impl UcbTables {
 }
 
 /// Picks the child of `parent` (children `first..first + count`) with the highest UCB1
-/// value. Unvisited children come first. Virtual loss counts as visits that were lost, so
-/// concurrent workers spread over siblings; `own_virtual_loss` (what this worker itself
-/// put on `parent`) is left out of the parent's count, so a lone worker selects exactly as
-/// the sequential search does. Ties go to the first child in an order that
-/// starts at a random offset drawn from `rng`, which keeps a seeded search reproducible.
+/// value. Unvisited children come first (a random one of them). Virtual loss counts as
+/// visits that were lost, so concurrent workers spread over siblings; `own_virtual_loss`
+/// (what this worker itself put on `parent`) is left out of the parent's count, so a lone
+/// worker selects exactly as the sequential search does. Exact ties are broken at random
+/// with `rng` (reservoir sampling), which keeps a seeded search reproducible.
 #[inline]
 pub fn select_child<T: TreeOps, R: RngCore>(
     tree: &mut T,
@@ -86,22 +86,42 @@ pub fn select_child<T: TreeOps, R: RngCore>(
     let tables: &UcbTables = &TABLES;
     // UCB1 as q + (C * sqrt(ln N)) * (1 / sqrt(n)): the first factor once per node.
     let explore = c * tables.sqrt_ln(parent_visits);
-    let start = random_below(rng, count);
-    let mut best = first;
+    let mut best = 0;
     let mut best_value = f32::NEG_INFINITY;
-    for k in 0..count {
-        let offset = if start + k >= count { start + k - count } else { start + k };
-        let child = NodeId(first.0 + offset);
-        let stats = tree.stats(child);
-        let visits = stats.visits + tree.virtual_loss(child);
+    let mut ties = 0;
+    let mut unvisited = 0;
+    tree.scan_children(first, count, |i, stats, virtual_loss| {
+        let visits = stats.visits + virtual_loss;
         if visits == 0 {
-            return child;
+            unvisited += 1;
+            return;
         }
         let value = stats.half_points as f32 * tables.half_inv(visits) + explore * tables.inv_sqrt(visits);
         if value > best_value {
             best_value = value;
-            best = child;
+            best = i;
+            ties = 0;
+        } else if value == best_value {
+            ties += 1;
+            if random_below(rng, ties + 1) == 0 {
+                best = i;
+            }
         }
+    });
+    if unvisited > 0 {
+        // The k-th unvisited child, k uniform: a second pass over the block, needed only
+        // at the frontier.
+        let mut k = random_below(rng, unvisited);
+        let mut pick = 0;
+        tree.scan_children(first, count, |i, stats, virtual_loss| {
+            if stats.visits + virtual_loss == 0 {
+                if k == 0 {
+                    pick = i;
+                }
+                k = k.wrapping_sub(1);
+            }
+        });
+        return NodeId(first.0 + pick);
     }
-    best
+    NodeId(first.0 + best)
 }

@@ -33,6 +33,8 @@ pub trait TreeOps {
     fn virtual_loss(&mut self, id: NodeId) -> u32;
     /// The move into the node.
     fn mv(&mut self, id: NodeId) -> u16;
+    /// Calls `f(index, stats, virtual_loss)` for each child of the block, in order.
+    fn scan_children(&mut self, first: NodeId, count: u32, f: impl FnMut(u32, Stats, u32));
     /// Adds virtual loss on the way down.
     fn add_virtual_loss(&mut self, id: NodeId, amount: u32);
     /// Records a finished playout and removes `virtual_loss` on the way up.
@@ -79,6 +81,12 @@ impl TreeOps for ExclusiveTree<'_> {
         self.0.node_mut(id).mv_mut()
     }
     #[inline]
+    fn scan_children(&mut self, first: NodeId, count: u32, mut f: impl FnMut(u32, Stats, u32)) {
+        for (i, node) in self.0.block_mut(first, count).iter_mut().enumerate() {
+            f(i as u32, node.stats_mut(), 0);
+        }
+    }
+    #[inline]
     fn add_virtual_loss(&mut self, _id: NodeId, _amount: u32) {}
     #[inline]
     fn record(&mut self, id: NodeId, half_points: u32, _virtual_loss: u32) {
@@ -123,6 +131,12 @@ impl TreeOps for SharedTree<'_> {
     #[inline]
     fn mv(&mut self, id: NodeId) -> u16 {
         self.0.node(id).mv()
+    }
+    #[inline]
+    fn scan_children(&mut self, first: NodeId, count: u32, mut f: impl FnMut(u32, Stats, u32)) {
+        for (i, node) in self.0.block(first, count).iter().enumerate() {
+            f(i as u32, node.stats_relaxed(), node.virtual_loss_relaxed());
+        }
     }
     #[inline]
     fn add_virtual_loss(&mut self, id: NodeId, amount: u32) {

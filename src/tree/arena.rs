@@ -85,6 +85,18 @@ impl Arena {
             .map(NodeId)
     }
 
+    /// The child block `first..first + count` (one bounds check for the whole block).
+    #[inline]
+    pub fn block(&self, first: NodeId, count: u32) -> &[Node] {
+        &self.nodes[first.index()..first.index() + count as usize]
+    }
+
+    /// The child block through `&mut`.
+    #[inline]
+    pub fn block_mut(&mut self, first: NodeId, count: u32) -> &mut [Node] {
+        &mut self.nodes[first.index()..first.index() + count as usize]
+    }
+
     /// Exclusive access to node `id`.
     #[inline]
     pub fn node_mut(&mut self, id: NodeId) -> &mut Node {

@@ -1,0 +1,224 @@
+//! The match harness behind `parmcts match`: two player specs, colours alternating,
+//! optional paired random openings, games in parallel, a running tally with Elo and an
+//! optional SPRT that stops early.
+
+pub mod stats;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use rand_core::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::games::{random_below, Game, Outcome, Player};
+use crate::players::PlayerSpec;
+use crate::search::SearchError;
+pub use stats::{Sprt, SprtVerdict, Tally};
+
+/// How games start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Openings {
+    /// From the game's start position.
+    Start,
+    /// Each pair of games starts from the same `plies` random moves, colours swapped.
+    Random(u32),
+}
+
+impl std::str::FromStr for Openings {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Openings, String> {
+        match s.strip_prefix("random:").map(str::parse::<u32>) {
+            _ if s == "start" || s == "none" => Ok(Openings::Start),
+            Some(Ok(plies)) => Ok(Openings::Random(plies)),
+            _ => Err(format!("--openings '{s}': expected random:R (R plies) or start")),
+        }
+    }
+}
+
+/// Match settings.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// Games to play (at most; the SPRT may stop earlier).
+    pub games: u64,
+    /// How games start.
+    pub openings: Openings,
+    /// Games played at the same time.
+    pub parallel_games: usize,
+    /// Seed for openings and players.
+    pub seed: u64,
+    /// Optional early stopping.
+    pub sprt: Option<Sprt>,
+}
+
+/// One finished game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRecord {
+    /// Index in the match (0-based).
+    pub index: u64,
+    /// Whether the first spec (`p1`) moved first.
+    pub p1_first: bool,
+    /// The random opening, in move text.
+    pub opening: Vec<String>,
+    /// The moves after the opening.
+    pub moves: Vec<String>,
+    /// `p1`, `p2` (by spec, not colour) or `draw`.
+    pub result: &'static str,
+}
+
+/// The outcome of a match.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchSummary {
+    /// Wins, draws and losses of the first spec.
+    pub tally: Tally,
+    /// The SPRT's verdict, when one ran.
+    pub sprt: Option<(SprtVerdict, f64)>,
+}
+
+/// Why a match could not be played.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MatchError {
+    /// A setting is impossible (named).
+    Config(String),
+    /// A player could not search.
+    Search(SearchError),
+}
+
+impl std::fmt::Display for MatchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MatchError::Config(s) => f.write_str(s),
+            MatchError::Search(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for MatchError {}
+
+/// A random opening of `plies` moves that leaves the game unfinished (redrawn otherwise).
+fn random_opening<G: Game>(start: &G, plies: u32, seed: u64) -> Result<(G, Vec<String>), MatchError> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    for _ in 0..1000 {
+        let mut game = *start;
+        let mut text = Vec::new();
+        for _ in 0..plies {
+            let moves = game.legal_moves();
+            let moves = moves.as_ref();
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[random_below(&mut rng, moves.len() as u32) as usize];
+            text.push(game.format_move(mv));
+            game.play_unchecked(mv);
+        }
+        if game.outcome().is_none() {
+            return Ok((game, text));
+        }
+    }
+    Err(MatchError::Config(format!("no unfinished random opening of {plies} plies found")))
+}
+
+/// Plays one game; `p1_first` says which spec moves first.
+fn play_game<G: Game>(
+    start: &G,
+    specs: [&PlayerSpec; 2],
+    index: u64,
+    config: &MatchConfig,
+) -> Result<GameRecord, MatchError> {
+    let p1_first = index % 2 == 0;
+    let (mut game, opening) = match config.openings {
+        Openings::Start => (*start, Vec::new()),
+        Openings::Random(plies) => random_opening(start, plies, config.seed ^ (index / 2).wrapping_mul(0x9E37_79B9))?,
+    };
+    // agents[0] moves for Player::One.
+    let seed = config.seed.wrapping_add(index.wrapping_mul(1_000_003));
+    let (first, second) = if p1_first { (specs[0], specs[1]) } else { (specs[1], specs[0]) };
+    let mut agents = [
+        first.build::<G>(seed).map_err(MatchError::Search)?,
+        second.build::<G>(seed ^ 0xABCD).map_err(MatchError::Search)?,
+    ];
+    let mut moves = Vec::new();
+    while game.outcome().is_none() {
+        let mv = agents[game.side_to_move().index()].choose(&game).map_err(MatchError::Search)?;
+        moves.push(game.format_move(mv));
+        game.try_play(mv).map_err(|e| MatchError::Config(format!("a player chose an illegal move: {e}")))?;
+    }
+    let first_won = match game.outcome() {
+        Some(Outcome::Win(Player::One)) => Some(true),
+        Some(Outcome::Win(Player::Two)) => Some(false),
+        _ => None,
+    };
+    let result = match first_won {
+        None => "draw",
+        Some(w) if w == p1_first => "p1",
+        Some(_) => "p2",
+    };
+    Ok(GameRecord { index, p1_first, opening, moves, result })
+}
+
+/// Plays a match between `p1` and `p2` from `start`. `on_game` sees each finished game
+/// with the tally so far (for progress and records), in completion order.
+///
+/// # Errors
+/// [`MatchError`] for impossible settings or a player that cannot search.
+pub fn run_match<G: Game>(
+    start: &G,
+    p1: &PlayerSpec,
+    p2: &PlayerSpec,
+    config: &MatchConfig,
+    on_game: impl Fn(&GameRecord, &Tally) + Sync,
+) -> Result<MatchSummary, MatchError> {
+    if config.games == 0 {
+        return Err(MatchError::Config("--games must be at least 1".into()));
+    }
+    if config.parallel_games == 0 {
+        return Err(MatchError::Config("--parallel-games must be at least 1".into()));
+    }
+    if start.outcome().is_some() {
+        return Err(MatchError::Search(SearchError::GameOver));
+    }
+    let next = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    let state: Mutex<(Tally, Option<MatchError>)> = Mutex::new((Tally::default(), None));
+    let workers = config.parallel_games.min(config.games as usize);
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| loop {
+                // ORDERING: Relaxed: `stop` only ends the loop early; the tally is behind
+                // the mutex.
+                if stop.load(Ordering::Relaxed) {
+                    return;
+                }
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                if index >= config.games {
+                    return;
+                }
+                let record = play_game(start, [p1, p2], index, config);
+                let mut guard = state.lock().unwrap_or_else(|e| e.into_inner());
+                match record {
+                    Ok(record) => {
+                        let tally = &mut guard.0;
+                        match record.result {
+                            "p1" => tally.wins += 1,
+                            "p2" => tally.losses += 1,
+                            _ => tally.draws += 1,
+                        }
+                        on_game(&record, tally);
+                        if config.sprt.is_some_and(|s| s.verdict(tally) != SprtVerdict::Continue) {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    Err(e) => {
+                        guard.1.get_or_insert(e);
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+            });
+        }
+    });
+    let (tally, error) = state.into_inner().unwrap_or_else(|e| e.into_inner());
+    if let Some(e) = error {
+        return Err(e);
+    }
+    let sprt = config.sprt.map(|s| (s.verdict(&tally), s.llr(&tally)));
+    Ok(MatchSummary { tally, sprt })
+}

@@ -1,0 +1,556 @@
+//! An exact Connect Four 7x6 solver after Pascal Pons, "Solving Connect 4: how to build a
+//! perfect AI" (blog.gamesolver.org, parts 3-12; reference code
+//! <https://github.com/PascalPons/connect4>, AGPL-3.0, not copied here).
+//!
+//! # Algorithm
+//! * **Bitboard negamax with alpha-beta** on the 7-bits-per-column layout of
+//!   [`ConnectFour`] (part 6). A node is a copy of two `u64`s and a ply count.
+//! * **Anticipation of losing moves** (part 9): the search only expands moves that do not
+//!   hand the opponent an immediate win; with two forced blocks the node is lost at once.
+//!   Every node therefore satisfies the precondition "the side to move cannot win at
+//!   once" (the root is checked before the search).
+//! * **Move ordering** (part 10): moves by decreasing number of *threat cells* they create
+//!   (empty cells that would complete four for the mover); ties in centre-first column
+//!   order `4 5 3 6 2 7 1` (Pons's order).
+//! * **Transposition table** (parts 7, 11, 12): a preallocated table indexed by the key
+//!   `current + mask` (unique per position, 49 bits), scrambled and range-reduced by a
+//!   multiplication (Pons uses `key mod prime`; a run-time 64-bit division is slower).
+//!   The full key is stored, so there are no false hits.
+//!   An entry stores either an upper bound (after a fail low) or a lower bound (after a
+//!   fail high) of the score; always-replace. Entries also carry a 7-bit generation so
+//!   that [`Solver::reset`] is O(1).
+//! * **Null-window search on the score** (part 8): the exact score is found by a binary
+//!   search of null-window (`[med, med + 1]`) searches between the score bounds, with the
+//!   first probes pulled towards 0 ("iterative deepening" on the score). The weak mode
+//!   runs the same search in `[-1, 1]` and only reports the sign.
+//!
+//! # Score convention
+//! The convention of Pons's benchmark files (`../shared/data/connect4/README.md`): from
+//! the point of view of the side to move, `22 - k` for a win with the winner's `k`-th
+//! disc, `-(22 - k)` for a loss to the opponent's `k`-th disc, `0` for a draw. A win on the
+//! next move with `n` discs on the board is worth `(43 - n) / 2`.
+//!
+//! # Examples
+//! ```
+//! use parmcts::games::{ConnectFour, Game};
+//! use parmcts::solver::Solver;
+//!
+//! let mut solver = Solver::new(1 << 16)?;
+//! let position = ConnectFour::parse_position("4455")?; // the side to move wins with its 4th disc
+//! let result = solver.solve(&position, false)?;
+//! assert_eq!(result.score, 18);
+//! assert!(result.best_move.is_some());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::fmt;
+
+use crate::games::{ConnectFour, Game, Move};
+
+const WIDTH: u32 = 7;
+const HEIGHT: u32 = 6;
+const H1: u32 = HEIGHT + 1;
+const CELLS: i32 = (WIDTH * HEIGHT) as i32;
+/// The lowest possible score (a loss to the opponent's 4th disc).
+pub const MIN_SCORE: i32 = -CELLS / 2 + 3;
+/// The highest possible score (a win with one's 4th disc).
+pub const MAX_SCORE: i32 = (CELLS + 1) / 2 - 3;
+/// The default table size: 2^20 entries (8 MiB). Pons uses 2^23 + 9 entries (40 MB);
+/// on the benchmark sets, whose positions need at most tens of thousands of nodes, that
+/// size is 2x slower here (a 2-core EPYC, 32 MiB L3, 4 KiB pages: every probe misses
+/// the cache and the TLB), while 2^20 entries give the same node counts. Deep positions
+/// (the empty board) want more.
+pub const DEFAULT_TT_ENTRIES: usize = 1 << 20;
+
+/// One bit at the bottom of each column.
+const BOTTOM: u64 = {
+    let mut mask = 0;
+    let mut col = 0;
+    while col < WIDTH {
+        mask |= 1 << (col * H1);
+        col += 1;
+    }
+    mask
+};
+/// Every playable cell (no sentinel row).
+const BOARD: u64 = BOTTOM * ((1 << HEIGHT) - 1);
+/// Columns from the centre outwards.
+const COLUMN_ORDER: [u32; WIDTH as usize] = [3, 4, 2, 5, 1, 6, 0];
+
+/// The cells of column `col`.
+#[inline]
+const fn column_cells(col: u32) -> u64 {
+    ((1 << HEIGHT) - 1) << (col * H1)
+}
+
+/// The empty cells (of `mask`'s complement on the board) that would complete four in a
+/// row for `stones`: vertical, horizontal and both diagonals (Pons, part 9,
+/// `compute_winning_position`). Sentinel bits stop lines from wrapping across columns.
+#[inline]
+pub(crate) fn winning_cells(stones: u64, mask: u64) -> u64 {
+    // Vertical: three stones directly below.
+    let mut r = (stones << 1) & (stones << 2) & (stones << 3);
+    for dir in [H1, H1 - 1, H1 + 1] {
+        // Two neighbours on one side, then either a third on that side or one opposite.
+        let p = (stones << dir) & (stones << (2 * dir));
+        r |= p & (stones << (3 * dir));
+        r |= p & (stones >> dir);
+        let p = (stones >> dir) & (stones >> (2 * dir));
+        r |= p & (stones >> (3 * dir));
+        r |= p & (stones << dir);
+    }
+    r & (BOARD ^ mask)
+}
+
+/// The lowest empty cell of each non-full column of a board with stones `mask`.
+#[inline]
+pub(crate) fn playable_cells(mask: u64) -> u64 {
+    (mask + BOTTOM) & BOARD
+}
+
+/// Row parity masks: cells on rows 1, 3, 5 (counted from 1 at the bottom) and on rows 2,
+/// 4, 6. Used by the alpha-beta evaluation (threats on odd rows favour the first player).
+pub(crate) const ODD_ROWS: u64 = BOTTOM * 0b01_0101;
+/// See [`ODD_ROWS`].
+pub(crate) const EVEN_ROWS: u64 = BOTTOM * 0b10_1010;
+/// The centre column's cells.
+pub(crate) const CENTRE: u64 = column_cells(3);
+
+/// The solver's own copy of a position: stones of the side to move, all stones, plies.
+#[derive(Clone, Copy, Debug)]
+struct Board {
+    current: u64,
+    mask: u64,
+    moves: i32,
+}
+
+impl Board {
+    fn from_game(game: &ConnectFour) -> Board {
+        Board { current: game.current_stones(), mask: game.all_stones(), moves: game.plies() as i32 }
+    }
+
+    /// Unique position key (Pons): the stones of the side to move plus one bit above the
+    /// top of every column.
+    #[inline]
+    fn key(&self) -> u64 {
+        self.current + self.mask
+    }
+
+    #[inline]
+    fn possible(&self) -> u64 {
+        playable_cells(self.mask)
+    }
+
+    #[inline]
+    fn can_win_next(&self) -> bool {
+        winning_cells(self.current, self.mask) & self.possible() != 0
+    }
+
+    /// Plays the single-bit `cell` (from [`Board::possible`]).
+    #[inline]
+    fn play(&mut self, cell: u64) {
+        self.current ^= self.mask;
+        self.mask |= cell;
+        self.moves += 1;
+    }
+
+    /// The playable cells that do not let the opponent win at once: when the opponent
+    /// threatens one playable cell it must be blocked (two: every move loses, `0`), and a
+    /// cell directly below an opponent threat is never played.
+    #[inline]
+    fn non_losing_moves(&self) -> u64 {
+        let mut possible = self.possible();
+        let opponent_wins = winning_cells(self.current ^ self.mask, self.mask);
+        let forced = possible & opponent_wins;
+        if forced != 0 {
+            if forced & (forced - 1) != 0 {
+                return 0;
+            }
+            possible = forced;
+        }
+        possible & !(opponent_wins >> 1)
+    }
+
+    /// Threat cells the mover has after playing `cell` (the ordering key).
+    #[inline]
+    fn move_score(&self, cell: u64) -> u32 {
+        winning_cells(self.current | cell, self.mask).count_ones()
+    }
+
+    /// The score of winning with the next move.
+    #[inline]
+    fn win_next_score(&self) -> i32 {
+        (CELLS + 1 - self.moves) / 2
+    }
+}
+
+/// The transposition table: `key << 15 | generation << 8 | value` per slot, value 0 =
+/// empty. Always-replace (Pons, part 11).
+struct Table {
+    slots: Vec<u64>,
+    generation: u64,
+}
+
+impl Table {
+    const GENERATIONS: u64 = 1 << 7;
+
+    fn new(entries: usize) -> Result<Table, SolveError> {
+        if entries == 0 {
+            return Err(SolveError::BadTableSize(entries));
+        }
+        let size = entries;
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(size).map_err(|_| SolveError::BadTableSize(entries))?;
+        slots.resize(size, 0);
+        Ok(Table { slots, generation: 1 })
+    }
+
+    /// `key` scrambled by a multiplication, then mapped onto the table by Lemire's
+    /// multiply-shift range reduction: no division on the hot path.
+    #[inline]
+    fn index(&self, key: u64) -> usize {
+        let mixed = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        ((u128::from(mixed) * self.slots.len() as u128) >> 64) as usize
+    }
+
+    #[inline]
+    fn get(&self, key: u64) -> u8 {
+        let slot = self.slots[self.index(key)];
+        if slot >> 8 == (key << 7 | self.generation) {
+            slot as u8
+        } else {
+            0
+        }
+    }
+
+    #[inline]
+    fn put(&mut self, key: u64, value: u8) {
+        let i = self.index(key);
+        self.slots[i] = key << 15 | self.generation << 8 | u64::from(value);
+    }
+
+    /// Forgets every entry: a new generation, and a real clear when generations wrap.
+    fn reset(&mut self) {
+        self.generation += 1;
+        if self.generation == Self::GENERATIONS {
+            self.slots.fill(0);
+            self.generation = 1;
+        }
+    }
+}
+
+/// Moves sorted by score, popped best first; equal scores pop in the reverse of their
+/// insertion order (Pons's `MoveSorter`), so inserting edge columns first puts the centre
+/// first among ties.
+struct MoveSorter {
+    entries: [(u64, u32); WIDTH as usize],
+    len: usize,
+}
+
+impl MoveSorter {
+    #[inline]
+    fn new() -> MoveSorter {
+        MoveSorter { entries: [(0, 0); WIDTH as usize], len: 0 }
+    }
+
+    #[inline]
+    fn add(&mut self, cell: u64, score: u32) {
+        let mut pos = self.len;
+        self.len += 1;
+        while pos > 0 && self.entries[pos - 1].1 > score {
+            self.entries[pos] = self.entries[pos - 1];
+            pos -= 1;
+        }
+        self.entries[pos] = (cell, score);
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<u64> {
+        self.len = self.len.checked_sub(1)?;
+        Some(self.entries[self.len].0)
+    }
+}
+
+/// Errors from the solver.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SolveError {
+    /// The position is already won or the board is full.
+    GameOver,
+    /// The transposition table size is zero or could not be allocated.
+    BadTableSize(usize),
+}
+
+impl fmt::Display for SolveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SolveError::GameOver => write!(f, "the game is already over: nothing to solve"),
+            SolveError::BadTableSize(n) => {
+                write!(f, "bad transposition table size {n} (must be 1 or more and fit in memory)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SolveError {}
+
+/// The result of [`Solver::solve`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolveResult {
+    /// The exact score (strong) or its sign (weak: `1`, `0`, `-1`), for the side to move.
+    pub score: i32,
+    /// A move that keeps `score`: after it the opponent's (strong) score is `-score`, or
+    /// (weak) its sign is `-score`. Every legal move when the position is lost (weak).
+    pub best_move: Option<Move>,
+    /// Positions explored to find the score (Pons's "nb pos"; 0 when the side to move
+    /// wins at once).
+    pub nodes: u64,
+    /// Positions explored to choose `best_move` (null-window tests of the children).
+    pub move_nodes: u64,
+}
+
+/// A Connect Four solver owning its transposition table. Reuse one solver across
+/// positions: the table stays valid between them (entries are exact bounds of positions,
+/// not of a search), and [`Solver::reset`] forgets it in O(1).
+pub struct Solver {
+    table: Table,
+    nodes: u64,
+}
+
+impl Solver {
+    /// A solver whose table holds `tt_entries` entries (8 bytes each; any size works, see
+    /// [`DEFAULT_TT_ENTRIES`]).
+    ///
+    /// # Errors
+    /// [`SolveError::BadTableSize`] for 0 or a size that cannot be allocated.
+    pub fn new(tt_entries: usize) -> Result<Solver, SolveError> {
+        Ok(Solver { table: Table::new(tt_entries)?, nodes: 0 })
+    }
+
+    /// Table size in entries.
+    pub fn tt_entries(&self) -> usize {
+        self.table.slots.len()
+    }
+
+    /// Forgets the transposition table (O(1) except once every 127 resets).
+    pub fn reset(&mut self) {
+        self.table.reset();
+    }
+
+    /// The score of `pos` (strong, or only its sign when `weak`) and the positions explored.
+    ///
+    /// # Errors
+    /// [`SolveError::GameOver`] when `pos` is already won or full.
+    pub fn solve_score(&mut self, pos: &ConnectFour, weak: bool) -> Result<(i32, u64), SolveError> {
+        if pos.outcome().is_some() {
+            return Err(SolveError::GameOver);
+        }
+        self.nodes = 0;
+        let board = Board::from_game(pos);
+        let score = self.score(&board, weak);
+        Ok((score, self.nodes))
+    }
+
+    /// The score of `pos` and a move that keeps it.
+    ///
+    /// # Errors
+    /// [`SolveError::GameOver`] when `pos` is already won or full.
+    pub fn solve(&mut self, pos: &ConnectFour, weak: bool) -> Result<SolveResult, SolveError> {
+        let (score, nodes) = self.solve_score(pos, weak)?;
+        self.nodes = 0;
+        let board = Board::from_game(pos);
+        let best_move = self.best_move(&board, score, weak);
+        Ok(SolveResult { score, best_move, nodes, move_nodes: self.nodes })
+    }
+
+    /// Pons's `solve`: binary search of null-window searches on the score.
+    fn score(&mut self, board: &Board, weak: bool) -> i32 {
+        if board.can_win_next() {
+            return if weak { 1 } else { board.win_next_score() };
+        }
+        let (mut min, mut max) =
+            if weak { (-1, 1) } else { (-(CELLS - board.moves) / 2, (CELLS + 1 - board.moves) / 2) };
+        while min < max {
+            let mut med = min + (max - min) / 2;
+            // Probe near 0 first: most scores are small, and the sign is the cheap part.
+            if med <= 0 && min / 2 < med {
+                med = min / 2;
+            } else if med >= 0 && max / 2 > med {
+                med = max / 2;
+            }
+            let r = self.negamax(board, med, med + 1);
+            if r <= med {
+                max = r;
+            } else {
+                min = r;
+            }
+        }
+        if weak {
+            min.signum()
+        } else {
+            min
+        }
+    }
+
+    /// Whether `child`'s score (for its side to move) is at most `bound`.
+    fn child_at_most(&mut self, child: &Board, bound: i32) -> bool {
+        if child.can_win_next() {
+            return child.win_next_score() <= bound;
+        }
+        if child.moves == CELLS {
+            return 0 <= bound;
+        }
+        self.negamax(child, bound, bound + 1) <= bound
+    }
+
+    /// A column keeping `score`: a child whose score is at most `-score` (every child
+    /// scores at least `-score`). In weak mode the bound is `-1` for a win and `0` for a
+    /// draw; a weakly lost position keeps its value with any move.
+    fn best_move(&mut self, board: &Board, score: i32, weak: bool) -> Option<Move> {
+        let possible = board.possible();
+        let mut fallback = None;
+        for col in COLUMN_ORDER {
+            let cell = possible & column_cells(col);
+            if cell == 0 {
+                continue;
+            }
+            fallback.get_or_insert(Move(col as u16));
+            if winning_cells(board.current, board.mask) & cell != 0 {
+                if (weak && score == 1) || score == board.win_next_score() {
+                    return Some(Move(col as u16));
+                }
+                continue;
+            }
+            if weak && score < 0 {
+                return Some(Move(col as u16));
+            }
+            let mut child = *board;
+            child.play(cell);
+            if self.child_at_most(&child, -score) {
+                return Some(Move(col as u16));
+            }
+        }
+        fallback
+    }
+
+    /// Negamax with alpha-beta over non-losing moves (Pons, part 12). Precondition: the
+    /// side to move cannot win at once. Returns a fail-soft bound of the score.
+    fn negamax(&mut self, board: &Board, mut alpha: i32, mut beta: i32) -> i32 {
+        debug_assert!(alpha < beta);
+        debug_assert!(!board.can_win_next());
+        self.nodes += 1;
+        let next = board.non_losing_moves();
+        if next == 0 {
+            return -(CELLS - board.moves) / 2;
+        }
+        if board.moves >= CELLS - 2 {
+            return 0;
+        }
+        let min = -(CELLS - 2 - board.moves) / 2;
+        if alpha < min {
+            alpha = min;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let max = (CELLS - 1 - board.moves) / 2;
+        if beta > max {
+            beta = max;
+            if alpha >= beta {
+                return beta;
+            }
+        }
+        let key = board.key();
+        let stored = i32::from(self.table.get(key));
+        if stored > MAX_SCORE - MIN_SCORE + 1 {
+            let lower = stored + 2 * MIN_SCORE - MAX_SCORE - 2;
+            if alpha < lower {
+                alpha = lower;
+                if alpha >= beta {
+                    return alpha;
+                }
+            }
+        } else if stored > 0 {
+            let upper = stored + MIN_SCORE - 1;
+            if beta > upper {
+                beta = upper;
+                if alpha >= beta {
+                    return beta;
+                }
+            }
+        }
+        let mut moves = MoveSorter::new();
+        for &col in COLUMN_ORDER.iter().rev() {
+            let cell = next & column_cells(col);
+            if cell != 0 {
+                moves.add(cell, board.move_score(cell));
+            }
+        }
+        while let Some(cell) = moves.pop() {
+            let mut child = *board;
+            child.play(cell);
+            let score = -self.negamax(&child, -beta, -alpha);
+            if score >= beta {
+                // A lower bound; clamped into the encodable range (a looser, still true bound).
+                let value = score.min(MAX_SCORE) + MAX_SCORE - 2 * MIN_SCORE + 2;
+                self.table.put(key, value as u8);
+                return score;
+            }
+            if score > alpha {
+                alpha = score;
+            }
+        }
+        // An upper bound; clamped the same way.
+        let value = alpha.max(MIN_SCORE) - MIN_SCORE + 1;
+        self.table.put(key, value as u8);
+        alpha
+    }
+}
+
+impl fmt::Debug for Solver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Solver").field("tt_entries", &self.tt_entries()).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn score_bounds_match_pons() {
+        assert_eq!((MIN_SCORE, MAX_SCORE), (-18, 18));
+    }
+
+    #[test]
+    fn winning_cells_finds_all_directions() {
+        let game = ConnectFour::parse_position("112233").unwrap(); // three in row 0
+        let me = game.current_stones();
+        let cells = winning_cells(me, game.all_stones());
+        assert_eq!(cells, 1 << (3 * H1)); // column 4, bottom
+        let col = ConnectFour::parse_position("121212").unwrap();
+        assert_eq!(winning_cells(col.current_stones(), col.all_stones()), 1 << 3);
+        // column 1, row 3
+    }
+
+    #[test]
+    fn table_generations_forget() {
+        let mut table = Table::new(11).unwrap();
+        table.put(123, 7);
+        assert_eq!(table.get(123), 7);
+        assert_eq!(table.get(124), 0);
+        for _ in 0..200 {
+            table.reset();
+            assert_eq!(table.get(123), 0);
+        }
+        table.put(123, 9);
+        assert_eq!(table.get(123), 9);
+    }
+
+    #[test]
+    fn bad_inputs_are_errors() {
+        assert_eq!(Solver::new(0).unwrap_err(), SolveError::BadTableSize(0));
+        let mut solver = Solver::new(1000).unwrap();
+        let won = ConnectFour::parse_position("1212121").unwrap();
+        assert_eq!(solver.solve(&won, false), Err(SolveError::GameOver));
+    }
+}
