@@ -22,14 +22,14 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod alphabeta;
 pub mod benchmark;
 pub mod games;
 pub mod matches;
-pub mod alphabeta;
-pub mod solver;
 pub mod players;
 pub mod policy;
 pub mod search;
+pub mod solver;
 mod sync;
 pub mod tree;
 

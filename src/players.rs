@@ -1,5 +1,6 @@
 //! Players behind one trait ([`Agent`]), built from text specs such as
-//! `mcts:playouts=10000,c=1.4`, `mcts:time-ms=500,mode=tree,threads=4` or `random`.
+//! `mcts:playouts=10000,c=1.4`, `mcts:time-ms=500,mode=tree,threads=4`, `random`,
+//! `minimax:depth=4`, `alphabeta:depth=6` or `alphabeta:time-ms=200`.
 //!
 //! The keys of an `mcts:` spec are the same as the `search` command's flags, and both go
 //! through [`apply_search_option`], so a flag and a spec key can never disagree.
@@ -10,6 +11,7 @@ use std::time::Duration;
 use rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+use crate::alphabeta::{minimax, AbError, AlphaBeta, Evaluate, Limits};
 use crate::games::{random_below, Game, Move};
 use crate::search::{Mode, Search, SearchConfig, SearchConfigBuilder, SearchError, SearchResult};
 
@@ -57,6 +59,44 @@ pub fn apply_search_option(
     })
 }
 
+/// Why a player could not move.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlayerError {
+    /// The MCTS player's search failed.
+    Search(SearchError),
+    /// The alpha-beta player's search failed.
+    AlphaBeta(AbError),
+    /// The position is already over.
+    GameOver,
+}
+
+impl fmt::Display for PlayerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayerError::Search(e) => e.fmt(f),
+            PlayerError::AlphaBeta(e) => e.fmt(f),
+            PlayerError::GameOver => write!(f, "the game is already over"),
+        }
+    }
+}
+
+impl std::error::Error for PlayerError {}
+
+impl From<SearchError> for PlayerError {
+    fn from(e: SearchError) -> Self {
+        PlayerError::Search(e)
+    }
+}
+
+impl From<AbError> for PlayerError {
+    fn from(e: AbError) -> Self {
+        PlayerError::AlphaBeta(e)
+    }
+}
+
+/// Default transposition table of an alpha-beta player, in MiB.
+pub const DEFAULT_TT_MB: usize = 16;
+
 /// A parsed player spec.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PlayerSpec {
@@ -64,11 +104,36 @@ pub enum PlayerSpec {
     Random,
     /// Monte Carlo Tree Search with this configuration.
     Mcts(SearchConfig),
+    /// Plain negamax to a fixed depth (the reference baseline).
+    Minimax {
+        /// Plies.
+        depth: u32,
+    },
+    /// Alpha-beta with iterative deepening and a transposition table.
+    AlphaBeta {
+        /// Depth and/or time limit per move.
+        limits: Limits,
+        /// Transposition table size in MiB.
+        tt_mb: usize,
+    },
+}
+
+/// Splits `key=value,...` options, naming the first malformed one.
+fn options<'a>(text: &'a str, options: &'a str) -> Result<Vec<(&'a str, &'a str)>, SpecError> {
+    options
+        .split(',')
+        .filter(|p| !p.is_empty())
+        .map(|pair| {
+            pair.split_once('=')
+                .ok_or_else(|| SpecError(format!("bad option '{pair}' in '{text}' (expected key=value)")))
+        })
+        .collect()
 }
 
 impl PlayerSpec {
-    /// Parses `random` or `mcts[:key=value,...]`. An `mcts` spec with no budget gets
-    /// 10,000 playouts.
+    /// Parses `random`, `mcts[:key=value,...]`, `minimax:depth=D`, or
+    /// `alphabeta:depth=D` / `alphabeta:time-ms=T` (both allowed; `tt-mb=M` sizes the
+    /// table). An `mcts` spec with no budget gets 10,000 playouts.
     ///
     /// # Errors
     /// [`SpecError`] naming the unknown player, key or bad value.
@@ -80,10 +145,7 @@ impl PlayerSpec {
             "mcts" => {
                 let mut builder = SearchConfig::builder();
                 let mut budget = false;
-                for pair in options.split(',').filter(|p| !p.is_empty()) {
-                    let (key, value) = pair
-                        .split_once('=')
-                        .ok_or_else(|| SpecError(format!("bad option '{pair}' in '{text}' (expected key=value)")))?;
+                for (key, value) in self::options(text, options)? {
                     budget |= key == "playouts" || key == "time-ms";
                     builder = apply_search_option(builder, key, value)?;
                 }
@@ -93,20 +155,66 @@ impl PlayerSpec {
                 let config = builder.build().map_err(|e| SpecError(format!("player '{text}': {e}")))?;
                 Ok(PlayerSpec::Mcts(config))
             }
-            _ => Err(SpecError(format!("unknown player '{text}' (expected random or mcts:key=value,...)"))),
+            "minimax" => {
+                let mut depth = None;
+                for (key, value) in self::options(text, options)? {
+                    match key {
+                        "depth" => depth = Some(parse_num::<u32>(key, value)?),
+                        _ => return Err(SpecError(format!("unknown option '{key}' for minimax (expected depth)"))),
+                    }
+                }
+                match depth {
+                    Some(d) if d > 0 => Ok(PlayerSpec::Minimax { depth: d }),
+                    Some(_) => Err(SpecError(format!("player '{text}': depth must be at least 1 (got 0)"))),
+                    None => Err(SpecError(format!("player '{text}': minimax needs depth=D"))),
+                }
+            }
+            "alphabeta" => {
+                let mut limits = Limits::default();
+                let mut tt_mb = DEFAULT_TT_MB;
+                for (key, value) in self::options(text, options)? {
+                    match key {
+                        "depth" => limits.max_depth = Some(parse_num(key, value)?),
+                        "time-ms" => limits.time = Some(Duration::from_millis(parse_num(key, value)?)),
+                        "tt-mb" => tt_mb = parse_num(key, value)?,
+                        _ => {
+                            return Err(SpecError(format!(
+                                "unknown option '{key}' for alphabeta (expected depth, time-ms, tt-mb)"
+                            )))
+                        }
+                    }
+                }
+                match (limits.max_depth, limits.time) {
+                    (None, None) => Err(SpecError(format!("player '{text}': alphabeta needs depth=D or time-ms=T"))),
+                    (Some(0), _) => Err(SpecError(format!("player '{text}': depth must be at least 1 (got 0)"))),
+                    (_, Some(t)) if t.is_zero() => {
+                        Err(SpecError(format!("player '{text}': time-ms must be at least 1 (got 0)")))
+                    }
+                    _ if tt_mb == 0 => Err(SpecError(format!("player '{text}': tt-mb must be at least 1 (got 0)"))),
+                    _ => Ok(PlayerSpec::AlphaBeta { limits, tt_mb }),
+                }
+            }
+            _ => Err(SpecError(format!(
+                "unknown player '{text}' (expected random, mcts:key=value,..., minimax:depth=D or alphabeta:...)"
+            ))),
         }
     }
 
-    /// Builds the player; `seed` decorrelates players that share a spec.
+    /// Builds the player; `seed` decorrelates players that share a spec. Games need
+    /// [`Evaluate`] for the minimax and alpha-beta players.
     ///
     /// # Errors
-    /// [`SearchError`] if the search arenas cannot be set up.
-    pub fn build<G: Game>(&self, seed: u64) -> Result<Box<dyn Agent<G>>, SearchError> {
+    /// [`PlayerError`] if the search memory cannot be set up.
+    pub fn build<G: Evaluate>(&self, seed: u64) -> Result<Box<dyn Agent<G>>, PlayerError> {
         Ok(match self {
             PlayerSpec::Random => Box::new(RandomAgent { rng: Xoshiro256PlusPlus::seed_from_u64(seed) }),
             PlayerSpec::Mcts(config) => {
                 let config = config.with_seed(config.seed() ^ seed);
                 Box::new(MctsAgent { search: Search::new(config)?, moves_played: 0, last: None })
+            }
+            PlayerSpec::Minimax { depth } => Box::new(MinimaxAgent { depth: *depth }),
+            PlayerSpec::AlphaBeta { limits, tt_mb } => {
+                Box::new(AlphaBetaAgent { search: AlphaBeta::with_memory_mb(*tt_mb)?, limits: *limits })
             }
         })
     }
@@ -118,7 +226,7 @@ pub trait Agent<G: Game>: Send {
     ///
     /// # Errors
     /// [`SearchError`] if the player cannot search this position.
-    fn choose(&mut self, game: &G) -> Result<Move, SearchError>;
+    fn choose(&mut self, game: &G) -> Result<Move, PlayerError>;
 
     /// The last search's result, for players that search.
     fn last_search(&self) -> Option<&SearchResult> {
@@ -133,11 +241,11 @@ pub struct RandomAgent {
 }
 
 impl<G: Game> Agent<G> for RandomAgent {
-    fn choose(&mut self, game: &G) -> Result<Move, SearchError> {
+    fn choose(&mut self, game: &G) -> Result<Move, PlayerError> {
         let moves = game.legal_moves();
         let moves = moves.as_ref();
         if moves.is_empty() {
-            return Err(SearchError::GameOver);
+            return Err(PlayerError::GameOver);
         }
         Ok(moves[random_below(&mut self.rng, moves.len() as u32) as usize])
     }
@@ -152,18 +260,48 @@ pub struct MctsAgent {
 }
 
 impl<G: Game> Agent<G> for MctsAgent {
-    fn choose(&mut self, game: &G) -> Result<Move, SearchError> {
+    fn choose(&mut self, game: &G) -> Result<Move, PlayerError> {
         // A fresh, reproducible seed per move.
         let seed = self.search.config().seed().wrapping_add(self.moves_played.wrapping_mul(0x9E37_79B9));
         self.moves_played += 1;
         self.search.set_seed(seed);
         let result = self.search.run(game)?;
-        let best = result.best_move.ok_or(SearchError::GameOver)?;
+        let best = result.best_move.ok_or(PlayerError::GameOver)?;
         self.last = Some(result);
         Ok(best)
     }
 
     fn last_search(&self) -> Option<&SearchResult> {
         self.last.as_ref()
+    }
+}
+
+/// Plays the move of a plain negamax search to a fixed depth.
+#[derive(Debug)]
+pub struct MinimaxAgent {
+    depth: u32,
+}
+
+impl<G: Evaluate> Agent<G> for MinimaxAgent {
+    fn choose(&mut self, game: &G) -> Result<Move, PlayerError> {
+        minimax(game, self.depth).1.ok_or(PlayerError::GameOver)
+    }
+}
+
+/// Plays the move of an iterative-deepening alpha-beta search.
+pub struct AlphaBetaAgent<G: Evaluate> {
+    search: AlphaBeta<G>,
+    limits: Limits,
+}
+
+impl<G: Evaluate> fmt::Debug for AlphaBetaAgent<G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AlphaBetaAgent").field("limits", &self.limits).finish()
+    }
+}
+
+impl<G: Evaluate> Agent<G> for AlphaBetaAgent<G> {
+    fn choose(&mut self, game: &G) -> Result<Move, PlayerError> {
+        Ok(self.search.search(game, self.limits)?.best_move)
     }
 }

@@ -117,7 +117,68 @@ fn bench_json() {
 }
 
 #[test]
+fn solve_json_matches_pons_examples() {
+    // The two examples of Pons's test protocol page.
+    let v = json(&["solve", "--game", "connect4", "--moves", "4455", "--json"]);
+    assert_eq!(v["score"], 18);
+    assert!(v["best_move"].is_string() && v["nodes"].is_number() && v["seconds"].is_number());
+    let v = json(&["solve", "--game", "connect4", "--moves", "44455554221", "--json"]);
+    assert_eq!(v["score"], -15);
+    let v = json(&["solve", "--game", "connect4", "--moves", "44455554221", "--weak", "--json"]);
+    assert_eq!(v["score"], -1);
+}
+
+#[test]
+fn match_json_fields_and_records() {
+    let records = std::env::temp_dir().join(format!("parmcts-records-{}.jsonl", std::process::id()));
+    let _ = std::fs::remove_file(&records);
+    let v = json(&[
+        "match",
+        "--game",
+        "tictactoe",
+        "--p1",
+        "alphabeta:depth=9",
+        "--p2",
+        "random",
+        "--games",
+        "6",
+        "--openings",
+        "random:1",
+        "--parallel-games",
+        "2",
+        "--records",
+        records.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(v["games"], 6);
+    assert_eq!(v["p2_wins"], 0);
+    for key in ["p1_wins", "draws", "score", "elo"] {
+        assert!(v[key].is_number(), "{key}: {v}");
+    }
+    for key in ["score_ci95", "elo_ci95"] {
+        assert_eq!(v[key].as_array().map(Vec::len), Some(2), "{key}: {v}");
+    }
+    let text = std::fs::read_to_string(&records).unwrap();
+    let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 6);
+    assert!(lines.iter().all(|l| l["opening"].as_array().unwrap().len() == 1 && l["result"].is_string()));
+    let _ = std::fs::remove_file(&records);
+}
+
+#[test]
 fn bad_input_is_rejected_with_exit_code_2() {
+    rejects(&["solve", "--game", "othello"], "othello");
+    rejects(&["solve", "--game", "connect4", "--moves", "1212121"], "over");
+    rejects(&["match", "--game", "tictactoe", "--p1", "random", "--p2", "random", "--games", "0"], "games");
+    rejects(
+        &["match", "--game", "tictactoe", "--p1", "random", "--p2", "random", "--openings", "random:x"],
+        "random:x",
+    );
+    rejects(&["match", "--game", "tictactoe", "--p1", "random", "--p2", "random", "--sprt", "10,0"], "10,0");
+    rejects(&["match", "--game", "tictactoe", "--p1", "minimax:depth=0", "--p2", "random"], "depth");
+    rejects(&["match", "--game", "tictactoe", "--p1", "alphabeta", "--p2", "random"], "alphabeta");
+    rejects(&["match", "--game", "tictactoe", "--p1", "alphabeta:time-ms=0", "--p2", "random"], "time-ms");
+    rejects(&["match", "--game", "tictactoe", "--p1", "random", "--p2", "random", "--parallel-games", "0"], "parallel");
     rejects(&["perft", "--game", "chess", "--depth", "2"], "chess");
     rejects(&["search", "--game", "go", "--playouts", "10"], "go");
     rejects(&["search", "--game", "connect4", "--moves", "448", "--playouts", "10"], "448");

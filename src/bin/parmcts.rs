@@ -12,11 +12,13 @@ use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Value};
 
+use parmcts::alphabeta::Evaluate;
 use parmcts::benchmark::{bench_game, BenchMode, BenchRow};
 use parmcts::games::perft::perft;
 use parmcts::matches::{run_match, MatchConfig, Openings, Sprt};
 use parmcts::players::{apply_search_option, PlayerSpec};
 use parmcts::search::format_moves;
+use parmcts::solver::connect4::Solver;
 use parmcts::tree::NODE_BYTES;
 use parmcts::{ConnectFour, Game, GameKind, Othello, Outcome, Player, Search, SearchConfig, TicTacToe};
 
@@ -67,6 +69,24 @@ enum Command {
         /// Seed for both players.
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Solve a Connect Four position exactly (Pons's score convention).
+    Solve {
+        /// connect4 (the only game with an exact solver).
+        #[arg(long)]
+        game: GameKind,
+        /// The position as a move list.
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// Only the sign of the score (win, draw or loss).
+        #[arg(long)]
+        weak: bool,
+        /// Transposition table entries (8 bytes each).
+        #[arg(long = "tt-entries", default_value_t = parmcts::solver::connect4::DEFAULT_TT_ENTRIES)]
+        tt_entries: usize,
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
@@ -230,6 +250,7 @@ fn main() -> ExitCode {
         Command::Play { game, moves, p1, p2, seed, json } => {
             with_game!(game, G => run_play::<G>(&moves, &p1, &p2, seed, json))
         }
+        Command::Solve { game, moves, weak, tt_entries, json } => run_solve(game, &moves, weak, tt_entries, json),
         Command::Match(args) => with_game!(args.game, G => run_match_command::<G>(&args)),
         Command::Bench(args) => run_bench(&args),
     };
@@ -363,7 +384,7 @@ fn run_search<G: Game>(args: &SearchArgs) -> Result<(), Failure> {
     }
 }
 
-fn run_play<G: Game>(moves: &str, p1: &str, p2: &str, seed: u64, json: bool) -> Result<(), Failure> {
+fn run_play<G: Evaluate>(moves: &str, p1: &str, p2: &str, seed: u64, json: bool) -> Result<(), Failure> {
     let mut game = parse_position::<G>(moves)?;
     let spec1 = PlayerSpec::parse(p1).map_err(|e| Failure(format!("--p1: {e}"), 2))?;
     let spec2 = PlayerSpec::parse(p2).map_err(|e| Failure(format!("--p2: {e}"), 2))?;
@@ -395,7 +416,44 @@ fn run_play<G: Game>(moves: &str, p1: &str, p2: &str, seed: u64, json: bool) -> 
     Ok(())
 }
 
-fn run_match_command<G: Game>(args: &MatchArgs) -> Result<(), Failure> {
+fn run_solve(game: GameKind, moves: &str, weak: bool, tt_entries: usize, json: bool) -> Result<(), Failure> {
+    if game != GameKind::ConnectFour {
+        return Err(Failure(format!("--game {game}: the exact solver supports only connect4"), 2));
+    }
+    let position = parse_position::<ConnectFour>(moves)?;
+    let mut solver = Solver::new(tt_entries)?;
+    let start = Instant::now();
+    let result = solver.solve(&position, weak)?;
+    let seconds = start.elapsed().as_secs_f64();
+    let best = result.best_move.map(|m| position.format_move(m));
+    if json {
+        print_json(&json!({
+            "game": "connect4",
+            "moves": moves,
+            "score": result.score,
+            "best_move": best,
+            "nodes": result.nodes + result.move_nodes,
+            "seconds": seconds,
+            "weak": weak,
+        }));
+    } else {
+        out!(
+            "score {} ({}), best move {}  [{} nodes, {:.3} ms]",
+            result.score,
+            match result.score {
+                0 => "draw",
+                s if s > 0 => "the side to move wins",
+                _ => "the side to move loses",
+            },
+            best.as_deref().unwrap_or("-"),
+            result.nodes + result.move_nodes,
+            seconds * 1e3
+        );
+    }
+    Ok(())
+}
+
+fn run_match_command<G: Evaluate>(args: &MatchArgs) -> Result<(), Failure> {
     let p1 = PlayerSpec::parse(&args.p1).map_err(|e| Failure(format!("--p1: {e}"), 2))?;
     let p2 = PlayerSpec::parse(&args.p2).map_err(|e| Failure(format!("--p2: {e}"), 2))?;
     let openings: Openings = args.openings.parse().map_err(|e: String| Failure(e, 2))?;

@@ -218,4 +218,3 @@ impl Game for ConnectFour {
         }
     }
 }
-

@@ -10,9 +10,9 @@ use std::sync::Mutex;
 use rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+use crate::alphabeta::Evaluate;
 use crate::games::{random_below, Game, Outcome, Player};
-use crate::players::PlayerSpec;
-use crate::search::SearchError;
+use crate::players::{PlayerError, PlayerSpec};
 pub use stats::{Sprt, SprtVerdict, Tally};
 
 /// How games start.
@@ -79,15 +79,15 @@ pub struct MatchSummary {
 pub enum MatchError {
     /// A setting is impossible (named).
     Config(String),
-    /// A player could not search.
-    Search(SearchError),
+    /// A player could not move.
+    Player(PlayerError),
 }
 
 impl std::fmt::Display for MatchError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             MatchError::Config(s) => f.write_str(s),
-            MatchError::Search(e) => e.fmt(f),
+            MatchError::Player(e) => e.fmt(f),
         }
     }
 }
@@ -118,13 +118,13 @@ fn random_opening<G: Game>(start: &G, plies: u32, seed: u64) -> Result<(G, Vec<S
 }
 
 /// Plays one game; `p1_first` says which spec moves first.
-fn play_game<G: Game>(
+fn play_game<G: Evaluate>(
     start: &G,
     specs: [&PlayerSpec; 2],
     index: u64,
     config: &MatchConfig,
 ) -> Result<GameRecord, MatchError> {
-    let p1_first = index % 2 == 0;
+    let p1_first = index.is_multiple_of(2);
     let (mut game, opening) = match config.openings {
         Openings::Start => (*start, Vec::new()),
         Openings::Random(plies) => random_opening(start, plies, config.seed ^ (index / 2).wrapping_mul(0x9E37_79B9))?,
@@ -133,12 +133,12 @@ fn play_game<G: Game>(
     let seed = config.seed.wrapping_add(index.wrapping_mul(1_000_003));
     let (first, second) = if p1_first { (specs[0], specs[1]) } else { (specs[1], specs[0]) };
     let mut agents = [
-        first.build::<G>(seed).map_err(MatchError::Search)?,
-        second.build::<G>(seed ^ 0xABCD).map_err(MatchError::Search)?,
+        first.build::<G>(seed).map_err(MatchError::Player)?,
+        second.build::<G>(seed ^ 0xABCD).map_err(MatchError::Player)?,
     ];
     let mut moves = Vec::new();
     while game.outcome().is_none() {
-        let mv = agents[game.side_to_move().index()].choose(&game).map_err(MatchError::Search)?;
+        let mv = agents[game.side_to_move().index()].choose(&game).map_err(MatchError::Player)?;
         moves.push(game.format_move(mv));
         game.try_play(mv).map_err(|e| MatchError::Config(format!("a player chose an illegal move: {e}")))?;
     }
@@ -160,7 +160,7 @@ fn play_game<G: Game>(
 ///
 /// # Errors
 /// [`MatchError`] for impossible settings or a player that cannot search.
-pub fn run_match<G: Game>(
+pub fn run_match<G: Evaluate>(
     start: &G,
     p1: &PlayerSpec,
     p2: &PlayerSpec,
@@ -174,7 +174,7 @@ pub fn run_match<G: Game>(
         return Err(MatchError::Config("--parallel-games must be at least 1".into()));
     }
     if start.outcome().is_some() {
-        return Err(MatchError::Search(SearchError::GameOver));
+        return Err(MatchError::Player(PlayerError::GameOver));
     }
     let next = AtomicU64::new(0);
     let stop = AtomicBool::new(false);

@@ -100,7 +100,6 @@ impl Worker {
         }
         self.playouts += 1;
     }
-
 }
 
 /// What [`expand`] did.

@@ -150,9 +150,7 @@ impl Node {
         // ORDERING: Relaxed on both paths: claiming publishes nothing, and the loser reads
         // nothing through this node (it plays out from here). The RMW's atomicity alone
         // guarantees a single winner.
-        self.link
-            .compare_exchange(STATE_UNEXPANDED, STATE_EXPANDING, Ordering::Relaxed, Ordering::Relaxed)
-            .is_ok()
+        self.link.compare_exchange(STATE_UNEXPANDED, STATE_EXPANDING, Ordering::Relaxed, Ordering::Relaxed).is_ok()
     }
 
     /// Publishes the children: EXPANDING → EXPANDED.

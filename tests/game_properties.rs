@@ -1,0 +1,70 @@
+//! Properties of every game through the `Game` trait (proptest): legal moves are legal
+//! and play cleanly, a position has moves exactly when it is not over, games terminate
+//! within their maximum length, move text round-trips, and hashes agree on transpositions.
+
+use parmcts::{ConnectFour, Game, Othello, TicTacToe};
+use proptest::prelude::*;
+
+/// Plays the move chosen by each selector (modulo the number of legal moves) until the
+/// game ends, checking the invariants at every ply. Returns the plies played.
+fn walk<G: Game + PartialEq>(selectors: &[u8], max_plies: usize) -> usize {
+    let mut game = G::new();
+    let mut plies = 0;
+    for &s in selectors.iter().cycle() {
+        let moves = game.legal_moves();
+        let moves = moves.as_ref();
+        assert_eq!(moves.is_empty(), game.outcome().is_some(), "moves exist exactly while the game is on");
+        if moves.is_empty() {
+            break;
+        }
+        let mut unique = moves.to_vec();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), moves.len(), "no duplicate moves");
+        let mv = moves[s as usize % moves.len()];
+        let text = game.format_move(mv);
+        assert_eq!(game.parse_move(&text), Ok(mv), "move text round-trips: {text}");
+        let mut checked = game;
+        checked.try_play(mv).expect("a generated move is legal");
+        game.play_unchecked(mv);
+        assert!(checked == game, "try_play and play_unchecked agree");
+        plies += 1;
+        assert!(plies <= max_plies, "{} ran past {max_plies} plies", G::NAME);
+    }
+    let mut after = game;
+    assert!(after.try_play(parmcts::Move(0)).is_err(), "nothing can be played after the end");
+    plies
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn tictactoe_games_are_well_formed(selectors in prop::collection::vec(any::<u8>(), 1..12)) {
+        prop_assert!(walk::<TicTacToe>(&selectors, 9) >= 5);
+    }
+
+    #[test]
+    fn connect4_games_are_well_formed(selectors in prop::collection::vec(any::<u8>(), 1..50)) {
+        prop_assert!(walk::<ConnectFour>(&selectors, 42) >= 7);
+    }
+
+    #[test]
+    fn othello_games_are_well_formed(selectors in prop::collection::vec(any::<u8>(), 1..80)) {
+        // 60 discs at most, plus forced passes (never two in a row).
+        prop_assert!(walk::<Othello>(&selectors, 120) >= 9);
+    }
+
+    #[test]
+    fn connect4_transpositions_hash_alike(a in 0u16..7, b in 0u16..7, c in 0u16..7) {
+        // Swapping the first player's two moves reaches the same position (unless the
+        // second player's stone shares a column with one of them, which changes the stacking).
+        prop_assume!(b != a && b != c);
+        let mut x = ConnectFour::new();
+        let mut y = ConnectFour::new();
+        for mv in [a, b, c] { x.play_unchecked(parmcts::Move(mv)); }
+        for mv in [c, b, a] { y.play_unchecked(parmcts::Move(mv)); }
+        prop_assert_eq!(x.hash(), y.hash());
+        prop_assert_eq!(x, y);
+    }
+}

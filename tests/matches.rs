@@ -1,0 +1,87 @@
+//! Players against each other through the match harness: results that can fail.
+
+use parmcts::matches::{run_match, MatchConfig, Openings, Tally};
+use parmcts::players::PlayerSpec;
+use parmcts::{ConnectFour, Game, TicTacToe};
+
+fn config(games: u64, openings: Openings) -> MatchConfig {
+    MatchConfig { games, openings, parallel_games: 2, seed: 17, sprt: None }
+}
+
+fn spec(text: &str) -> PlayerSpec {
+    PlayerSpec::parse(text).unwrap()
+}
+
+#[test]
+fn mcts_draws_every_game_against_perfect_alphabeta_in_tictactoe() {
+    let summary = run_match(
+        &TicTacToe::new(),
+        &spec("mcts:playouts=2000"),
+        &spec("alphabeta:depth=9"),
+        &config(50, Openings::Start),
+        |_, _| {},
+    )
+    .unwrap();
+    assert_eq!(summary.tally, Tally { wins: 0, draws: 50, losses: 0 });
+}
+
+#[test]
+fn alphabeta_never_loses_tictactoe_to_random_players() {
+    let summary = run_match(
+        &TicTacToe::new(),
+        &spec("alphabeta:depth=9"),
+        &spec("random"),
+        &config(200, Openings::Random(1)),
+        |record, _| assert_ne!(record.result, "p2", "alpha-beta lost game {}: {:?}", record.index, record.moves),
+    )
+    .unwrap();
+    assert_eq!(summary.tally.losses, 0);
+    assert!(summary.tally.wins > 150, "{:?}", summary.tally);
+}
+
+#[test]
+fn minimax_and_alphabeta_at_equal_depth_draw_tictactoe() {
+    let summary = run_match(
+        &TicTacToe::new(),
+        &spec("minimax:depth=9"),
+        &spec("alphabeta:depth=9"),
+        &config(10, Openings::Start),
+        |_, _| {},
+    )
+    .unwrap();
+    assert_eq!(summary.tally.draws, 10);
+}
+
+#[test]
+fn mcts_beats_depth_1_alphabeta_at_connect4() {
+    let summary = run_match(
+        &ConnectFour::new(),
+        &spec("mcts:playouts=10000"),
+        &spec("alphabeta:depth=1"),
+        &config(100, Openings::Random(2)),
+        |_, _| {},
+    )
+    .unwrap();
+    let t = summary.tally;
+    assert_eq!(t.games(), 100);
+    assert!(t.score() >= 0.75, "MCTS scored only {:.2} ({t:?})", t.score());
+    assert!(t.score_ci95().0 > 0.5, "the whole interval lies above 50 %: {:?}", t.score_ci95());
+}
+
+#[test]
+fn records_alternate_colours_and_share_openings() {
+    let records = std::sync::Mutex::new(Vec::new());
+    run_match(&ConnectFour::new(), &spec("random"), &spec("random"), &config(8, Openings::Random(4)), |r, _| {
+        records.lock().unwrap().push(r.clone())
+    })
+    .unwrap();
+    let mut records = records.into_inner().unwrap();
+    records.sort_by_key(|r| r.index);
+    assert_eq!(records.len(), 8);
+    for pair in records.chunks(2) {
+        assert!(pair[0].p1_first && !pair[1].p1_first, "colours alternate");
+        assert_eq!(pair[0].opening, pair[1].opening, "a pair shares its opening");
+        assert_eq!(pair[0].opening.len(), 4);
+    }
+    assert_ne!(records[0].opening, records[2].opening, "pairs differ");
+}
