@@ -172,7 +172,7 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
 
     /// The legal-move list type, usually [`MoveList<N>`] with `N` the most moves a
     /// position can have.
-    type Moves: AsRef<[Move]> + IntoIterator<Item = Move>;
+    type Moves: AsRef<[Move]> + AsMut<[Move]> + IntoIterator<Item = Move>;
 
     /// The start position.
     fn new() -> Self;

@@ -102,6 +102,12 @@ pub const MAX_PLAYOUTS: u64 = (1 << 31) - 1;
 /// The smallest arena accepted up front (a root plus a block of children); the exact
 /// requirement depends on the root position and is checked when the search starts.
 pub const MIN_ARENA_NODES: u64 = 2;
+/// Default expansion threshold: a leaf gets its children on its 8th visit. Measured on
+/// Connect Four (1,000,000 playouts from the empty board, `perf stat -r 5`): 1.24 G cycles
+/// against 1.63 G at threshold 1, with 366,836 nodes against 2,110,504; strength at
+/// 10,000 playouts per move: +1.7 Elo [-45, +49] over 200 games (no difference), and
+/// tic-tac-toe at 2,000 playouts still draws every game against perfect play.
+pub const DEFAULT_EXPAND_THRESHOLD: u32 = 8;
 /// Default arena size: 2^24 nodes (384 MiB of address space, touched only as used).
 pub const DEFAULT_ARENA_NODES: u64 = 1 << 24;
 
@@ -121,7 +127,8 @@ pub struct SearchConfig {
 
 impl SearchConfig {
     /// A builder with the defaults: C = sqrt(2), seed 0, sequential, 1 thread, virtual
-    /// loss 1, 2^24 nodes, expansion at the first revisit, and no budget (one must be set).
+    /// loss 1, 2^24 nodes, expansion at the 8th visit ([`DEFAULT_EXPAND_THRESHOLD`]), and
+    /// no budget (one must be set).
     pub fn builder() -> SearchConfigBuilder {
         SearchConfigBuilder::default()
     }
@@ -193,7 +200,7 @@ impl Default for SearchConfigBuilder {
             threads: 1,
             virtual_loss: 1,
             arena_nodes: DEFAULT_ARENA_NODES,
-            expand_threshold: 1,
+            expand_threshold: DEFAULT_EXPAND_THRESHOLD,
         }
     }
 }

@@ -1,10 +1,10 @@
 //! One MCTS iteration — select, expand, simulate, back up — generic over [`TreeOps`], so
 //! the sequential baseline and the tree-parallel workers run the same code.
 
-use rand_core::SeedableRng;
+use rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::games::{sample_weighted, Game, Move, Player, Turn};
+use crate::games::{random_below, sample_weighted, Game, Move, Player, Turn};
 use crate::policy::select_child;
 use crate::tree::{Expansion, NodeId, TreeOps};
 
@@ -64,7 +64,7 @@ impl Worker {
             match tree.expansion(node) {
                 Expansion::Expanded { first, count } if count > 0 => {
                     let child = match state.turn() {
-                        Turn::Player(_) => select_child(tree, node, first, count, params.c, vl, &mut self.rng),
+                        Turn::Player(_) => select_child(tree, node, first, count, params.c, vl),
                         Turn::Chance => sample_chance_child(tree, &state, first, count, &mut self.rng),
                     };
                     let mover = state.side_to_move();
@@ -82,7 +82,7 @@ impl Worker {
                     if tree.stats(node).visits < params.expand_threshold || !tree.try_claim(node) {
                         break;
                     }
-                    match expand(tree, node, &state) {
+                    match expand(tree, node, &state, Some(&mut self.rng)) {
                         Expanded::Children => {}
                         Expanded::Leaf => break,
                         Expanded::ArenaFull => {
@@ -114,9 +114,25 @@ pub(crate) enum Expanded {
 }
 
 /// Builds and publishes the children of a node this thread has claimed.
-pub(crate) fn expand<G: Game, T: TreeOps>(tree: &mut T, node: NodeId, state: &G) -> Expanded {
-    let moves = state.legal_moves();
-    let moves = moves.as_ref();
+///
+/// With `shuffle`, the children are laid out in a random order: selection then takes the
+/// first unvisited child and breaks exact UCB ties by position, which is the same as a
+/// uniformly random choice but stops scanning early and needs no generator call per
+/// selection (measured on Connect Four: half the branch misses of a reservoir draw). Root
+/// children stay in move-generation order, so the trees of a root-parallel search line up.
+pub(crate) fn expand<G: Game, T: TreeOps, R: RngCore>(
+    tree: &mut T,
+    node: NodeId,
+    state: &G,
+    shuffle: Option<&mut R>,
+) -> Expanded {
+    let mut moves = state.legal_moves();
+    let moves = moves.as_mut();
+    if let Some(rng) = shuffle {
+        for i in (1..moves.len()).rev() {
+            moves.swap(i, random_below(rng, i as u32 + 1) as usize);
+        }
+    }
     let count = moves.len() as u32;
     if count == 0 {
         tree.publish(node, NodeId(0), 0);
@@ -139,7 +155,7 @@ pub(crate) fn expand<G: Game, T: TreeOps>(tree: &mut T, node: NodeId, state: &G)
 }
 
 /// At a chance node the child is drawn by the game's chance weights, not by UCB.
-fn sample_chance_child<G: Game, T: TreeOps, R: rand_core::RngCore>(
+fn sample_chance_child<G: Game, T: TreeOps, R: RngCore>(
     tree: &mut T,
     state: &G,
     first: NodeId,

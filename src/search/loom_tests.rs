@@ -4,6 +4,7 @@
 //! (CI does, with `LOOM_MAX_PREEMPTIONS=2`).
 
 use loom::sync::Arc;
+use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::iteration::{expand, IterationParams, Worker};
 use crate::games::{Game, GameError, Move, MoveList, Outcome, Player};
@@ -94,7 +95,7 @@ fn loom_one_claim_wins() {
                 loom::thread::spawn(move || {
                     let mut tree = SharedTree(&arena);
                     if tree.try_claim(NodeId::ROOT) {
-                        expand(&mut tree, NodeId::ROOT, &Nim::new());
+                        expand(&mut tree, NodeId::ROOT, &Nim::new(), None::<&mut Xoshiro256PlusPlus>);
                         1
                     } else {
                         0
@@ -121,7 +122,7 @@ fn loom_concurrent_iterations_keep_invariants() {
         {
             let mut tree = ExclusiveTree(&mut arena);
             assert!(tree.try_claim(NodeId::ROOT));
-            expand(&mut tree, NodeId::ROOT, &root);
+            expand(&mut tree, NodeId::ROOT, &root, None::<&mut Xoshiro256PlusPlus>);
             let mut worker = Worker::new(1, 0);
             worker.iterate(&mut tree, &root, params);
             worker.iterate(&mut tree, &root, params);

@@ -24,9 +24,12 @@ use std::fmt;
 use std::time::Instant;
 
 pub use config::{
-    ConfigError, Mode, SearchConfig, SearchConfigBuilder, DEFAULT_ARENA_NODES, MAX_PLAYOUTS, MIN_ARENA_NODES,
+    ConfigError, Mode, SearchConfig, SearchConfigBuilder, DEFAULT_ARENA_NODES, DEFAULT_EXPAND_THRESHOLD, MAX_PLAYOUTS,
+    MIN_ARENA_NODES,
 };
 pub use result::{format_moves, ChildResult, SearchResult};
+
+use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::games::Game;
 use crate::tree::invariants::{self, Expectations, InvariantViolation};
@@ -132,7 +135,7 @@ impl Search {
             let mut tree = ExclusiveTree(arena);
             let claimed = tree.try_claim(NodeId::ROOT);
             debug_assert!(claimed);
-            expand(&mut tree, NodeId::ROOT, root);
+            expand(&mut tree, NodeId::ROOT, root, None::<&mut Xoshiro256PlusPlus>);
         }
         match cfg.mode {
             Mode::Sequential => {

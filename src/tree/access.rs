@@ -9,6 +9,8 @@
 //! The search iteration is generic over this trait, so both paths run the same algorithm
 //! and the ratio between them is exactly the cost of sharing.
 
+use std::ops::ControlFlow;
+
 use super::arena::Arena;
 use super::node::{Expansion, NodeId, Stats};
 
@@ -33,8 +35,9 @@ pub trait TreeOps {
     fn virtual_loss(&mut self, id: NodeId) -> u32;
     /// The move into the node.
     fn mv(&mut self, id: NodeId) -> u16;
-    /// Calls `f(index, stats, virtual_loss)` for each child of the block, in order.
-    fn scan_children(&mut self, first: NodeId, count: u32, f: impl FnMut(u32, Stats, u32));
+    /// Calls `f(index, stats, virtual_loss)` for each child of the block, in order, until
+    /// `f` breaks.
+    fn scan_children(&mut self, first: NodeId, count: u32, f: impl FnMut(u32, Stats, u32) -> ControlFlow<()>);
     /// Adds virtual loss on the way down.
     fn add_virtual_loss(&mut self, id: NodeId, amount: u32);
     /// Records a finished playout and removes `virtual_loss` on the way up.
@@ -81,9 +84,11 @@ impl TreeOps for ExclusiveTree<'_> {
         self.0.node_mut(id).mv_mut()
     }
     #[inline]
-    fn scan_children(&mut self, first: NodeId, count: u32, mut f: impl FnMut(u32, Stats, u32)) {
+    fn scan_children(&mut self, first: NodeId, count: u32, mut f: impl FnMut(u32, Stats, u32) -> ControlFlow<()>) {
         for (i, node) in self.0.block_mut(first, count).iter_mut().enumerate() {
-            f(i as u32, node.stats_mut(), 0);
+            if f(i as u32, node.stats_mut(), 0).is_break() {
+                return;
+            }
         }
     }
     #[inline]
@@ -133,9 +138,11 @@ impl TreeOps for SharedTree<'_> {
         self.0.node(id).mv()
     }
     #[inline]
-    fn scan_children(&mut self, first: NodeId, count: u32, mut f: impl FnMut(u32, Stats, u32)) {
+    fn scan_children(&mut self, first: NodeId, count: u32, mut f: impl FnMut(u32, Stats, u32) -> ControlFlow<()>) {
         for (i, node) in self.0.block(first, count).iter().enumerate() {
-            f(i as u32, node.stats_relaxed(), node.virtual_loss_relaxed());
+            if f(i as u32, node.stats_relaxed(), node.virtual_loss_relaxed()).is_break() {
+                return;
+            }
         }
     }
     #[inline]
