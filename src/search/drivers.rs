@@ -75,15 +75,16 @@ pub(crate) fn run_worker<G: Game, T: TreeOps, B: Budget>(
 ) {
     loop {
         if deadline.is_some_and(|d| Instant::now() >= d) {
-            return;
+            break;
         }
         let granted = budget.claim(CHUNK);
         if granted == 0 {
-            return;
+            break;
         }
         for _ in 0..granted {
             worker.iterate(tree, root, params);
         }
+        worker.flush(tree);
     }
 }
 
@@ -92,7 +93,7 @@ pub(crate) fn run_tree_parallel<G: Game>(
     arena: &Arena,
     root: &G,
     params: IterationParams,
-    workers: &mut [Worker],
+    workers: &mut [CachePadded<Worker>],
     limit: u64,
     deadline: Option<Instant>,
 ) {
@@ -102,7 +103,7 @@ pub(crate) fn run_tree_parallel<G: Game>(
         for worker in workers.iter_mut() {
             scope.spawn(move || {
                 let mut tree = SharedTree(arena);
-                run_worker(&mut tree, root, params, worker, budget, deadline);
+                run_worker(&mut tree, root, params, &mut **worker, budget, deadline);
             });
         }
     });

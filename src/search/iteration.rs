@@ -14,14 +14,23 @@ pub(crate) struct IterationParams {
     pub c: f32,
     pub virtual_loss: u32,
     pub expand_threshold: u32,
+    /// Nodes with at least this many visits get their backups batched per worker and no
+    /// virtual loss (`u32::MAX`: never; see `docs/CONCURRENCY.md`, "Batched backups").
+    pub batch_min_visits: u32,
 }
+
+/// Most distinct nodes one worker holds batched updates for before it flushes.
+const PENDING_CAPACITY: usize = 64;
 
 /// Per-worker state: its generator and a reusable path buffer (no allocation once warm).
 #[derive(Debug)]
 pub(crate) struct Worker {
     pub rng: Xoshiro256PlusPlus,
-    /// The nodes of the current iteration's path, each with the player who moved into it.
-    path: Vec<(NodeId, Player)>,
+    /// The nodes of the current iteration's path, each with the player who moved into it
+    /// and whether its backup is batched.
+    path: Vec<(NodeId, Player, bool)>,
+    /// Batched backups not yet written to the tree: (node, playouts, half points).
+    pending: Vec<(NodeId, u32, u32)>,
     /// Deepest path seen (edges below the root).
     pub max_depth: u32,
     /// An expansion failed because the arena was full.
@@ -42,6 +51,7 @@ impl Worker {
         Worker {
             rng: worker_rng(seed, index),
             path: Vec::with_capacity(256),
+            pending: Vec::with_capacity(PENDING_CAPACITY),
             max_depth: 0,
             arena_full: false,
             playouts: 0,
@@ -52,27 +62,34 @@ impl Worker {
     #[inline]
     pub fn iterate<G: Game, T: TreeOps>(&mut self, tree: &mut T, root: &G, params: IterationParams) {
         let vl = if T::SHARED { params.virtual_loss } else { 0 };
+        // Compile-time false for the exclusive tree: the sequential loop keeps no trace of it.
+        let batching = T::SHARED && params.batch_min_visits != u32::MAX;
         let mut state = *root;
         let mut node = NodeId::ROOT;
         self.path.clear();
         // The root's "mover" is the player who moved before the root position.
-        self.path.push((node, root.side_to_move().other()));
-        if vl != 0 {
-            tree.add_virtual_loss(node, vl);
+        let batched = batching && tree.stats(node).visits >= params.batch_min_visits;
+        self.path.push((node, root.side_to_move().other(), batched));
+        // Virtual loss this worker put on `node` (none on batched nodes).
+        let mut own_vl = if batched { 0 } else { vl };
+        if own_vl != 0 {
+            tree.add_virtual_loss(node, own_vl);
         }
         loop {
             match tree.expansion(node) {
                 Expansion::Expanded { first, count } if count > 0 => {
                     let child = match state.turn() {
-                        Turn::Player(_) => select_child(tree, node, first, count, params.c, vl),
+                        Turn::Player(_) => select_child(tree, node, first, count, params.c, own_vl),
                         Turn::Chance => sample_chance_child(tree, &state, first, count, &mut self.rng),
                     };
                     let mover = state.side_to_move();
                     state.play_unchecked(Move(tree.mv(child)));
-                    if vl != 0 {
-                        tree.add_virtual_loss(child, vl);
+                    let batched = batching && tree.stats(child).visits >= params.batch_min_visits;
+                    own_vl = if batched { 0 } else { vl };
+                    if own_vl != 0 {
+                        tree.add_virtual_loss(child, own_vl);
                     }
-                    self.path.push((child, mover));
+                    self.path.push((child, mover, batched));
                     node = child;
                 }
                 // A leaf for good (terminal, or the arena was full), or another thread is
@@ -95,10 +112,39 @@ impl Worker {
         }
         self.max_depth = self.max_depth.max(self.path.len() as u32 - 1);
         let outcome = state.random_playout(&mut self.rng);
-        for &(id, mover) in &self.path {
-            tree.record(id, outcome.half_points(mover), vl);
+        let path = std::mem::take(&mut self.path);
+        for &(id, mover, batched) in &path {
+            let half_points = outcome.half_points(mover);
+            if batching && batched {
+                self.defer(tree, id, half_points);
+            } else {
+                tree.record(id, half_points, vl);
+            }
         }
+        self.path = path;
         self.playouts += 1;
+    }
+
+    /// Adds a playout to the batched updates of `id`.
+    #[inline]
+    fn defer<T: TreeOps>(&mut self, tree: &mut T, id: NodeId, half_points: u32) {
+        if let Some(entry) = self.pending.iter_mut().find(|e| e.0 == id) {
+            entry.1 += 1;
+            entry.2 += half_points;
+            return;
+        }
+        if self.pending.len() == PENDING_CAPACITY {
+            self.flush(tree);
+        }
+        self.pending.push((id, 1, half_points));
+    }
+
+    /// Writes the batched updates to the tree: one atomic add per node.
+    pub fn flush<T: TreeOps>(&mut self, tree: &mut T) {
+        for &(id, playouts, half_points) in &self.pending {
+            tree.record_batch(id, playouts, half_points);
+        }
+        self.pending.clear();
     }
 }
 

@@ -110,13 +110,14 @@ fn loom_one_claim_wins() {
 }
 
 /// Two workers run full iterations (select with virtual loss, racing expansions of the
-/// same child, playout, backup) on one tree; afterwards every quiescent invariant holds.
+/// same child, playout, backup, a batched root update) on one tree; afterwards every
+/// quiescent invariant holds.
 #[test]
 fn loom_concurrent_iterations_keep_invariants() {
     model(|| {
         let mut arena = Arena::new(16).unwrap();
         let root = Nim::new();
-        let params = IterationParams { c: 1.4, virtual_loss: 1, expand_threshold: 1 };
+        let params = IterationParams { c: 1.4, virtual_loss: 1, expand_threshold: 1, batch_min_visits: 2 };
         // Two sequential iterations first, so both root children have a visit and the
         // workers below race to expand them.
         {
@@ -126,6 +127,7 @@ fn loom_concurrent_iterations_keep_invariants() {
             let mut worker = Worker::new(1, 0);
             worker.iterate(&mut tree, &root, params);
             worker.iterate(&mut tree, &root, params);
+            worker.flush(&mut tree);
         }
         let arena = Arc::new(arena);
         let workers: Vec<_> = (0..2)
@@ -133,7 +135,9 @@ fn loom_concurrent_iterations_keep_invariants() {
                 let arena = arena.clone();
                 loom::thread::spawn(move || {
                     let mut worker = Worker::new(5, i);
+                    // The root has 2 visits: its backup is batched, then flushed.
                     worker.iterate(&mut SharedTree(&arena), &root, params);
+                    worker.flush(&mut SharedTree(&arena));
                     worker.playouts
                 })
             })

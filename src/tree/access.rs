@@ -42,6 +42,8 @@ pub trait TreeOps {
     fn add_virtual_loss(&mut self, id: NodeId, amount: u32);
     /// Records a finished playout and removes `virtual_loss` on the way up.
     fn record(&mut self, id: NodeId, half_points: u32, virtual_loss: u32);
+    /// Records `playouts` finished playouts worth `half_points` in total at once.
+    fn record_batch(&mut self, id: NodeId, playouts: u32, half_points: u32);
 }
 
 /// Exclusive access for the sequential baseline: no atomic instructions.
@@ -96,6 +98,10 @@ impl TreeOps for ExclusiveTree<'_> {
     #[inline]
     fn record(&mut self, id: NodeId, half_points: u32, _virtual_loss: u32) {
         self.0.node_mut(id).record_mut(half_points);
+    }
+    #[inline]
+    fn record_batch(&mut self, id: NodeId, playouts: u32, half_points: u32) {
+        self.0.node_mut(id).record_batch_mut(playouts, half_points);
     }
 }
 
@@ -152,5 +158,9 @@ impl TreeOps for SharedTree<'_> {
     #[inline]
     fn record(&mut self, id: NodeId, half_points: u32, virtual_loss: u32) {
         self.0.node(id).record(half_points, virtual_loss);
+    }
+    #[inline]
+    fn record_batch(&mut self, id: NodeId, playouts: u32, half_points: u32) {
+        self.0.node(id).record_batch(playouts, half_points);
     }
 }

@@ -101,7 +101,14 @@ impl Stats {
     /// The increment that records one playout worth `half_points`.
     #[inline]
     pub(crate) fn one_playout(half_points: u32) -> u64 {
-        1 | (half_points as u64) << SCORE_SHIFT
+        Stats::playouts(1, half_points)
+    }
+
+    /// The increment that records `playouts` playouts worth `half_points` in total (the
+    /// packed halves add independently, so batches add like single playouts).
+    #[inline]
+    pub(crate) fn playouts(playouts: u32, half_points: u32) -> u64 {
+        playouts as u64 | (half_points as u64) << SCORE_SHIFT
     }
 
     /// Mean result in [0, 1] (a draw is 0.5); 0.5 for an unvisited node.
@@ -208,6 +215,12 @@ impl Node {
         }
     }
 
+    /// Records a batch of finished playouts with one atomic add.
+    #[inline]
+    pub fn record_batch(&self, playouts: u32, half_points: u32) {
+        self.stats.fetch_add(Stats::playouts(playouts, half_points), Ordering::Relaxed);
+    }
+
     // ---- exclusive access: the sequential baseline uses no atomic instructions ----
 
     /// Expansion state through `&mut` (plain load).
@@ -232,6 +245,12 @@ impl Node {
     #[inline]
     pub fn record_mut(&mut self, half_points: u32) {
         self.stats.with_exclusive(|w| *w += Stats::one_playout(half_points));
+    }
+
+    /// Records a batch through `&mut` (plain add).
+    #[inline]
+    pub fn record_batch_mut(&mut self, playouts: u32, half_points: u32) {
+        self.stats.with_exclusive(|w| *w += Stats::playouts(playouts, half_points));
     }
 
     /// Resets through `&mut` to a fresh child with move `mv`.
