@@ -192,7 +192,7 @@ struct BenchArgs {
     #[arg(long)]
     playouts: Option<u64>,
     /// Repeats per configuration; the median is reported.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 5)]
     repeat: usize,
     /// Virtual loss for tree mode.
     #[arg(long = "virtual-loss", default_value_t = 1)]
