@@ -8,7 +8,7 @@
 //! * [`tree`]: the 24-byte [`tree::Node`], the [`tree::Arena`] and the lock-free
 //!   expansion protocol (`docs/CONCURRENCY.md`).
 //! * [`policy`]: UCT selection.
-//! * [`search`]: the validated [`SearchConfig`], the [`Search`] engine with its
+//! * [`mod@search`]: the validated [`SearchConfig`], the [`Search`] engine with its
 //!   sequential, tree-parallel and root-parallel drivers, and the [`SearchResult`].
 //!
 //! # Examples

@@ -103,7 +103,7 @@ pub(crate) fn run_tree_parallel<G: Game>(
         for worker in workers.iter_mut() {
             scope.spawn(move || {
                 let mut tree = SharedTree(arena);
-                run_worker(&mut tree, root, params, &mut **worker, budget, deadline);
+                run_worker(&mut tree, root, params, worker, budget, deadline);
             });
         }
     });
