@@ -13,9 +13,10 @@ use super::{random_below, Game, GameError, Move, MoveList, Outcome, Player};
 pub const WIDTH: u32 = 7;
 /// Number of rows.
 pub const HEIGHT: u32 = 6;
-const H1: u32 = HEIGHT + 1;
+/// Bits per column: the rows and a sentinel.
+pub(crate) const H1: u32 = HEIGHT + 1;
 /// One bit at the bottom of each column.
-const BOTTOM: u64 = {
+pub(crate) const BOTTOM: u64 = {
     let mut mask = 0;
     let mut col = 0;
     while col < WIDTH {
@@ -25,7 +26,7 @@ const BOTTOM: u64 = {
     mask
 };
 /// Every playable cell (no sentinels).
-const BOARD: u64 = BOTTOM * ((1 << HEIGHT) - 1);
+pub(crate) const BOARD: u64 = BOTTOM * ((1 << HEIGHT) - 1);
 
 /// A Connect Four position. The first player moves first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -108,7 +109,7 @@ impl ConnectFour {
 
 /// The cells of column `col`.
 #[inline]
-pub fn column_mask(col: u32) -> u64 {
+pub const fn column_mask(col: u32) -> u64 {
     ((1 << HEIGHT) - 1) << (col * H1)
 }
 

@@ -245,13 +245,7 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
     fn play_sequence(&mut self, text: &str) -> Result<(), GameError> {
         for (i, token) in self.split_moves(text).into_iter().enumerate() {
             let mv = self.parse_move(token)?;
-            self.try_play(mv).map_err(|e| match e {
-                GameError::IllegalMove(m) => GameError::IllegalMove(format!("{m} (move {})", i + 1)),
-                GameError::GameOver => {
-                    GameError::IllegalMove(format!("{token} (move {}: the game is already over)", i + 1))
-                }
-                other => other,
-            })?;
+            try_play_numbered(self, mv, token, i)?;
         }
         Ok(())
     }
@@ -289,6 +283,18 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
             self.play_unchecked(mv);
         }
     }
+}
+
+/// [`Game::try_play`] for the `index`-th (0-based) move of a sequence, whose text is
+/// `token`: errors name the move and its 1-based position.
+pub(crate) fn try_play_numbered<G: Game>(game: &mut G, mv: Move, token: &str, index: usize) -> Result<(), GameError> {
+    game.try_play(mv).map_err(|e| match e {
+        GameError::IllegalMove(m) => GameError::IllegalMove(format!("{m} (move {})", index + 1)),
+        GameError::GameOver => {
+            GameError::IllegalMove(format!("{token} (move {}: the game is already over)", index + 1))
+        }
+        other => other,
+    })
 }
 
 /// A uniform integer in `0..n` from one 32-bit draw (Lemire's multiply-shift; the bias

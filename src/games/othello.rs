@@ -43,7 +43,7 @@ use std::fmt;
 
 use rand_core::RngCore;
 
-use super::{random_below, Game, GameError, Move, MoveList, Outcome, Player};
+use super::{random_below, try_play_numbered, Game, GameError, Move, MoveList, Outcome, Player};
 
 /// The pass move: the only legal move of a side that has no square to play while its
 /// opponent has one.
@@ -487,13 +487,7 @@ impl Game for Othello {
             if mv != PASS && self.must_pass() {
                 self.play_unchecked(PASS);
             }
-            self.try_play(mv).map_err(|e| match e {
-                GameError::IllegalMove(m) => GameError::IllegalMove(format!("{m} (move {})", i + 1)),
-                GameError::GameOver => {
-                    GameError::IllegalMove(format!("{token} (move {}: the game is already over)", i + 1))
-                }
-                other => other,
-            })?;
+            try_play_numbered(self, mv, token, i)?;
         }
         Ok(())
     }

@@ -45,11 +45,9 @@
 
 use std::fmt;
 
+use crate::games::connect4::{column_mask, BOARD, BOTTOM, H1, HEIGHT, WIDTH};
 use crate::games::{ConnectFour, Game, Move};
 
-const WIDTH: u32 = 7;
-const HEIGHT: u32 = 6;
-const H1: u32 = HEIGHT + 1;
 const CELLS: i32 = (WIDTH * HEIGHT) as i32;
 /// The lowest possible score (a loss to the opponent's 4th disc).
 pub const MIN_SCORE: i32 = -CELLS / 2 + 3;
@@ -62,26 +60,8 @@ pub const MAX_SCORE: i32 = (CELLS + 1) / 2 - 3;
 /// (the empty board) want more.
 pub const DEFAULT_TT_ENTRIES: usize = 1 << 20;
 
-/// One bit at the bottom of each column.
-const BOTTOM: u64 = {
-    let mut mask = 0;
-    let mut col = 0;
-    while col < WIDTH {
-        mask |= 1 << (col * H1);
-        col += 1;
-    }
-    mask
-};
-/// Every playable cell (no sentinel row).
-const BOARD: u64 = BOTTOM * ((1 << HEIGHT) - 1);
 /// Columns from the centre outwards.
 const COLUMN_ORDER: [u32; WIDTH as usize] = [3, 4, 2, 5, 1, 6, 0];
-
-/// The cells of column `col`.
-#[inline]
-const fn column_cells(col: u32) -> u64 {
-    ((1 << HEIGHT) - 1) << (col * H1)
-}
 
 /// The empty cells (of `mask`'s complement on the board) that would complete four in a
 /// row for `stones`: vertical, horizontal and both diagonals (Pons, part 9,
@@ -114,7 +94,7 @@ pub(crate) const ODD_ROWS: u64 = BOTTOM * 0b01_0101;
 /// See [`ODD_ROWS`].
 pub(crate) const EVEN_ROWS: u64 = BOTTOM * 0b10_1010;
 /// The centre column's cells.
-pub(crate) const CENTRE: u64 = column_cells(3);
+pub(crate) const CENTRE: u64 = column_mask(3);
 
 /// The solver's own copy of a position: stones of the side to move, all stones, plies.
 #[derive(Clone, Copy, Debug)]
@@ -409,7 +389,7 @@ impl Solver {
         let possible = board.possible();
         let mut fallback = None;
         for col in COLUMN_ORDER {
-            let cell = possible & column_cells(col);
+            let cell = possible & column_mask(col);
             if cell == 0 {
                 continue;
             }
@@ -480,7 +460,7 @@ impl Solver {
         }
         let mut moves = MoveSorter::new();
         for &col in COLUMN_ORDER.iter().rev() {
-            let cell = next & column_cells(col);
+            let cell = next & column_mask(col);
             if cell != 0 {
                 moves.add(cell, board.move_score(cell));
             }
