@@ -13,7 +13,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::alphabeta::{minimax, AbError, AlphaBeta, Evaluate, Limits};
 use crate::games::{random_below, Game, Move};
-use crate::search::{Mode, Search, SearchConfig, SearchConfigBuilder, SearchError, SearchResult};
+use crate::search::{FinalMove, Mode, Search, SearchConfig, SearchConfigBuilder, SearchError, SearchResult};
 
 /// A bad player spec or search option, naming the bad part.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,7 +29,7 @@ impl std::error::Error for SpecError {}
 
 /// The search option keys shared by `mcts:` specs and the CLI flags.
 pub const SEARCH_KEYS: &[&str] =
-    &["playouts", "time-ms", "c", "seed", "mode", "threads", "virtual-loss", "memory-mb", "nodes", "expand"];
+    &["playouts", "time-ms", "c", "seed", "mode", "threads", "virtual-loss", "memory-mb", "nodes", "expand", "final"];
 
 fn parse_num<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, SpecError> {
     value.parse().map_err(|_| SpecError(format!("bad value '{value}' for {key}")))
@@ -55,6 +55,7 @@ pub fn apply_search_option(
         "memory-mb" => builder.memory_mb(parse_num(key, value)?),
         "nodes" => builder.arena_nodes(parse_num(key, value)?),
         "expand" => builder.expand_threshold(parse_num(key, value)?),
+        "final" => builder.final_move(value.parse::<FinalMove>().map_err(|e| SpecError(e.to_string()))?),
         _ => return Err(SpecError(format!("unknown option '{key}' (expected one of: {})", SEARCH_KEYS.join(", ")))),
     })
 }

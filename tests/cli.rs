@@ -168,6 +168,8 @@ fn match_json_fields_and_records() {
 #[test]
 fn bad_input_is_rejected_with_exit_code_2() {
     rejects(&["solve", "--game", "othello"], "othello");
+    rejects(&["search", "--game", "connect4", "--playouts", "10", "--final", "best"], "best");
+    rejects(&["play", "--game", "connect4", "--p1", "mcts:final=best"], "best");
     rejects(&["solve", "--game", "connect4", "--moves", "1212121"], "over");
     rejects(&["match", "--game", "tictactoe", "--p1", "random", "--p2", "random", "--games", "0"], "games");
     rejects(

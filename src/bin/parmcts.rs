@@ -169,6 +169,9 @@ struct SearchArgs {
     /// Visits before a leaf is expanded.
     #[arg(long)]
     expand: Option<String>,
+    /// Final move: visits (most visited), value (best mean) or secure (best lower bound).
+    #[arg(long = "final")]
+    final_move: Option<String>,
     /// Check the quiescent tree invariants after the search (exit 1 on a violation).
     #[arg(long = "check-invariants")]
     check_invariants: bool,
@@ -299,6 +302,7 @@ fn search_config(args: &SearchArgs) -> Result<SearchConfig, Failure> {
         ("memory-mb", &args.memory_mb),
         ("nodes", &args.nodes),
         ("expand", &args.expand),
+        ("final", &args.final_move),
     ];
     let mut builder = SearchConfig::builder();
     if args.playouts.is_none() && args.time_ms.is_none() {
@@ -306,7 +310,7 @@ fn search_config(args: &SearchArgs) -> Result<SearchConfig, Failure> {
     }
     for (key, value) in options {
         if let Some(value) = value {
-            builder = apply_search_option(builder, key, value).map_err(|e| Failure(format!("--{}", e.0), 2))?;
+            builder = apply_search_option(builder, key, value).map_err(|e| Failure(format!("--{key}: {}", e.0), 2))?;
         }
     }
     Ok(builder.build()?)

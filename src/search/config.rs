@@ -47,6 +47,34 @@ impl fmt::Display for Mode {
     }
 }
 
+/// How the move is chosen from the root's children when the search ends (Chaslot et al.
+/// 2008, "Progressive Strategies for Monte-Carlo Tree Search", section 2.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FinalMove {
+    /// Robust child: the most visits (ties: the higher mean).
+    Visits,
+    /// Max child: the highest mean result among visited children.
+    Value,
+    /// Secure child: the highest lower confidence bound `q - A / sqrt(n)` with
+    /// `A` = [`SECURE_A`].
+    Secure,
+}
+
+/// The constant `A` of the secure child's bound `q - A / sqrt(n)`.
+pub const SECURE_A: f64 = 1.0;
+
+impl FromStr for FinalMove {
+    type Err = ConfigError;
+    fn from_str(s: &str) -> Result<FinalMove, ConfigError> {
+        match s {
+            "visits" => Ok(FinalMove::Visits),
+            "value" => Ok(FinalMove::Value),
+            "secure" => Ok(FinalMove::Secure),
+            _ => Err(ConfigError::UnknownFinalMove(s.to_string())),
+        }
+    }
+}
+
 /// A configuration that failed validation.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ConfigError {
@@ -68,6 +96,8 @@ pub enum ConfigError {
     UnknownMode(String),
     /// The expansion threshold was 0 (a leaf must be visited before it is expanded).
     ZeroExpandThreshold,
+    /// The final-move rule is not `visits`, `value` or `secure`.
+    UnknownFinalMove(String),
 }
 
 impl fmt::Display for ConfigError {
@@ -90,6 +120,9 @@ impl fmt::Display for ConfigError {
                 write!(f, "unknown mode '{m}' (expected seq, tree or root)")
             }
             ConfigError::ZeroExpandThreshold => write!(f, "expand threshold must be at least 1 (got 0)"),
+            ConfigError::UnknownFinalMove(m) => {
+                write!(f, "unknown final-move rule '{m}' (expected visits, value or secure)")
+            }
         }
     }
 }
@@ -123,6 +156,7 @@ pub struct SearchConfig {
     pub(crate) virtual_loss: u32,
     pub(crate) arena_nodes: u64,
     pub(crate) expand_threshold: u32,
+    pub(crate) final_move: FinalMove,
 }
 
 impl SearchConfig {
@@ -169,6 +203,10 @@ impl SearchConfig {
     pub fn expand_threshold(&self) -> u32 {
         self.expand_threshold
     }
+    /// How the final move is chosen.
+    pub fn final_move(&self) -> FinalMove {
+        self.final_move
+    }
     /// A copy with another seed (used by players that search once per move).
     pub fn with_seed(&self, seed: u64) -> SearchConfig {
         SearchConfig { seed, ..self.clone() }
@@ -187,6 +225,7 @@ pub struct SearchConfigBuilder {
     virtual_loss: u32,
     arena_nodes: u64,
     expand_threshold: u32,
+    final_move: FinalMove,
 }
 
 impl Default for SearchConfigBuilder {
@@ -201,6 +240,7 @@ impl Default for SearchConfigBuilder {
             virtual_loss: 1,
             arena_nodes: DEFAULT_ARENA_NODES,
             expand_threshold: DEFAULT_EXPAND_THRESHOLD,
+            final_move: FinalMove::Visits,
         }
     }
 }
@@ -257,6 +297,12 @@ impl SearchConfigBuilder {
         self
     }
 
+    /// How the final move is chosen (default: most visits).
+    pub fn final_move(mut self, rule: FinalMove) -> Self {
+        self.final_move = rule;
+        self
+    }
+
     /// Validates the configuration.
     ///
     /// # Errors
@@ -294,6 +340,7 @@ impl SearchConfigBuilder {
             virtual_loss: self.virtual_loss,
             arena_nodes: self.arena_nodes,
             expand_threshold: self.expand_threshold,
+            final_move: self.final_move,
         })
     }
 }

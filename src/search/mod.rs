@@ -24,8 +24,8 @@ use std::fmt;
 use std::time::Instant;
 
 pub use config::{
-    ConfigError, Mode, SearchConfig, SearchConfigBuilder, DEFAULT_ARENA_NODES, DEFAULT_EXPAND_THRESHOLD, MAX_PLAYOUTS,
-    MIN_ARENA_NODES,
+    ConfigError, FinalMove, Mode, SearchConfig, SearchConfigBuilder, DEFAULT_ARENA_NODES, DEFAULT_EXPAND_THRESHOLD,
+    MAX_PLAYOUTS, MIN_ARENA_NODES, SECURE_A,
 };
 pub use result::{format_moves, ChildResult, SearchResult};
 
@@ -211,17 +211,14 @@ impl Search {
             }
             per_tree_children.push(children);
         }
-        let (best_move, children) = result::summarise_children(&merged);
+        let (best_move, children) = result::summarise_children(&merged, self.config.final_move);
         // The PV: the best move, continued in the tree that visited it most.
         let mut pv = Vec::new();
         if let Some(best) = best_move {
             let index = merged.iter().position(|c| c.0 == best).unwrap_or(0);
             let tree = (0..self.arenas.len()).max_by_key(|&t| per_tree_children[t].get(index).map_or(0, |c| c.1));
             if let Some(t) = tree {
-                pv = result::principal_variation(&mut SharedTree(&self.arenas[t]), 256);
-                if pv.first() != Some(&best) {
-                    pv = vec![best];
-                }
+                pv = result::principal_variation(&mut SharedTree(&self.arenas[t]), best, 256);
             }
         }
         let root_visits = self.arenas.iter().map(|a| a.node(NodeId::ROOT).stats_relaxed().visits as u64).sum();

@@ -5,7 +5,7 @@ use std::time::Duration;
 use crate::games::{Game, Move};
 use crate::tree::{Expansion, NodeId, TreeOps};
 
-use super::config::Mode;
+use super::config::{FinalMove, Mode, SECURE_A};
 
 /// One root child's statistics.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -66,10 +66,14 @@ pub(crate) fn root_children<T: TreeOps>(tree: &mut T) -> Vec<(Move, u64, u64)> {
     }
 }
 
-/// The most visited path from the root (ties: the first child).
-pub(crate) fn principal_variation<T: TreeOps>(tree: &mut T, max_len: usize) -> Vec<Move> {
-    let mut pv = Vec::new();
-    let mut node = NodeId::ROOT;
+/// The principal variation: `first` (a root move), then the most visited child at each
+/// level below it (ties: the first child). Just `[first]` if this tree lacks it.
+pub(crate) fn principal_variation<T: TreeOps>(tree: &mut T, first_move: Move, max_len: usize) -> Vec<Move> {
+    let mut pv = vec![first_move];
+    let Expansion::Expanded { first, count } = tree.expansion(NodeId::ROOT) else { return pv };
+    let Some(mut node) = (0..count).map(|i| NodeId(first.0 + i)).find(|&c| tree.mv(c) == first_move.0) else {
+        return pv;
+    };
     while pv.len() < max_len {
         let Expansion::Expanded { first, count } = tree.expansion(node) else { break };
         let mut best = None;
@@ -88,8 +92,9 @@ pub(crate) fn principal_variation<T: TreeOps>(tree: &mut T, max_len: usize) -> V
     pv
 }
 
-/// Builds the per-child list and best move from merged root statistics.
-pub(crate) fn summarise_children(children: &[(Move, u64, u64)]) -> (Option<Move>, Vec<ChildResult>) {
+/// Builds the per-child list and picks the final move by `rule` from merged root
+/// statistics (ties: the earlier child).
+pub(crate) fn summarise_children(children: &[(Move, u64, u64)], rule: FinalMove) -> (Option<Move>, Vec<ChildResult>) {
     let list: Vec<ChildResult> = children
         .iter()
         .map(|&(mv, visits, half_points)| ChildResult {
@@ -98,11 +103,21 @@ pub(crate) fn summarise_children(children: &[(Move, u64, u64)]) -> (Option<Move>
             value: if visits == 0 { 0.5 } else { half_points as f64 / (2.0 * visits as f64) },
         })
         .collect();
-    // Final move by most visits; among equals, the higher value, then the first.
+    let key = |c: &ChildResult| -> (f64, f64) {
+        match rule {
+            FinalMove::Visits => (c.visits as f64, c.value),
+            FinalMove::Value if c.visits > 0 => (c.value, c.visits as f64),
+            FinalMove::Secure if c.visits > 0 => (c.value - SECURE_A / (c.visits as f64).sqrt(), c.visits as f64),
+            _ => (f64::NEG_INFINITY, 0.0),
+        }
+    };
     let best = list
         .iter()
         .enumerate()
-        .max_by(|(ia, a), (ib, b)| a.visits.cmp(&b.visits).then(a.value.total_cmp(&b.value)).then(ib.cmp(ia)))
+        .max_by(|(ia, a), (ib, b)| {
+            let (ka, kb) = (key(a), key(b));
+            ka.0.total_cmp(&kb.0).then(ka.1.total_cmp(&kb.1)).then(ib.cmp(ia))
+        })
         .map(|(_, c)| c.mv);
     (best, list)
 }
@@ -118,4 +133,22 @@ pub fn format_moves<G: Game>(root: &G, moves: &[Move]) -> Vec<String> {
             text
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn final_move_rules() {
+        // A: robust (100 visits, 0.6); B: secure (10 visits, 0.9: 0.9 - 1/sqrt(10) = 0.58
+        // beats 0.6 - 0.1 = 0.5); C: max (1 visit, 1.0, but a bound of 0); D: unvisited.
+        let children = [(Move(0), 100, 120), (Move(1), 10, 18), (Move(2), 1, 2), (Move(3), 0, 0)];
+        assert_eq!(summarise_children(&children, FinalMove::Visits).0, Some(Move(0)));
+        assert_eq!(summarise_children(&children, FinalMove::Value).0, Some(Move(2)));
+        assert_eq!(summarise_children(&children, FinalMove::Secure).0, Some(Move(1)));
+        let (_, list) = summarise_children(&children, FinalMove::Visits);
+        assert_eq!(list[3].value, 0.5);
+        assert!((list[1].value - 0.9).abs() < 1e-12);
+    }
 }
