@@ -28,8 +28,20 @@ impl fmt::Display for SpecError {
 impl std::error::Error for SpecError {}
 
 /// The search option keys shared by `mcts:` specs and the CLI flags.
-pub const SEARCH_KEYS: &[&str] =
-    &["playouts", "time-ms", "c", "seed", "mode", "threads", "virtual-loss", "memory-mb", "nodes", "expand", "final"];
+pub const SEARCH_KEYS: &[&str] = &[
+    "playouts",
+    "time-ms",
+    "c",
+    "seed",
+    "mode",
+    "threads",
+    "virtual-loss",
+    "memory-mb",
+    "nodes",
+    "expand",
+    "final",
+    "reuse",
+];
 
 fn parse_num<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, SpecError> {
     value.parse().map_err(|_| SpecError(format!("bad value '{value}' for {key}")))
@@ -56,6 +68,11 @@ pub fn apply_search_option(
         "nodes" => builder.arena_nodes(parse_num(key, value)?),
         "expand" => builder.expand_threshold(parse_num(key, value)?),
         "final" => builder.final_move(value.parse::<FinalMove>().map_err(|e| SpecError(e.to_string()))?),
+        "reuse" => builder.reuse(match value {
+            "on" => true,
+            "off" => false,
+            _ => return Err(SpecError(format!("bad value '{value}' for reuse (expected on or off)"))),
+        }),
         _ => return Err(SpecError(format!("unknown option '{key}' (expected one of: {})", SEARCH_KEYS.join(", ")))),
     })
 }
@@ -211,7 +228,7 @@ impl PlayerSpec {
             PlayerSpec::Random => Box::new(RandomAgent { rng: Xoshiro256PlusPlus::seed_from_u64(seed) }),
             PlayerSpec::Mcts(config) => {
                 let config = config.with_seed(config.seed() ^ seed);
-                Box::new(MctsAgent { search: Search::new(config)?, moves_played: 0, last: None })
+                Box::new(MctsAgent { search: Search::new(config)?, moves_played: 0, last: None, last_root: None })
             }
             PlayerSpec::Minimax { depth } => Box::new(MinimaxAgent { depth: *depth }),
             PlayerSpec::AlphaBeta { limits, tt_mb } => {
@@ -252,21 +269,34 @@ impl<G: Game> Agent<G> for RandomAgent {
     }
 }
 
-/// Plays the most visited move of an MCTS search per move.
+/// Plays the final move of an MCTS search per move; with `reuse=on` it keeps the
+/// subtree of the position it finds on its next turn.
 #[derive(Debug)]
-pub struct MctsAgent {
+pub struct MctsAgent<G> {
     search: Search,
     moves_played: u64,
     last: Option<SearchResult>,
+    /// The position searched last (to find the new position in its tree).
+    last_root: Option<G>,
 }
 
-impl<G: Game> Agent<G> for MctsAgent {
+/// Plies between two searches of one player that tree reuse looks through: its own move,
+/// the reply, and room for forced passes.
+const REUSE_PLIES: u32 = 4;
+
+impl<G: Game> Agent<G> for MctsAgent<G> {
     fn choose(&mut self, game: &G) -> Result<Move, PlayerError> {
+        if let Some(old) = self.last_root.take() {
+            self.search.reuse(&old, game, REUSE_PLIES);
+        }
         // A fresh, reproducible seed per move.
         let seed = self.search.config().seed().wrapping_add(self.moves_played.wrapping_mul(0x9E37_79B9));
         self.moves_played += 1;
         self.search.set_seed(seed);
         let result = self.search.run(game)?;
+        if self.search.config().reuse() {
+            self.last_root = Some(*game);
+        }
         let best = result.best_move.ok_or(PlayerError::GameOver)?;
         self.last = Some(result);
         Ok(best)

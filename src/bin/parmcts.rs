@@ -348,6 +348,7 @@ fn run_search<G: Game>(args: &SearchArgs) -> Result<(), Failure> {
             "arena_full": result.arena_full,
             "mode": result.mode.name(),
             "threads": result.threads,
+            "reused_nodes": result.reused_nodes,
             "node_bytes": NODE_BYTES,
             "arena_nodes": search.config().arena_nodes(),
         });

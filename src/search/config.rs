@@ -157,6 +157,7 @@ pub struct SearchConfig {
     pub(crate) arena_nodes: u64,
     pub(crate) expand_threshold: u32,
     pub(crate) final_move: FinalMove,
+    pub(crate) reuse: bool,
 }
 
 impl SearchConfig {
@@ -207,6 +208,10 @@ impl SearchConfig {
     pub fn final_move(&self) -> FinalMove {
         self.final_move
     }
+    /// Whether players keep the subtree of the position reached (tree reuse).
+    pub fn reuse(&self) -> bool {
+        self.reuse
+    }
     /// A copy with another seed (used by players that search once per move).
     pub fn with_seed(&self, seed: u64) -> SearchConfig {
         SearchConfig { seed, ..self.clone() }
@@ -226,6 +231,7 @@ pub struct SearchConfigBuilder {
     arena_nodes: u64,
     expand_threshold: u32,
     final_move: FinalMove,
+    reuse: bool,
 }
 
 impl Default for SearchConfigBuilder {
@@ -241,6 +247,7 @@ impl Default for SearchConfigBuilder {
             arena_nodes: DEFAULT_ARENA_NODES,
             expand_threshold: DEFAULT_EXPAND_THRESHOLD,
             final_move: FinalMove::Visits,
+            reuse: false,
         }
     }
 }
@@ -303,6 +310,12 @@ impl SearchConfigBuilder {
         self
     }
 
+    /// Keep the subtree of the position reached between moves ([`crate::Search::reuse`]).
+    pub fn reuse(mut self, on: bool) -> Self {
+        self.reuse = on;
+        self
+    }
+
     /// Validates the configuration.
     ///
     /// # Errors
@@ -341,6 +354,7 @@ impl SearchConfigBuilder {
             arena_nodes: self.arena_nodes,
             expand_threshold: self.expand_threshold,
             final_move: self.final_move,
+            reuse: self.reuse,
         })
     }
 }

@@ -143,7 +143,13 @@ fn loom_concurrent_iterations_keep_invariants() {
             })
             .collect();
         let playouts: u64 = workers.into_iter().map(|t| t.join().unwrap()).sum();
-        let expect = Expectations { playouts: 2 + playouts, expand_threshold: 1, exact_leaf_visits: false };
+        let expect = Expectations {
+            playouts: 2 + playouts,
+            expand_threshold: 1,
+            exact_leaf_visits: false,
+            prior_root_visits: 0,
+            prior_root_leaf: 0,
+        };
         check(&arena, expect).unwrap();
     });
 }

@@ -32,9 +32,9 @@ pub use result::{format_moves, ChildResult, SearchResult};
 use crossbeam_utils::CachePadded;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::games::Game;
+use crate::games::{Game, Move};
 use crate::tree::invariants::{self, Expectations, InvariantViolation};
-use crate::tree::{Arena, ExclusiveTree, NodeId, SharedTree, TreeOps};
+use crate::tree::{Arena, ExclusiveTree, Expansion, NodeId, SharedTree, TreeOps};
 use drivers::{run_tree_parallel, run_worker, LocalBudget};
 use iteration::{expand, IterationParams, Worker};
 
@@ -91,6 +91,13 @@ pub struct Search {
     arenas: Vec<Arena>,
     /// Playouts completed on each arena by the last run (for the invariant check).
     last_playouts: Vec<u64>,
+    /// Per arena: (visits, leaf visits) its root had when the last run started.
+    prior_root: Vec<(u64, u64)>,
+    /// Set by [`Search::reuse`]: the hash of the position whose subtree now sits at the
+    /// roots; the next [`Search::run`] on that position keeps the trees.
+    reuse_hash: Option<u64>,
+    /// Spare arena for compaction (allocated on first reuse; pages untouched until used).
+    scratch: Option<Arena>,
 }
 
 impl Search {
@@ -104,7 +111,14 @@ impl Search {
         let arenas = (0..trees)
             .map(|_| Arena::new(per_tree).map_err(|_| ConfigError::ArenaTooSmall(config.arena_nodes)))
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(Search { config, arenas, last_playouts: vec![0; trees] })
+        Ok(Search {
+            config,
+            arenas,
+            last_playouts: vec![0; trees],
+            prior_root: vec![(0, 0); trees],
+            reuse_hash: None,
+            scratch: None,
+        })
     }
 
     /// The configuration.
@@ -154,13 +168,28 @@ impl Search {
         let mut workers: Vec<CachePadded<Worker>> =
             (0..cfg.threads).map(|i| CachePadded::new(Worker::new(cfg.seed, i))).collect();
         // Every root is expanded before any worker starts, so no worker ever finds the
-        // root EXPANDING and plays out from it (root visits = Σ children's visits).
-        for arena in &mut self.arenas {
-            arena.reset();
+        // root EXPANDING and plays out from it (root visits = Σ children's visits). A tree
+        // kept by `reuse` for this very position is searched on; any other is reset.
+        let reusing = self.reuse_hash.take() == Some(root.hash());
+        let mut reused_nodes = 0;
+        for (arena, prior) in self.arenas.iter_mut().zip(&mut self.prior_root) {
             let mut tree = ExclusiveTree(arena);
-            let claimed = tree.try_claim(NodeId::ROOT);
-            debug_assert!(claimed);
-            expand(&mut tree, NodeId::ROOT, root, None::<&mut Xoshiro256PlusPlus>);
+            let keep = reusing
+                && match tree.expansion(NodeId::ROOT) {
+                    Expansion::Unexpanded => true,
+                    Expansion::Expanded { count, .. } => count > 0,
+                    Expansion::Expanding => false,
+                };
+            if keep {
+                reused_nodes += tree.0.len() as u64 - 1;
+            } else {
+                tree.0.reset();
+            }
+            let mut tree = ExclusiveTree(arena);
+            if tree.try_claim(NodeId::ROOT) {
+                expand(&mut tree, NodeId::ROOT, root, None::<&mut Xoshiro256PlusPlus>);
+            }
+            *prior = root_visits_and_leaf(&mut tree);
         }
         match cfg.mode {
             Mode::Sequential => {
@@ -186,7 +215,49 @@ impl Search {
             Mode::RootParallel => workers.iter().map(|w| w.playouts).collect(),
             _ => vec![workers.iter().map(|w| w.playouts).sum()],
         };
-        Ok(self.summarise(root, &workers, elapsed))
+        let mut result = self.summarise(root, &workers, elapsed);
+        result.reused_nodes = reused_nodes;
+        Ok(result)
+    }
+
+    /// Keeps, for the next [`Search::run`] on `new_root`, the part of the last search's
+    /// tree(s) under `new_root`: the subtree reached from `old_root` (the position the
+    /// last run searched) by at most `max_plies` moves whose position hashes like
+    /// `new_root` becomes the root, compacted to the front of the arena. Returns the
+    /// nodes kept (0 when the position is not in the tree, or reuse is off in the
+    /// configuration; the next run then starts afresh).
+    pub fn reuse<G: Game>(&mut self, old_root: &G, new_root: &G, max_plies: u32) -> u64 {
+        self.reuse_hash = None;
+        if !self.config.reuse {
+            return 0;
+        }
+        let target = new_root.hash();
+        let mut kept = 0;
+        for i in 0..self.arenas.len() {
+            let Some(node) = find_position(&mut ExclusiveTree(&mut self.arenas[i]), old_root, target, max_plies) else {
+                return 0;
+            };
+            if node != NodeId::ROOT {
+                let capacity = self.arenas[i].capacity() as u64;
+                let scratch = match self.scratch.take() {
+                    Some(arena) => arena,
+                    None => match Arena::new(capacity) {
+                        Ok(arena) => arena,
+                        Err(_) => return 0,
+                    },
+                };
+                let mut scratch = scratch;
+                if self.arenas[i].copy_subtree(node, &mut scratch).is_none() {
+                    self.scratch = Some(scratch);
+                    return 0;
+                }
+                std::mem::swap(&mut self.arenas[i], &mut scratch);
+                self.scratch = Some(scratch);
+            }
+            kept += self.arenas[i].len() as u64 - 1;
+        }
+        self.reuse_hash = Some(target);
+        kept
     }
 
     fn summarise<G: Game>(
@@ -195,32 +266,33 @@ impl Search {
         workers: &[CachePadded<Worker>],
         elapsed: std::time::Duration,
     ) -> SearchResult {
-        // Sum root children over the trees (one tree unless root-parallel).
-        let mut merged: Vec<(crate::games::Move, u64, u64)> = Vec::new();
-        let mut per_tree_children = Vec::with_capacity(self.arenas.len());
-        for arena in &self.arenas {
-            let children = result::root_children(&mut SharedTree(arena));
-            if merged.is_empty() {
-                merged = children.clone();
-            } else {
-                for (m, c) in merged.iter_mut().zip(&children) {
-                    debug_assert_eq!(m.0, c.0, "every tree generates the root moves in the same order");
-                    m.1 += c.1;
-                    m.2 += c.2;
+        // Sum root children over the trees (one tree unless root-parallel), by move:
+        // reused roots keep their shuffled child order, so indices need not line up.
+        let per_tree: Vec<Vec<(Move, u64, u64)>> =
+            self.arenas.iter().map(|arena| result::root_children(&mut SharedTree(arena))).collect();
+        let mut merged: Vec<(Move, u64, u64)> = per_tree.first().cloned().unwrap_or_default();
+        merged.sort_by_key(|c| c.0);
+        for children in per_tree.iter().skip(1) {
+            for &(mv, visits, half_points) in children {
+                match merged.binary_search_by_key(&mv, |c| c.0) {
+                    Ok(i) => {
+                        merged[i].1 += visits;
+                        merged[i].2 += half_points;
+                    }
+                    Err(i) => merged.insert(i, (mv, visits, half_points)),
                 }
             }
-            per_tree_children.push(children);
         }
         let (best_move, children) = result::summarise_children(&merged, self.config.final_move);
         // The PV: the best move, continued in the tree that visited it most.
-        let mut pv = Vec::new();
-        if let Some(best) = best_move {
-            let index = merged.iter().position(|c| c.0 == best).unwrap_or(0);
-            let tree = (0..self.arenas.len()).max_by_key(|&t| per_tree_children[t].get(index).map_or(0, |c| c.1));
-            if let Some(t) = tree {
-                pv = result::principal_variation(&mut SharedTree(&self.arenas[t]), best, 256);
+        let pv = match best_move {
+            Some(best) => {
+                let visits_of = |t: &Vec<(Move, u64, u64)>| t.iter().find(|c| c.0 == best).map_or(0, |c| c.1);
+                let tree = (0..per_tree.len()).max_by_key(|&t| visits_of(&per_tree[t])).unwrap_or(0);
+                result::principal_variation(&mut SharedTree(&self.arenas[tree]), best, 256)
             }
-        }
+            None => Vec::new(),
+        };
         let root_visits = self.arenas.iter().map(|a| a.node(NodeId::ROOT).stats_relaxed().visits as u64).sum();
         let _ = root;
         SearchResult {
@@ -233,6 +305,7 @@ impl Search {
             max_depth: workers.iter().map(|w| w.max_depth).max().unwrap_or(0),
             elapsed,
             arena_full: workers.iter().any(|w| w.arena_full),
+            reused_nodes: 0,
             mode: self.config.mode,
             threads: self.config.threads,
         }
@@ -245,18 +318,53 @@ impl Search {
     /// The first [`InvariantViolation`].
     pub fn check_invariants(&self) -> Result<u64, InvariantViolation> {
         let mut total = 0;
-        for (arena, &playouts) in self.arenas.iter().zip(&self.last_playouts) {
+        for ((arena, &playouts), prior) in self.arenas.iter().zip(&self.last_playouts).zip(&self.prior_root) {
             total += invariants::check(
                 arena,
                 Expectations {
                     playouts,
                     expand_threshold: self.config.expand_threshold,
                     exact_leaf_visits: self.config.mode != Mode::TreeParallel,
+                    prior_root_visits: prior.0,
+                    prior_root_leaf: prior.1,
                 },
             )?;
         }
         Ok(total)
     }
+}
+
+/// The root's visits and the part of them that stopped at the root itself.
+fn root_visits_and_leaf<T: TreeOps>(tree: &mut T) -> (u64, u64) {
+    let visits = tree.stats(NodeId::ROOT).visits as u64;
+    let children: u64 = result::root_children(tree).iter().map(|c| c.1).sum();
+    (visits, visits.saturating_sub(children))
+}
+
+/// Breadth-first search, at most `max_plies` deep, for the node whose position (replayed
+/// from `root`) has hash `target`.
+fn find_position<G: Game, T: TreeOps>(tree: &mut T, root: &G, target: u64, max_plies: u32) -> Option<NodeId> {
+    let mut level = vec![(NodeId::ROOT, *root)];
+    for depth in 0..=max_plies {
+        if let Some(&(node, _)) = level.iter().find(|(_, state)| state.hash() == target) {
+            return Some(node);
+        }
+        if depth == max_plies {
+            break;
+        }
+        let mut next = Vec::new();
+        for (node, state) in level {
+            if let Expansion::Expanded { first, count } = tree.expansion(node) {
+                for child in (0..count).map(|i| NodeId(first.0 + i)) {
+                    let mut child_state = state;
+                    child_state.play_unchecked(Move(tree.mv(child)));
+                    next.push((child, child_state));
+                }
+            }
+        }
+        level = next;
+    }
+    None
 }
 
 /// Convenience: allocates a [`Search`] and runs it once.

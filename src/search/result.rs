@@ -23,7 +23,7 @@ pub struct ChildResult {
 pub struct SearchResult {
     /// The most visited root move (`None` only if the root has no legal move).
     pub best_move: Option<Move>,
-    /// Every root child, in move-generation order.
+    /// Every root child, in move order.
     pub children: Vec<ChildResult>,
     /// Principal variation: most visited child from the root down.
     pub pv: Vec<Move>,
@@ -39,6 +39,8 @@ pub struct SearchResult {
     pub elapsed: Duration,
     /// Whether an expansion was refused because the arena was full.
     pub arena_full: bool,
+    /// Nodes kept from the previous move's tree (0 without tree reuse).
+    pub reused_nodes: u64,
     /// Threading mode.
     pub mode: Mode,
     /// Worker threads.

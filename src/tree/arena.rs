@@ -3,7 +3,7 @@
 
 use crossbeam_utils::CachePadded;
 
-use super::node::{Node, NodeId};
+use super::node::{Expansion, Node, NodeId};
 use crate::sync::{AtomicU32, Exclusive, Ordering};
 
 /// Bytes per node (pinned by a const assert in `node.rs`).
@@ -113,6 +113,35 @@ impl Arena {
             *used = end;
             Some(first)
         })
+    }
+
+    /// Copies the subtree under `from` into `dest` (emptied first), with `from` as the new
+    /// root, breadth first so that every child block stays contiguous. Returns the nodes
+    /// copied, or `None` if `dest` is smaller than this arena (then it may hold part of
+    /// the subtree and must be reset before use). For tree reuse between moves; the tree
+    /// must be quiescent.
+    pub fn copy_subtree(&mut self, from: NodeId, dest: &mut Arena) -> Option<u32> {
+        if dest.capacity() < self.capacity() {
+            return None;
+        }
+        dest.reset();
+        dest.node_mut(NodeId::ROOT).copy_from_mut(self.node_mut(from));
+        let mut queue = std::collections::VecDeque::from([(from, NodeId::ROOT)]);
+        while let Some((source, target)) = queue.pop_front() {
+            let Expansion::Expanded { first, count } = self.node_mut(source).expansion_mut() else { continue };
+            if count == 0 {
+                continue;
+            }
+            // The subtree is at most this arena's used part, which fits in `dest`.
+            let new_first = dest.alloc_mut(count)?;
+            dest.node_mut(target).set_expanded_mut(new_first, count);
+            for i in 0..count {
+                let (s, t) = (NodeId(first.0 + i), NodeId(new_first.0 + i));
+                dest.node_mut(t).copy_from_mut(self.node_mut(s));
+                queue.push_back((s, t));
+            }
+        }
+        Some(dest.len())
     }
 
     /// Forgets every node but a fresh root, keeping the allocation.

@@ -2,7 +2,8 @@
 //!
 //! 1. No node is left EXPANDING, and no virtual loss is left anywhere.
 //! 2. The root's visits equal the completed playouts, and equal the sum of its
-//!    children's visits (the root is expanded before its first playout).
+//!    children's visits (the root is expanded before its first playout). A root reused
+//!    from the previous move's tree starts with the visits it had there (`prior_*`).
 //! 3. An expanded non-root node with children has `visits = Σ children's visits + leaf`,
 //!    where `leaf` counts the playouts that stopped at it before its children were
 //!    published: exactly `expand_threshold` in a sequential search, at least that in a
@@ -35,6 +36,10 @@ pub struct Expectations {
     pub expand_threshold: u32,
     /// Whether rule 3 holds with equality (sequential search).
     pub exact_leaf_visits: bool,
+    /// Visits the root had before this search (0 unless the tree was reused).
+    pub prior_root_visits: u64,
+    /// Of those, the playouts that stopped at the root before it had children.
+    pub prior_root_leaf: u64,
 }
 
 /// Checks every quiescent invariant of `arena`; returns the number of reachable nodes.
@@ -49,8 +54,11 @@ pub fn check(arena: &Arena, expect: Expectations) -> Result<u64, InvariantViolat
     let mut reachable = 1u64;
     let mut stack = vec![NodeId::ROOT];
     let root = arena.node(NodeId::ROOT).stats_relaxed();
-    if root.visits as u64 != expect.playouts {
-        return fail(format!("root visits {} != completed playouts {}", root.visits, expect.playouts));
+    if root.visits as u64 != expect.playouts + expect.prior_root_visits {
+        return fail(format!(
+            "root visits {} != completed playouts {} + visits before the search {}",
+            root.visits, expect.playouts, expect.prior_root_visits
+        ));
     }
     while let Some(id) = stack.pop() {
         let node = arena.node(id);
@@ -84,7 +92,7 @@ pub fn check(arena: &Arena, expect: Expectations) -> Result<u64, InvariantViolat
                 let leaf = visits.checked_sub(child_visits);
                 let ok = match (id == NodeId::ROOT, leaf) {
                     (_, None) => false,
-                    (true, Some(leaf)) => leaf == 0,
+                    (true, Some(leaf)) => leaf == expect.prior_root_leaf,
                     (false, Some(leaf)) if expect.exact_leaf_visits => leaf == expect.expand_threshold as u64,
                     (false, Some(leaf)) => leaf >= expect.expand_threshold as u64,
                 };

@@ -253,6 +253,18 @@ impl Node {
         self.stats.with_exclusive(|w| *w += Stats::playouts(playouts, half_points));
     }
 
+    /// Copies `source`'s move, counters and link word (quiescent trees only: no virtual
+    /// loss is copied). A link with children must be rewritten by the caller.
+    pub(crate) fn copy_from_mut(&mut self, source: &mut Node) {
+        let link = source.link.with_exclusive(|w| *w);
+        let stats = source.stats.with_exclusive(|w| *w);
+        let mv = source.mv.with_exclusive(|m| *m);
+        *self = Node::default();
+        self.link.with_exclusive(|w| *w = link);
+        self.stats.with_exclusive(|w| *w = stats);
+        self.mv.with_exclusive(|m| *m = mv);
+    }
+
     /// Resets through `&mut` to a fresh child with move `mv`.
     #[inline]
     pub fn init_mut(&mut self, mv: u16) {

@@ -1,0 +1,88 @@
+//! Tree reuse: after a move and a reply, the subtree of the position reached becomes the
+//! new root, compacted; the next search continues it and every invariant still holds.
+
+use parmcts::players::PlayerSpec;
+use parmcts::{ConnectFour, Game, Mode, Othello, Search, SearchConfig};
+
+fn config(mode: Mode) -> SearchConfig {
+    SearchConfig::builder().playouts(50_000).mode(mode).threads(2).reuse(true).seed(4).build().unwrap()
+}
+
+/// Searches `root`, plays the best move and `reply`, reuses, searches again; returns
+/// (nodes kept, second result).
+fn reuse_once<G: Game>(root: &G, reply_index: usize, mode: Mode) -> (u64, parmcts::SearchResult) {
+    let mut search = Search::new(config(mode)).unwrap();
+    let first = search.run(root).unwrap();
+    search.check_invariants().unwrap();
+    let mut next = *root;
+    next.play_unchecked(first.best_move.unwrap());
+    let replies = next.legal_moves();
+    let replies = replies.as_ref();
+    next.play_unchecked(replies[reply_index % replies.len()]);
+    let kept = search.reuse(root, &next, 4);
+    let second = search.run(&next).unwrap();
+    search.check_invariants().unwrap_or_else(|e| panic!("{mode}: {e}"));
+    assert_eq!(second.playouts, 50_000);
+    assert_eq!(second.reused_nodes, kept);
+    (kept, second)
+}
+
+#[test]
+fn the_reached_subtree_is_kept_in_every_mode() {
+    for mode in [Mode::Sequential, Mode::TreeParallel, Mode::RootParallel] {
+        let (kept, second) = reuse_once(&ConnectFour::new(), 3, mode);
+        assert!(kept > 100, "{mode}: kept only {kept} nodes");
+        // The root starts with the visits it had in the old tree.
+        assert!(second.root_visits > 50_000, "{mode}: root visits {}", second.root_visits);
+        let (kept, _) = reuse_once(&Othello::new(), 1, mode);
+        assert!(kept > 10, "{mode}: othello kept {kept}");
+    }
+}
+
+#[test]
+fn an_unknown_position_or_reuse_off_starts_afresh() {
+    let mut search = Search::new(config(Mode::Sequential)).unwrap();
+    let root = ConnectFour::new();
+    search.run(&root).unwrap();
+    let far = ConnectFour::parse_position("1234567123").unwrap();
+    assert_eq!(search.reuse(&root, &far, 4), 0, "10 plies away: not within 4 plies");
+    let result = search.run(&far).unwrap();
+    assert_eq!((result.reused_nodes, result.root_visits), (0, 50_000));
+    search.check_invariants().unwrap();
+
+    let off = SearchConfig::builder().playouts(10_000).seed(1).build().unwrap();
+    let mut search = Search::new(off).unwrap();
+    search.run(&root).unwrap();
+    let next = ConnectFour::parse_position("44").unwrap();
+    assert_eq!(search.reuse(&root, &next, 4), 0);
+    assert_eq!(search.run(&next).unwrap().reused_nodes, 0);
+}
+
+#[test]
+fn a_reused_position_must_be_the_one_searched_next() {
+    let mut search = Search::new(config(Mode::Sequential)).unwrap();
+    let root = ConnectFour::new();
+    search.run(&root).unwrap();
+    let next = ConnectFour::parse_position("44").unwrap();
+    assert!(search.reuse(&root, &next, 4) > 0);
+    // Searching another position instead discards the kept tree.
+    let other = ConnectFour::parse_position("43").unwrap();
+    let result = search.run(&other).unwrap();
+    assert_eq!((result.reused_nodes, result.root_visits), (0, 50_000));
+    search.check_invariants().unwrap();
+}
+
+#[test]
+fn players_with_reuse_play_whole_games() {
+    let spec = PlayerSpec::parse("mcts:playouts=3000,reuse=on").unwrap();
+    let mut players = [spec.build::<Othello>(1).unwrap(), spec.build::<Othello>(2).unwrap()];
+    let mut game = Othello::new();
+    let mut reused = 0;
+    while game.outcome().is_none() {
+        let side = game.side_to_move().index();
+        let mv = players[side].choose(&game).unwrap();
+        reused += players[side].last_search().map_or(0, |r| r.reused_nodes);
+        game.try_play(mv).unwrap();
+    }
+    assert!(reused > 0, "the players kept nothing between moves");
+}
