@@ -13,7 +13,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::alphabeta::{minimax, AbError, AlphaBeta, Evaluate, Limits};
 use crate::games::{random_below, Game, Move};
-use crate::search::{FinalMove, Mode, Search, SearchConfig, SearchConfigBuilder, SearchError, SearchResult};
+use crate::search::{FinalMove, Mode, Playout, Search, SearchConfig, SearchConfigBuilder, SearchError, SearchResult};
 
 /// A bad player spec or search option, naming the bad part.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -68,6 +68,9 @@ pub fn apply_search_option(
         "nodes" => builder.arena_nodes(parse_num(key, value)?),
         "expand" => builder.expand_threshold(parse_num(key, value)?),
         "final" => builder.final_move(value.parse::<FinalMove>().map_err(|e| SpecError(e.to_string()))?),
+        "bias" => builder.bias(parse_num(key, value)?),
+        "bias-k" => builder.bias_k(parse_num(key, value)?),
+        "playout" => builder.playout(value.parse::<Playout>().map_err(|e| SpecError(e.to_string()))?),
         "reuse" => builder.reuse(match value {
             "on" => true,
             "off" => false,

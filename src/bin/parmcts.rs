@@ -51,7 +51,7 @@ enum Command {
         json: bool,
     },
     /// Search one position and print the best move and the root statistics.
-    Search(SearchArgs),
+    Search(Box<SearchArgs>),
     /// Play one game between two players, printing the board as it goes.
     Play {
         /// tictactoe, connect4 or othello.
@@ -172,6 +172,15 @@ struct SearchArgs {
     /// Final move: visits (most visited), value (best mean) or secure (best lower bound).
     #[arg(long = "final")]
     final_move: Option<String>,
+    /// Progressive bias weight C_BT (0: off).
+    #[arg(long, allow_hyphen_values = true)]
+    bias: Option<String>,
+    /// Progressive bias constant K.
+    #[arg(long = "bias-k", allow_hyphen_values = true)]
+    bias_k: Option<String>,
+    /// Playout policy: random or biased (roulette wheel over the game's action values).
+    #[arg(long)]
+    playout: Option<String>,
     /// Check the quiescent tree invariants after the search (exit 1 on a violation).
     #[arg(long = "check-invariants")]
     check_invariants: bool,
@@ -303,6 +312,9 @@ fn search_config(args: &SearchArgs) -> Result<SearchConfig, Failure> {
         ("nodes", &args.nodes),
         ("expand", &args.expand),
         ("final", &args.final_move),
+        ("bias", &args.bias),
+        ("bias-k", &args.bias_k),
+        ("playout", &args.playout),
     ];
     let mut builder = SearchConfig::builder();
     if args.playouts.is_none() && args.time_ms.is_none() {

@@ -50,6 +50,25 @@ pub fn has_four(stones: u64) -> bool {
     (line(1) | line(H1) | line(H1 - 1) | line(H1 + 1)) != 0
 }
 
+/// The empty cells (of `mask`'s complement on the board) that would complete four in a
+/// row for `stones`: vertical, horizontal and both diagonals (Pons, part 9,
+/// `compute_winning_position`). Sentinel bits stop lines from wrapping across columns.
+#[inline]
+pub(crate) fn winning_cells(stones: u64, mask: u64) -> u64 {
+    // Vertical: three stones directly below.
+    let mut r = (stones << 1) & (stones << 2) & (stones << 3);
+    for dir in [H1, H1 - 1, H1 + 1] {
+        // Two neighbours on one side, then either a third on that side or one opposite.
+        let p = (stones << dir) & (stones << (2 * dir));
+        r |= p & (stones << (3 * dir));
+        r |= p & (stones >> dir);
+        let p = (stones >> dir) & (stones >> (2 * dir));
+        r |= p & (stones >> (3 * dir));
+        r |= p & (stones << dir);
+    }
+    r & (BOARD ^ mask)
+}
+
 impl ConnectFour {
     /// The lowest empty cell of each column that is not full.
     #[inline]
@@ -197,6 +216,34 @@ impl Game for ConnectFour {
         }
         out.push_str("1234567\n");
         out
+    }
+
+    /// Threats first: a move that wins at once 1000; one that blocks the opponent's
+    /// immediate win 100; one that makes a new three (a new cell that would complete four)
+    /// 5; a move that gives the opponent a winning cell right above it 0.05; otherwise 1.
+    #[inline]
+    fn action_value(&self, mv: Move) -> f32 {
+        let cell = self.playable() & column_mask(mv.0 as u32);
+        if cell == 0 {
+            return 0.0;
+        }
+        let mine = self.current;
+        let theirs = self.current ^ self.mask;
+        let my_cells = winning_cells(mine, self.mask);
+        if my_cells & cell != 0 {
+            return 1000.0;
+        }
+        if winning_cells(theirs, self.mask) & cell != 0 {
+            return 100.0;
+        }
+        let mask = self.mask | cell;
+        if winning_cells(theirs, mask) & (cell << 1) & BOARD != 0 {
+            return 0.05;
+        }
+        if winning_cells(mine | cell, mask) & !mask & !my_cells != 0 {
+            return 5.0;
+        }
+        1.0
     }
 
     #[inline]

@@ -266,6 +266,32 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
         format!("{self:?}")
     }
 
+    /// The strength `f(m) > 0` of move `mv` here: the action-value function behind
+    /// progressive bias (`P(m) = f(m) / Σ f`) and biased playouts (roulette wheel,
+    /// `p(m) = f(m) / Σ f`). Neutral (1 for every move) by default, so a game need not
+    /// implement it; games in this crate document theirs.
+    #[inline]
+    fn action_value(&self, _mv: Move) -> f32 {
+        1.0
+    }
+
+    /// Plays moves drawn by [`Game::action_value`] (roulette wheel, linear in the number
+    /// of moves, no allocation) until the game ends and returns the outcome.
+    fn biased_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
+        loop {
+            if let Some(outcome) = self.outcome() {
+                return outcome;
+            }
+            let moves = self.legal_moves();
+            let moves = moves.as_ref();
+            let mv = match self.turn() {
+                Turn::Player(_) => roulette(self, moves, rng),
+                Turn::Chance => sample_weighted(self, moves, rng),
+            };
+            self.play_unchecked(mv);
+        }
+    }
+
     /// Plays uniformly random moves until the game ends and returns the outcome.
     /// Games override this with a faster loop; the distribution must stay uniform over
     /// [`Game::legal_moves`] (chance positions: by [`Game::chance_weight`]).
@@ -302,6 +328,36 @@ pub(crate) fn try_play_numbered<G: Game>(game: &mut G, mv: Move, token: &str, in
 #[inline]
 pub fn random_below<R: RngCore>(rng: &mut R, n: u32) -> u32 {
     ((rng.next_u32() as u64 * n as u64) >> 32) as u32
+}
+
+/// Draws one of `moves` with probability `f(m) / Σ f` for `f` = [`Game::action_value`]
+/// (uniform if the values do not sum to a positive finite number). `moves` must not be
+/// empty.
+pub fn roulette<G: Game, R: RngCore>(game: &G, moves: &[Move], rng: &mut R) -> Move {
+    // Values computed once (on the stack) when they fit; twice otherwise.
+    const BUFFER: usize = 128;
+    let mut values = [0f32; BUFFER];
+    let buffered = moves.len() <= BUFFER;
+    let mut total = 0.0;
+    for (i, &m) in moves.iter().enumerate() {
+        let v = game.action_value(m).max(0.0);
+        if buffered {
+            values[i] = v;
+        }
+        total += v;
+    }
+    if !(total > 0.0 && total.is_finite()) {
+        return moves[random_below(rng, moves.len() as u32) as usize];
+    }
+    let mut x = (rng.next_u32() as f32 / 4_294_967_296.0) * total;
+    for (i, &m) in moves.iter().enumerate() {
+        x -= if buffered { values[i] } else { game.action_value(m).max(0.0) };
+        if x < 0.0 {
+            return m;
+        }
+    }
+    // Rounding left a sliver past the last move: take the last with positive weight.
+    *moves.iter().rev().find(|&&m| game.action_value(m) > 0.0).unwrap_or(&moves[moves.len() - 1])
 }
 
 /// Draws one of `moves` with probability proportional to [`Game::chance_weight`].

@@ -258,6 +258,31 @@ fn flips(me: u64, opp: u64, sq: u32) -> u64 {
     flipped
 }
 
+/// Hand-set gammas of the 10 symmetric square classes, indexed by
+/// `(near, far)` distances to the nearest edges: `CLASS_GAMMA[near][far]`, `near <= far`
+/// in `0..4` (0 = on the edge). (0,0) corner, (0,1) C-square, (0,2) A-square,
+/// (0,3) B-square, (1,1) X-square, then the inner squares.
+const CLASS_GAMMA: [[f32; 4]; 4] =
+    [[20.0, 0.6, 3.0, 2.5], [0.6, 0.25, 1.0, 1.2], [3.0, 1.0, 2.0, 1.8], [2.5, 1.2, 1.8, 1.0]];
+
+/// Gammas are multiples of 1/20: as integers the roulette wheel is exact.
+const WEIGHT_SCALE: u32 = 20;
+
+/// 20 × the gamma of every square (the class table unfolded by symmetry).
+static SQUARE_WEIGHT: [u32; 64] = {
+    let mut table = [0u32; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (file, rank) = (sq % 8, sq / 8);
+        let f = if file < 4 { file } else { 7 - file };
+        let r = if rank < 4 { rank } else { 7 - rank };
+        let (near, far) = if f < r { (f, r) } else { (r, f) };
+        table[sq] = (CLASS_GAMMA[near][far] * WEIGHT_SCALE as f32 + 0.5) as u32;
+        sq += 1;
+    }
+    table
+};
+
 /// Eight copies of a byte: `BYTES * b` repeats `b` in every byte of a `u64`.
 const BYTES: u64 = 0x0101_0101_0101_0101;
 
@@ -541,6 +566,58 @@ impl Game for Othello {
     /// numbers the trait's default loop draws (one per ply, a forced pass included) and
     /// numbers squares in the same order, so from the same generator state both play the
     /// same game.
+    /// A Bradley-Terry strength per square class (Coulom 2007: a move's strength is its
+    /// gamma). The 64 squares fold by the board's symmetries into 10 classes; these gammas
+    /// are hand-set from Othello practice (corners best, the X- and C-squares next to an
+    /// empty corner worst). A pass is 1.
+    #[inline]
+    fn action_value(&self, mv: Move) -> f32 {
+        SQUARE_WEIGHT.get(mv.0 as usize).map_or(1.0, |&w| w as f32 / WEIGHT_SCALE as f32)
+    }
+
+    /// The roulette wheel over the legal-move mask directly (no move list): the same
+    /// distribution as the trait's default, about twice as fast.
+    fn biased_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
+        let (mut me, mut opp, mut side) = (self.me, self.opp, self.to_move);
+        let mut mask = legal_squares(me, opp);
+        loop {
+            if mask == 0 {
+                mask = legal_squares(opp, me);
+                if mask == 0 {
+                    break;
+                }
+            } else {
+                // Integer weights: the sums are exact and the adds are not a float chain.
+                let mut total = 0;
+                let mut m = mask;
+                while m != 0 {
+                    total += SQUARE_WEIGHT[m.trailing_zeros() as usize];
+                    m &= m - 1;
+                }
+                let mut x = random_below(rng, total);
+                let mut m = mask;
+                let mut sq = mask.trailing_zeros();
+                while m != 0 {
+                    sq = m.trailing_zeros();
+                    let w = SQUARE_WEIGHT[sq as usize];
+                    if x < w {
+                        break;
+                    }
+                    x -= w;
+                    m &= m - 1;
+                }
+                let flipped = flips(me, opp, sq);
+                me |= (1u64 << sq) | flipped;
+                opp &= !flipped;
+                mask = legal_squares(opp, me);
+            }
+            std::mem::swap(&mut me, &mut opp);
+            side = side.other();
+        }
+        *self = Othello { me, opp, to_move: side };
+        self.count_outcome()
+    }
+
     fn random_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
         let (mut me, mut opp, mut side) = (self.me, self.opp, self.to_move);
         let mut mask = legal_squares(me, opp);

@@ -137,6 +137,17 @@ impl Game for TicTacToe {
         out
     }
 
+    /// Centre 3, corners 2, edges 1: the number of winning lines through the cell
+    /// (4, 3 and 2) minus one.
+    #[inline]
+    fn action_value(&self, mv: Move) -> f32 {
+        match mv.0 {
+            4 => 3.0,
+            0 | 2 | 6 | 8 => 2.0,
+            _ => 1.0,
+        }
+    }
+
     fn random_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
         loop {
             if let Some(outcome) = self.outcome() {

@@ -79,12 +79,24 @@ impl UcbTables {
     }
 }
 
+/// Progressive bias scale for a parent with `parent_visits` visits:
+/// `C_BT * sqrt(K / (N + K))` (Chaslot et al. 2008, "Progressive Strategies for
+/// Monte-Carlo Tree Search"; this form: Ikeda & Viennot 2013). The term a child gets is
+/// this scale times its prior `P(m)`, so the bias fades as the parent is visited.
+#[inline]
+pub fn progressive_bias_scale(c_bt: f32, k: f32, parent_visits: u32) -> f32 {
+    c_bt * (k / (parent_visits as f32 + k)).sqrt()
+}
+
 /// Picks the child of `parent` (children `first..first + count`) with the highest UCB1
-/// value. The first unvisited child in block order comes first (the expansion laid the
-/// block out in random order, so this is a uniformly random unvisited child); exact ties
-/// go to the earlier child, which is random for the same reason. Virtual loss counts as
-/// visits that were lost, so concurrent workers spread over siblings; `own_virtual_loss`
-/// (what this worker itself put on `parent`) is left out of the parent's count, so a lone
+/// value, plus the progressive bias term `bias.0 * P(m) * sqrt(bias.1 / (N + bias.1))`
+/// when `bias.0 > 0` (`P(m)` is the prior stored on each child at expansion).
+///
+/// The first unvisited child in block order comes first (the expansion laid the block
+/// out in random order, so this is a uniformly random unvisited child); exact ties go to
+/// the earlier child, which is random for the same reason. Virtual loss counts as visits
+/// that were lost, so concurrent workers spread over siblings; `own_virtual_loss` (what
+/// this worker itself put on `parent`) is left out of the parent's count, so a lone
 /// worker selects exactly as the sequential search does.
 #[inline]
 pub fn select_child<T: TreeOps>(
@@ -93,22 +105,44 @@ pub fn select_child<T: TreeOps>(
     first: NodeId,
     count: u32,
     c: f32,
+    bias: (f32, f32),
     own_virtual_loss: u32,
 ) -> NodeId {
     let parent_visits = tree.stats(parent).visits + tree.virtual_loss(parent) - own_virtual_loss;
+    if bias.0 > 0.0 {
+        // Priors are stored in units of 1/65535.
+        let scale = progressive_bias_scale(bias.0, bias.1, parent_visits) / 65535.0;
+        scan::<T, true>(tree, parent_visits, first, count, c, scale)
+    } else {
+        scan::<T, false>(tree, parent_visits, first, count, c, 0.0)
+    }
+}
+
+/// The selection loop; `BIAS` keeps the unbiased loop free of the prior term.
+#[inline(always)]
+fn scan<T: TreeOps, const BIAS: bool>(
+    tree: &mut T,
+    parent_visits: u32,
+    first: NodeId,
+    count: u32,
+    c: f32,
+    bias_scale: f32,
+) -> NodeId {
     let tables: &UcbTables = &TABLES;
     // UCB1 as q + (C * sqrt(ln N)) * (1 / sqrt(n)): the first factor once per node.
     let explore = c * tables.sqrt_ln(parent_visits);
     let mut best = 0;
     let mut best_value = f32::NEG_INFINITY;
-    tree.scan_children(first, count, |i, stats, virtual_loss| {
+    tree.scan_children(first, count, |i, stats, virtual_loss, prior| {
         let visits = stats.visits + virtual_loss;
         if visits == 0 {
-            best_value = f32::INFINITY;
             best = i;
             return ControlFlow::Break(());
         }
-        let value = stats.half_points as f32 * tables.half_inv(visits) + explore * tables.inv_sqrt(visits);
+        let mut value = stats.half_points as f32 * tables.half_inv(visits) + explore * tables.inv_sqrt(visits);
+        if BIAS {
+            value += bias_scale * prior as f32;
+        }
         if value > best_value {
             best_value = value;
             best = i;
@@ -133,6 +167,14 @@ mod tests {
             let approx = (t.sqrt_ln(n) as f64).powi(2);
             assert!(approx <= exact + 1e-5 && exact - approx < 0.002, "ln({n}): {approx} vs {exact}");
         }
+    }
+
+    #[test]
+    fn progressive_bias_fades_with_visits() {
+        // C_BT sqrt(K / (N + K)): C_BT at N = 0, C_BT / sqrt(2) at N = K.
+        assert!((progressive_bias_scale(0.5, 5000.0, 0) - 0.5).abs() < 1e-6);
+        assert!((progressive_bias_scale(0.5, 5000.0, 5000) - 0.5 / 2f32.sqrt()).abs() < 1e-6);
+        assert!(progressive_bias_scale(0.5, 5000.0, 5_000_000) < 0.02);
     }
 
     #[test]

@@ -60,6 +60,30 @@ pub enum FinalMove {
     Secure,
 }
 
+/// How playouts choose moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Playout {
+    /// Uniformly random legal moves ([`crate::Game::random_playout`]).
+    Random,
+    /// Roulette-wheel selection by the game's action values,
+    /// `p(a) = f(a) / Σ f(a')` ([`crate::Game::biased_playout`]).
+    Biased,
+}
+
+impl FromStr for Playout {
+    type Err = ConfigError;
+    fn from_str(s: &str) -> Result<Playout, ConfigError> {
+        match s {
+            "random" => Ok(Playout::Random),
+            "biased" => Ok(Playout::Biased),
+            _ => Err(ConfigError::UnknownPlayout(s.to_string())),
+        }
+    }
+}
+
+/// Default `K` of the progressive bias term (the literature's Othello setting).
+pub const DEFAULT_BIAS_K: f64 = 5000.0;
+
 /// The constant `A` of the secure child's bound `q - A / sqrt(n)`.
 pub const SECURE_A: f64 = 1.0;
 
@@ -98,6 +122,12 @@ pub enum ConfigError {
     ZeroExpandThreshold,
     /// The final-move rule is not `visits`, `value` or `secure`.
     UnknownFinalMove(String),
+    /// The progressive bias weight is negative or not finite.
+    BadBias(f64),
+    /// The progressive bias constant K is not positive and finite.
+    BadBiasK(f64),
+    /// The playout policy is not `random` or `biased`.
+    UnknownPlayout(String),
 }
 
 impl fmt::Display for ConfigError {
@@ -123,6 +153,9 @@ impl fmt::Display for ConfigError {
             ConfigError::UnknownFinalMove(m) => {
                 write!(f, "unknown final-move rule '{m}' (expected visits, value or secure)")
             }
+            ConfigError::BadBias(b) => write!(f, "progressive bias must be finite and >= 0 (got {b})"),
+            ConfigError::BadBiasK(k) => write!(f, "progressive bias K must be finite and > 0 (got {k})"),
+            ConfigError::UnknownPlayout(p) => write!(f, "unknown playout policy '{p}' (expected random or biased)"),
         }
     }
 }
@@ -158,6 +191,9 @@ pub struct SearchConfig {
     pub(crate) expand_threshold: u32,
     pub(crate) final_move: FinalMove,
     pub(crate) reuse: bool,
+    pub(crate) bias: f32,
+    pub(crate) bias_k: f32,
+    pub(crate) playout: Playout,
 }
 
 impl SearchConfig {
@@ -212,6 +248,18 @@ impl SearchConfig {
     pub fn reuse(&self) -> bool {
         self.reuse
     }
+    /// Progressive bias weight C_BT (0: off).
+    pub fn bias(&self) -> f32 {
+        self.bias
+    }
+    /// Progressive bias constant K.
+    pub fn bias_k(&self) -> f32 {
+        self.bias_k
+    }
+    /// The playout policy.
+    pub fn playout(&self) -> Playout {
+        self.playout
+    }
     /// A copy with another seed (used by players that search once per move).
     pub fn with_seed(&self, seed: u64) -> SearchConfig {
         SearchConfig { seed, ..self.clone() }
@@ -232,6 +280,9 @@ pub struct SearchConfigBuilder {
     expand_threshold: u32,
     final_move: FinalMove,
     reuse: bool,
+    bias: f64,
+    bias_k: f64,
+    playout: Playout,
 }
 
 impl Default for SearchConfigBuilder {
@@ -248,6 +299,9 @@ impl Default for SearchConfigBuilder {
             expand_threshold: DEFAULT_EXPAND_THRESHOLD,
             final_move: FinalMove::Visits,
             reuse: false,
+            bias: 0.0,
+            bias_k: DEFAULT_BIAS_K,
+            playout: Playout::Random,
         }
     }
 }
@@ -316,6 +370,24 @@ impl SearchConfigBuilder {
         self
     }
 
+    /// Progressive bias weight C_BT (0 disables it).
+    pub fn bias(mut self, c_bt: f64) -> Self {
+        self.bias = c_bt;
+        self
+    }
+
+    /// Progressive bias constant K (the visits over which the bias halves, squared).
+    pub fn bias_k(mut self, k: f64) -> Self {
+        self.bias_k = k;
+        self
+    }
+
+    /// The playout policy.
+    pub fn playout(mut self, playout: Playout) -> Self {
+        self.playout = playout;
+        self
+    }
+
     /// Validates the configuration.
     ///
     /// # Errors
@@ -333,6 +405,12 @@ impl SearchConfigBuilder {
         }
         if self.threads == 0 {
             return Err(ConfigError::ZeroThreads);
+        }
+        if !self.bias.is_finite() || self.bias < 0.0 {
+            return Err(ConfigError::BadBias(self.bias));
+        }
+        if !self.bias_k.is_finite() || self.bias_k <= 0.0 {
+            return Err(ConfigError::BadBiasK(self.bias_k));
         }
         if self.expand_threshold == 0 {
             return Err(ConfigError::ZeroExpandThreshold);
@@ -355,6 +433,9 @@ impl SearchConfigBuilder {
             expand_threshold: self.expand_threshold,
             final_move: self.final_move,
             reuse: self.reuse,
+            bias: self.bias as f32,
+            bias_k: self.bias_k as f32,
+            playout: self.playout,
         })
     }
 }

@@ -14,6 +14,10 @@ pub(crate) struct IterationParams {
     pub c: f32,
     pub virtual_loss: u32,
     pub expand_threshold: u32,
+    /// Progressive bias (C_BT, K); C_BT = 0 disables it and skips the priors.
+    pub bias: (f32, f32),
+    /// Roulette-wheel playouts driven by the game's action values, instead of uniform.
+    pub biased_playouts: bool,
     /// Nodes with at least this many visits get their backups batched per worker and no
     /// virtual loss (`u32::MAX`: never; see `docs/CONCURRENCY.md`, "Batched backups").
     pub batch_min_visits: u32,
@@ -79,7 +83,7 @@ impl Worker {
             match tree.expansion(node) {
                 Expansion::Expanded { first, count } if count > 0 => {
                     let child = match state.turn() {
-                        Turn::Player(_) => select_child(tree, node, first, count, params.c, own_vl),
+                        Turn::Player(_) => select_child(tree, node, first, count, params.c, params.bias, own_vl),
                         Turn::Chance => sample_chance_child(tree, &state, first, count, &mut self.rng),
                     };
                     let mover = state.side_to_move();
@@ -99,7 +103,7 @@ impl Worker {
                     if tree.stats(node).visits < params.expand_threshold || !tree.try_claim(node) {
                         break;
                     }
-                    match expand(tree, node, &state, Some(&mut self.rng)) {
+                    match expand(tree, node, &state, Some(&mut self.rng), params.bias.0 > 0.0) {
                         Expanded::Children => {}
                         Expanded::Leaf => break,
                         Expanded::ArenaFull => {
@@ -111,7 +115,11 @@ impl Worker {
             }
         }
         self.max_depth = self.max_depth.max(self.path.len() as u32 - 1);
-        let outcome = state.random_playout(&mut self.rng);
+        let outcome = if params.biased_playouts {
+            state.biased_playout(&mut self.rng)
+        } else {
+            state.random_playout(&mut self.rng)
+        };
         let path = std::mem::take(&mut self.path);
         for &(id, mover, batched) in &path {
             let half_points = outcome.half_points(mover);
@@ -166,11 +174,15 @@ pub(crate) enum Expanded {
 /// uniformly random choice but stops scanning early and needs no generator call per
 /// selection (measured on Connect Four: half the branch misses of a reservoir draw). Root
 /// children stay in move-generation order, so the trees of a root-parallel search line up.
+///
+/// With `priors`, each child stores its move's share of the summed action values,
+/// `P(m) = f(m) / Σ f` ([`Game::action_value`]), for progressive bias.
 pub(crate) fn expand<G: Game, T: TreeOps, R: RngCore>(
     tree: &mut T,
     node: NodeId,
     state: &G,
     shuffle: Option<&mut R>,
+    priors: bool,
 ) -> Expanded {
     let mut moves = state.legal_moves();
     let moves = moves.as_mut();
@@ -186,8 +198,14 @@ pub(crate) fn expand<G: Game, T: TreeOps, R: RngCore>(
     }
     match tree.alloc(count) {
         Some(first) => {
-            for (i, mv) in moves.iter().enumerate() {
-                tree.init_child(NodeId(first.0 + i as u32), mv.0);
+            let total: f32 = if priors { moves.iter().map(|&m| state.action_value(m).max(0.0)).sum() } else { 0.0 };
+            for (i, &mv) in moves.iter().enumerate() {
+                let prior = if total > 0.0 && total.is_finite() {
+                    (state.action_value(mv).max(0.0) / total * 65535.0).round() as u16
+                } else {
+                    0
+                };
+                tree.init_child(NodeId(first.0 + i as u32), mv.0, prior);
             }
             tree.publish(node, first, count);
             Expanded::Children

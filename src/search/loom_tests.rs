@@ -69,8 +69,8 @@ fn loom_publish_makes_children_visible() {
                 let mut tree = SharedTree(&arena);
                 assert!(tree.try_claim(NodeId::ROOT));
                 let first = tree.alloc(2).unwrap();
-                tree.init_child(first, 7);
-                tree.init_child(NodeId(first.0 + 1), 9);
+                tree.init_child(first, 7, 0);
+                tree.init_child(NodeId(first.0 + 1), 9, 0);
                 tree.publish(NodeId::ROOT, first, 2);
             })
         };
@@ -95,7 +95,7 @@ fn loom_one_claim_wins() {
                 loom::thread::spawn(move || {
                     let mut tree = SharedTree(&arena);
                     if tree.try_claim(NodeId::ROOT) {
-                        expand(&mut tree, NodeId::ROOT, &Nim::new(), None::<&mut Xoshiro256PlusPlus>);
+                        expand(&mut tree, NodeId::ROOT, &Nim::new(), None::<&mut Xoshiro256PlusPlus>, false);
                         1
                     } else {
                         0
@@ -117,13 +117,20 @@ fn loom_concurrent_iterations_keep_invariants() {
     model(|| {
         let mut arena = Arena::new(16).unwrap();
         let root = Nim::new();
-        let params = IterationParams { c: 1.4, virtual_loss: 1, expand_threshold: 1, batch_min_visits: 2 };
+        let params = IterationParams {
+            c: 1.4,
+            virtual_loss: 1,
+            expand_threshold: 1,
+            bias: (0.0, 0.0),
+            biased_playouts: false,
+            batch_min_visits: 2,
+        };
         // Two sequential iterations first, so both root children have a visit and the
         // workers below race to expand them.
         {
             let mut tree = ExclusiveTree(&mut arena);
             assert!(tree.try_claim(NodeId::ROOT));
-            expand(&mut tree, NodeId::ROOT, &root, None::<&mut Xoshiro256PlusPlus>);
+            expand(&mut tree, NodeId::ROOT, &root, None::<&mut Xoshiro256PlusPlus>, false);
             let mut worker = Worker::new(1, 0);
             worker.iterate(&mut tree, &root, params);
             worker.iterate(&mut tree, &root, params);

@@ -24,8 +24,8 @@ use std::fmt;
 use std::time::Instant;
 
 pub use config::{
-    ConfigError, FinalMove, Mode, SearchConfig, SearchConfigBuilder, DEFAULT_ARENA_NODES, DEFAULT_EXPAND_THRESHOLD,
-    MAX_PLAYOUTS, MIN_ARENA_NODES, SECURE_A,
+    ConfigError, FinalMove, Mode, Playout, SearchConfig, SearchConfigBuilder, DEFAULT_ARENA_NODES, DEFAULT_BIAS_K,
+    DEFAULT_EXPAND_THRESHOLD, MAX_PLAYOUTS, MIN_ARENA_NODES, SECURE_A,
 };
 pub use result::{format_moves, ChildResult, SearchResult};
 
@@ -158,6 +158,8 @@ impl Search {
             // choice it makes), so it skips the two extra atomic adds per node.
             virtual_loss: if cfg.threads > 1 { cfg.virtual_loss } else { 0 },
             expand_threshold: cfg.expand_threshold,
+            bias: (cfg.bias, cfg.bias_k),
+            biased_playouts: cfg.playout == Playout::Biased,
             batch_min_visits,
         };
         let limit = cfg.playouts.unwrap_or(MAX_PLAYOUTS);
@@ -187,7 +189,7 @@ impl Search {
             }
             let mut tree = ExclusiveTree(arena);
             if tree.try_claim(NodeId::ROOT) {
-                expand(&mut tree, NodeId::ROOT, root, None::<&mut Xoshiro256PlusPlus>);
+                expand(&mut tree, NodeId::ROOT, root, None::<&mut Xoshiro256PlusPlus>, self.config.bias > 0.0);
             }
             *prior = root_visits_and_leaf(&mut tree);
         }

@@ -45,7 +45,8 @@
 
 use std::fmt;
 
-use crate::games::connect4::{column_mask, BOARD, BOTTOM, H1, HEIGHT, WIDTH};
+pub(crate) use crate::games::connect4::winning_cells;
+use crate::games::connect4::{column_mask, BOARD, BOTTOM, HEIGHT, WIDTH};
 use crate::games::{ConnectFour, Game, Move};
 
 const CELLS: i32 = (WIDTH * HEIGHT) as i32;
@@ -62,25 +63,6 @@ pub const DEFAULT_TT_ENTRIES: usize = 1 << 20;
 
 /// Columns from the centre outwards.
 const COLUMN_ORDER: [u32; WIDTH as usize] = [3, 4, 2, 5, 1, 6, 0];
-
-/// The empty cells (of `mask`'s complement on the board) that would complete four in a
-/// row for `stones`: vertical, horizontal and both diagonals (Pons, part 9,
-/// `compute_winning_position`). Sentinel bits stop lines from wrapping across columns.
-#[inline]
-pub(crate) fn winning_cells(stones: u64, mask: u64) -> u64 {
-    // Vertical: three stones directly below.
-    let mut r = (stones << 1) & (stones << 2) & (stones << 3);
-    for dir in [H1, H1 - 1, H1 + 1] {
-        // Two neighbours on one side, then either a third on that side or one opposite.
-        let p = (stones << dir) & (stones << (2 * dir));
-        r |= p & (stones << (3 * dir));
-        r |= p & (stones >> dir);
-        let p = (stones >> dir) & (stones >> (2 * dir));
-        r |= p & (stones >> (3 * dir));
-        r |= p & (stones << dir);
-    }
-    r & (BOARD ^ mask)
-}
 
 /// The lowest empty cell of each non-full column of a board with stones `mask`.
 #[inline]
@@ -495,6 +477,7 @@ impl fmt::Debug for Solver {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::connect4::H1;
 
     #[test]
     fn score_bounds_match_pons() {

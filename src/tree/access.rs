@@ -25,8 +25,8 @@ pub trait TreeOps {
     fn try_claim(&mut self, id: NodeId) -> bool;
     /// Takes a block of `count` nodes, or `None` when the arena is full.
     fn alloc(&mut self, count: u32) -> Option<NodeId>;
-    /// Initialises a fresh child (before its parent is published).
-    fn init_child(&mut self, id: NodeId, mv: u16);
+    /// Initialises a fresh child with its move and prior (before its parent is published).
+    fn init_child(&mut self, id: NodeId, mv: u16, prior: u16);
     /// Publishes a claimed node's children (`count` may be 0: a leaf for good).
     fn publish(&mut self, id: NodeId, first: NodeId, count: u32);
     /// The node's visits and score.
@@ -35,9 +35,9 @@ pub trait TreeOps {
     fn virtual_loss(&mut self, id: NodeId) -> u32;
     /// The move into the node.
     fn mv(&mut self, id: NodeId) -> u16;
-    /// Calls `f(index, stats, virtual_loss)` for each child of the block, in order, until
-    /// `f` breaks.
-    fn scan_children(&mut self, first: NodeId, count: u32, f: impl FnMut(u32, Stats, u32) -> ControlFlow<()>);
+    /// Calls `f(index, stats, virtual_loss, prior)` for each child of the block, in order,
+    /// until `f` breaks.
+    fn scan_children(&mut self, first: NodeId, count: u32, f: impl FnMut(u32, Stats, u32, u16) -> ControlFlow<()>);
     /// Adds virtual loss on the way down.
     fn add_virtual_loss(&mut self, id: NodeId, amount: u32);
     /// Records a finished playout and removes `virtual_loss` on the way up.
@@ -66,8 +66,8 @@ impl TreeOps for ExclusiveTree<'_> {
         self.0.alloc_mut(count)
     }
     #[inline]
-    fn init_child(&mut self, id: NodeId, mv: u16) {
-        self.0.node_mut(id).init_mut(mv);
+    fn init_child(&mut self, id: NodeId, mv: u16, prior: u16) {
+        self.0.node_mut(id).init_mut(mv, prior);
     }
     #[inline]
     fn publish(&mut self, id: NodeId, first: NodeId, count: u32) {
@@ -86,9 +86,10 @@ impl TreeOps for ExclusiveTree<'_> {
         self.0.node_mut(id).mv_mut()
     }
     #[inline]
-    fn scan_children(&mut self, first: NodeId, count: u32, mut f: impl FnMut(u32, Stats, u32) -> ControlFlow<()>) {
+    fn scan_children(&mut self, first: NodeId, count: u32, mut f: impl FnMut(u32, Stats, u32, u16) -> ControlFlow<()>) {
         for (i, node) in self.0.block_mut(first, count).iter_mut().enumerate() {
-            if f(i as u32, node.stats_mut(), 0).is_break() {
+            let prior = node.prior_mut();
+            if f(i as u32, node.stats_mut(), 0, prior).is_break() {
                 return;
             }
         }
@@ -124,8 +125,8 @@ impl TreeOps for SharedTree<'_> {
         self.0.alloc(count)
     }
     #[inline]
-    fn init_child(&mut self, id: NodeId, mv: u16) {
-        self.0.node(id).init(mv);
+    fn init_child(&mut self, id: NodeId, mv: u16, prior: u16) {
+        self.0.node(id).init(mv, prior);
     }
     #[inline]
     fn publish(&mut self, id: NodeId, first: NodeId, count: u32) {
@@ -144,9 +145,9 @@ impl TreeOps for SharedTree<'_> {
         self.0.node(id).mv()
     }
     #[inline]
-    fn scan_children(&mut self, first: NodeId, count: u32, mut f: impl FnMut(u32, Stats, u32) -> ControlFlow<()>) {
+    fn scan_children(&mut self, first: NodeId, count: u32, mut f: impl FnMut(u32, Stats, u32, u16) -> ControlFlow<()>) {
         for (i, node) in self.0.block(first, count).iter().enumerate() {
-            if f(i as u32, node.stats_relaxed(), node.virtual_loss_relaxed()).is_break() {
+            if f(i as u32, node.stats_relaxed(), node.virtual_loss_relaxed(), node.prior()).is_break() {
                 return;
             }
         }

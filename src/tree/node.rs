@@ -3,7 +3,7 @@
 //! | field | written | by whom |
 //! |---|---|---|
 //! | `link` | once, UNEXPANDED → EXPANDING → EXPANDED (forward only) | the one thread that wins the expansion CAS |
-//! | `mv` | once, before the parent's `link` is published | the thread that expanded the parent |
+//! | `edge` | once, before the parent's `link` is published | the thread that expanded the parent |
 //! | `stats`, `virtual_loss` | every playout through the node | any thread, by atomic read-modify-write |
 //!
 //! The memory-ordering protocol is written down in `docs/CONCURRENCY.md`.
@@ -54,6 +54,12 @@ const COUNT_MASK: u64 = (1 << COUNT_BITS) - 1;
 const FIRST_SHIFT: u64 = 32;
 /// The most children one node can have (the child count field's range).
 pub const MAX_CHILDREN: u32 = COUNT_MASK as u32;
+
+/// Packs a move and its prior into an edge word.
+#[inline]
+pub(crate) fn encode_edge(mv: u16, prior: u16) -> u32 {
+    mv as u32 | (prior as u32) << 16
+}
 
 /// Packs an expanded link word.
 #[inline]
@@ -133,8 +139,9 @@ pub struct Node {
     /// Virtual loss: the number of playouts now in flight through this node, times the
     /// configured virtual-loss weight. Zero whenever no search is running.
     virtual_loss: AtomicU32,
-    /// The move from the parent into this node (set once, before publication).
-    mv: AtomicU32,
+    /// The edge from the parent: the move (low 16 bits) and its prior probability for
+    /// progressive bias in units of 1/65535 (high 16 bits). Set once, before publication.
+    edge: AtomicU32,
 }
 
 #[cfg(not(loom))]
@@ -147,7 +154,7 @@ impl Node {
     #[inline]
     pub fn expansion(&self) -> Expansion {
         // ORDERING: Acquire pairs with the Release store in `publish`, so a reader that
-        // sees EXPANDED also sees the children's `mv` and zeroed counters.
+        // sees EXPANDED also sees the children's `edge` and zeroed counters.
         decode_link(self.link.load(Ordering::Acquire))
     }
 
@@ -164,18 +171,19 @@ impl Node {
     #[inline]
     pub fn publish(&self, first: NodeId, count: u32) {
         // ORDERING: Release pairs with the Acquire load in `expansion`: it publishes the
-        // initialised child block (their `mv`, `link`, `stats`, `virtual_loss`).
+        // initialised child block (their `edge`, `link`, `stats`, `virtual_loss`).
         self.link.store(encode_expanded(first, count), Ordering::Release);
     }
 
-    /// Resets the node to a fresh child with move `mv`, before its parent is published.
+    /// Resets the node to a fresh child with move `mv` and prior `prior` (units of
+    /// 1/65535), before its parent is published.
     #[inline]
-    pub fn init(&self, mv: u16) {
+    pub fn init(&self, mv: u16, prior: u16) {
         // ORDERING: Relaxed; made visible to other threads by the parent's `publish`.
         self.link.store(STATE_UNEXPANDED, Ordering::Relaxed);
         self.stats.store(0, Ordering::Relaxed);
         self.virtual_loss.store(0, Ordering::Relaxed);
-        self.mv.store(mv as u32, Ordering::Relaxed);
+        self.edge.store(encode_edge(mv, prior), Ordering::Relaxed);
     }
 
     /// The move from the parent into this node.
@@ -183,7 +191,14 @@ impl Node {
     pub fn mv(&self) -> u16 {
         // ORDERING: Relaxed; written before the parent's Release publish, and this node
         // was reached through the parent's Acquire load.
-        self.mv.load(Ordering::Relaxed) as u16
+        self.edge.load(Ordering::Relaxed) as u16
+    }
+
+    /// The prior of the move into this node, in units of 1/65535.
+    #[inline]
+    pub fn prior(&self) -> u16 {
+        // ORDERING: Relaxed, as `mv`.
+        (self.edge.load(Ordering::Relaxed) >> 16) as u16
     }
 
     // ---- hot counters (Relaxed: they are statistics, not synchronisation) --------
@@ -258,24 +273,30 @@ impl Node {
     pub(crate) fn copy_from_mut(&mut self, source: &mut Node) {
         let link = source.link.with_exclusive(|w| *w);
         let stats = source.stats.with_exclusive(|w| *w);
-        let mv = source.mv.with_exclusive(|m| *m);
+        let edge = source.edge.with_exclusive(|m| *m);
         *self = Node::default();
         self.link.with_exclusive(|w| *w = link);
         self.stats.with_exclusive(|w| *w = stats);
-        self.mv.with_exclusive(|m| *m = mv);
+        self.edge.with_exclusive(|m| *m = edge);
     }
 
-    /// Resets through `&mut` to a fresh child with move `mv`.
+    /// Resets through `&mut` to a fresh child with move `mv` and prior `prior`.
     #[inline]
-    pub fn init_mut(&mut self, mv: u16) {
+    pub fn init_mut(&mut self, mv: u16, prior: u16) {
         *self = Node::default();
-        self.mv.with_exclusive(|m| *m = mv as u32);
+        self.edge.with_exclusive(|m| *m = encode_edge(mv, prior));
     }
 
     /// The move into this node through `&mut`.
     #[inline]
     pub fn mv_mut(&mut self) -> u16 {
-        self.mv.with_exclusive(|m| *m as u16)
+        self.edge.with_exclusive(|m| *m as u16)
+    }
+
+    /// The prior of the move into this node through `&mut`.
+    #[inline]
+    pub fn prior_mut(&mut self) -> u16 {
+        self.edge.with_exclusive(|m| (*m >> 16) as u16)
     }
 }
 

@@ -1,0 +1,130 @@
+//! Search enhancements: action values, roulette-wheel playouts and progressive bias.
+
+use parmcts::games::roulette;
+use parmcts::{ConnectFour, Game, Move, Othello, Search, SearchConfig, TicTacToe};
+use rand_core::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// An Othello position (reached by seeded random play) where the side to move may take a
+/// corner and has at least three other moves.
+fn othello_with_corner() -> Othello {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+    loop {
+        let mut game = Othello::new();
+        while game.outcome().is_none() {
+            let moves = game.legal_moves();
+            let moves = moves.as_ref();
+            if moves.len() >= 4 && moves.iter().any(|m| [0, 7, 56, 63].contains(&m.0)) {
+                return game;
+            }
+            game.play_unchecked(moves[parmcts::games::random_below(&mut rng, moves.len() as u32) as usize]);
+        }
+    }
+}
+
+/// Draws `n` moves by roulette and checks each frequency against `f(m) / Σ f` within 5
+/// standard deviations (a biased wheel fails it).
+fn roulette_matches_action_values<G: Game>(game: &G, n: u32) {
+    let moves = game.legal_moves();
+    let moves = moves.as_ref();
+    let total: f64 = moves.iter().map(|&m| game.action_value(m) as f64).sum();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+    let mut counts = vec![0u32; moves.len()];
+    for _ in 0..n {
+        let mv = roulette(game, moves, &mut rng);
+        counts[moves.iter().position(|&m| m == mv).unwrap()] += 1;
+    }
+    for (i, &m) in moves.iter().enumerate() {
+        let p = game.action_value(m) as f64 / total;
+        let expected = p * n as f64;
+        let sd = (n as f64 * p * (1.0 - p)).sqrt().max(1.0);
+        assert!(
+            (counts[i] as f64 - expected).abs() <= 5.0 * sd,
+            "{}: move {} drawn {} times, expected {expected:.0}",
+            G::NAME,
+            game.format_move(m),
+            counts[i]
+        );
+    }
+}
+
+#[test]
+fn roulette_wheels_follow_the_action_values() {
+    roulette_matches_action_values(&TicTacToe::new(), 100_000);
+    roulette_matches_action_values(&ConnectFour::parse_position("44455").unwrap(), 100_000);
+    roulette_matches_action_values(&othello_with_corner(), 100_000);
+}
+
+#[test]
+fn connect4_action_values_rank_threats() {
+    // The side to move (first player) has three in column 1 and can win there.
+    let win = ConnectFour::parse_position("121213").unwrap();
+    assert_eq!(win.action_value(Move(0)), 1000.0);
+    // The second player must block column 1.
+    let block = ConnectFour::parse_position("12131").unwrap();
+    assert_eq!(block.action_value(Move(0)), 100.0);
+    assert!(block.action_value(Move(3)) <= 5.0);
+}
+
+#[test]
+fn othello_corners_outweigh_x_squares() {
+    let game = Othello::new();
+    assert!(game.action_value(Move(0)) > 10.0 * game.action_value(Move(9)), "a1 against b2");
+    assert_eq!(game.action_value(Move(63)), game.action_value(Move(0)), "symmetry");
+    assert_eq!(game.action_value(Move(7)), game.action_value(Move(56)), "symmetry");
+}
+
+#[test]
+fn biased_playouts_finish_games() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+    for _ in 0..2000 {
+        let mut game = Othello::new();
+        game.biased_playout(&mut rng);
+        assert!(game.outcome().is_some());
+        let mut game = ConnectFour::new();
+        game.biased_playout(&mut rng);
+        assert!(game.outcome().is_some());
+    }
+}
+
+#[test]
+fn biased_playouts_find_connect4_wins_that_random_ones_miss() {
+    // The first player wins at once in column 1; playouts from here that take the win
+    // score for the first player. Threat-driven playouts take it almost always.
+    let game = ConnectFour::parse_position("121213").unwrap();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
+    let (mut biased, mut random) = (0, 0);
+    for _ in 0..10_000 {
+        biased += game.clone().biased_playout(&mut rng).half_points(parmcts::Player::One);
+        random += game.clone().random_playout(&mut rng).half_points(parmcts::Player::One);
+    }
+    assert!(biased > 19_500, "biased playouts scored {biased} of 20000 half points");
+    assert!(random < biased, "random {random} vs biased {biased}");
+}
+
+#[test]
+fn progressive_bias_steers_a_small_search_to_strong_moves() {
+    // With a heavy bias and few playouts, Othello's search from a position where a
+    // corner is legal spends most visits on the corner; without it, far fewer.
+    let game = othello_with_corner();
+    let corner = game.legal_moves().into_iter().find(|m| [0, 7, 56, 63].contains(&m.0)).unwrap();
+    let visits = |bias: f64| {
+        let config = SearchConfig::builder().playouts(400).bias(bias).bias_k(1e6).seed(2).build().unwrap();
+        let mut search = Search::new(config).unwrap();
+        let result = search.run(&game).unwrap();
+        search.check_invariants().unwrap();
+        result.children.iter().find(|c| c.mv == corner).unwrap().visits
+    };
+    let (plain, biased) = (visits(0.0), visits(5.0));
+    assert!(biased > 2 * plain, "corner visits: {plain} without bias, {biased} with");
+}
+
+#[test]
+fn enhancement_settings_are_validated() {
+    let b = || SearchConfig::builder().playouts(10);
+    assert!(b().bias(-0.5).build().is_err());
+    assert!(b().bias(f64::NAN).build().is_err());
+    assert!(b().bias_k(0.0).build().is_err());
+    assert!("roulette".parse::<parmcts::search::Playout>().is_err());
+    assert!(b().bias(0.5).bias_k(5000.0).build().is_ok());
+}
