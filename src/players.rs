@@ -47,6 +47,15 @@ fn parse_num<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, SpecErro
     value.parse().map_err(|_| SpecError(format!("bad value '{value}' for {key}")))
 }
 
+/// `on` or `off`.
+fn on_off(key: &str, value: &str) -> Result<bool, SpecError> {
+    match value {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        _ => Err(SpecError(format!("bad value '{value}' for {key} (expected on or off)"))),
+    }
+}
+
 /// Applies one `key=value` search option to a builder.
 ///
 /// # Errors
@@ -71,11 +80,8 @@ pub fn apply_search_option(
         "bias" => builder.bias(parse_num(key, value)?),
         "bias-k" => builder.bias_k(parse_num(key, value)?),
         "playout" => builder.playout(value.parse::<Playout>().map_err(|e| SpecError(e.to_string()))?),
-        "reuse" => builder.reuse(match value {
-            "on" => true,
-            "off" => false,
-            _ => return Err(SpecError(format!("bad value '{value}' for reuse (expected on or off)"))),
-        }),
+        "reuse" => builder.reuse(on_off(key, value)?),
+        "prune" => builder.prune(on_off(key, value)?),
         _ => return Err(SpecError(format!("unknown option '{key}' (expected one of: {})", SEARCH_KEYS.join(", ")))),
     })
 }

@@ -128,3 +128,61 @@ fn enhancement_settings_are_validated() {
     assert!("roulette".parse::<parmcts::search::Playout>().is_err());
     assert!(b().bias(0.5).bias_k(5000.0).build().is_ok());
 }
+
+/// Applies `prune_moves` to all legal moves and returns the kept ones as text.
+fn kept<G: Game>(game: &G) -> Vec<String> {
+    let mut moves = game.legal_moves();
+    let moves = moves.as_mut();
+    let n = game.prune_moves(moves);
+    let mut kept: Vec<String> = moves[..n].iter().map(|&m| game.format_move(m)).collect();
+    kept.sort();
+    kept
+}
+
+#[test]
+fn pruning_keeps_the_win_then_the_blocks() {
+    // Connect Four (fast override): a win at once, then a forced block.
+    assert_eq!(kept(&ConnectFour::parse_position("121213").unwrap()), ["1"]);
+    assert_eq!(kept(&ConnectFour::parse_position("12131").unwrap()), ["1"]);
+    // The first player's bottom row 3-4-5 is open at both ends: the second player keeps
+    // both blocks, nothing else (it loses anyway, but only those moves delay it).
+    assert_eq!(kept(&ConnectFour::parse_position("3344").unwrap()).len(), 7, "no threat yet: all moves");
+    assert_eq!(kept(&ConnectFour::parse_position("33445").unwrap()), ["2", "6"]);
+    // Tic-tac-toe (the trait's generic rule). X holds 1 and 2, O holds 4 and 5: X wins
+    // on 3 at once. After X 1, O 5, X 2, O must block on 3.
+    assert_eq!(kept(&TicTacToe::parse_position("1425").unwrap()), ["3"]);
+    assert_eq!(kept(&TicTacToe::parse_position("152").unwrap()), ["3"]);
+    // Nothing forced: every move stays.
+    assert_eq!(kept(&TicTacToe::new()).len(), 9);
+}
+
+#[test]
+fn pruned_searches_see_the_forced_move_with_tiny_budgets() {
+    for (moves, forced) in [("12131", "1"), ("121213", "1"), ("33445", "2 or 6")] {
+        let game = ConnectFour::parse_position(moves).unwrap();
+        let config = SearchConfig::builder().playouts(20).prune(true).seed(1).build().unwrap();
+        let mut search = Search::new(config).unwrap();
+        let result = search.run(&game).unwrap();
+        search.check_invariants().unwrap();
+        let best = game.format_move(result.best_move.unwrap());
+        assert!(forced.contains(&best), "{moves}: played {best}, forced {forced}");
+        assert!(result.children.len() <= 2, "{moves}: pruned root keeps {} children", result.children.len());
+    }
+}
+
+#[test]
+fn pruned_playouts_finish_and_take_wins() {
+    let game = ConnectFour::parse_position("121213").unwrap();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(4);
+    for biased in [false, true] {
+        for _ in 0..1000 {
+            let mut g = game;
+            assert_eq!(g.pruned_playout(&mut rng, biased), parmcts::Outcome::Win(parmcts::Player::One));
+        }
+    }
+    for _ in 0..500 {
+        let mut g = Othello::new();
+        g.pruned_playout(&mut rng, false);
+        assert!(g.outcome().is_some());
+    }
+}

@@ -181,6 +181,9 @@ struct SearchArgs {
     /// Playout policy: random or biased (roulette wheel over the game's action values).
     #[arg(long)]
     playout: Option<String>,
+    /// Win-first / block-first pruning in tree and playouts: on or off.
+    #[arg(long)]
+    prune: Option<String>,
     /// Check the quiescent tree invariants after the search (exit 1 on a violation).
     #[arg(long = "check-invariants")]
     check_invariants: bool,
@@ -315,6 +318,7 @@ fn search_config(args: &SearchArgs) -> Result<SearchConfig, Failure> {
         ("bias", &args.bias),
         ("bias-k", &args.bias_k),
         ("playout", &args.playout),
+        ("prune", &args.prune),
     ];
     let mut builder = SearchConfig::builder();
     if args.playouts.is_none() && args.time_ms.is_none() {

@@ -246,6 +246,43 @@ impl Game for ConnectFour {
         1.0
     }
 
+    /// The trait's rule from winning cells, without playing anything: a winning column
+    /// if there is one; else the columns of the opponent's playable winning cells, minus
+    /// none; else the columns that do not put the opponent's winning cell within reach.
+    fn prune_moves(&self, moves: &mut [Move]) -> usize {
+        let playable = self.playable();
+        let theirs = self.current ^ self.mask;
+        let cell = |m: Move| playable & column_mask(m.0 as u32);
+        let wins = winning_cells(self.current, self.mask) & playable;
+        let threats = winning_cells(theirs, self.mask);
+        let keep = |moves: &mut [Move], rule: &dyn Fn(u64) -> bool| {
+            let mut kept = 0;
+            for i in 0..moves.len() {
+                if rule(cell(moves[i])) {
+                    moves.swap(kept, i);
+                    kept += 1;
+                }
+            }
+            kept
+        };
+        if wins != 0 {
+            return keep(moves, &|c| c & wins != 0).min(1);
+        }
+        // Blocks: with a playable threat every other move loses at once. Otherwise avoid
+        // moves that make a threat cell playable (the cell right above the move).
+        let blocks = threats & playable;
+        let kept = if blocks != 0 {
+            keep(moves, &|c| c & blocks != 0)
+        } else {
+            keep(moves, &|c| (c << 1) & threats & BOARD == 0)
+        };
+        if kept == 0 {
+            moves.len()
+        } else {
+            kept
+        }
+    }
+
     #[inline]
     fn random_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
         if let Some(outcome) = self.outcome() {

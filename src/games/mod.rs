@@ -292,6 +292,70 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
         }
     }
 
+    /// Win-first / block-first pruning: reorders `moves` (the legal moves here) so that
+    /// the moves worth considering come first and returns how many they are. A move that
+    /// wins at once: only it. Otherwise, when some but not all moves leave the opponent
+    /// an immediate win: only the others (the blocks). Otherwise all. The default plays
+    /// every move (and every reply, for the block test); games override it with
+    /// something faster. Chance positions are never pruned.
+    fn prune_moves(&self, moves: &mut [Move]) -> usize {
+        let Turn::Player(me) = self.turn() else { return moves.len() };
+        let wins_at_once = |game: &Self, mv: Move, player: Player| {
+            let mut child = *game;
+            child.play_unchecked(mv);
+            child.outcome() == Some(Outcome::Win(player))
+        };
+        if let Some(i) = moves.iter().position(|&m| wins_at_once(self, m, me)) {
+            moves.swap(0, i);
+            return 1;
+        }
+        let mut safe = 0;
+        for i in 0..moves.len() {
+            let mut child = *self;
+            child.play_unchecked(moves[i]);
+            let threatened = match child.turn() {
+                Turn::Player(opponent) if opponent != me => {
+                    child.legal_moves().into_iter().any(|reply| wins_at_once(&child, reply, opponent))
+                }
+                _ => false,
+            };
+            if !threatened {
+                moves.swap(safe, i);
+                safe += 1;
+            }
+        }
+        if safe == 0 {
+            moves.len()
+        } else {
+            safe
+        }
+    }
+
+    /// A playout with [`Game::prune_moves`] applied at every ply: among the moves kept,
+    /// uniform (`biased = false`) or by roulette over [`Game::action_value`].
+    fn pruned_playout<R: RngCore>(&mut self, rng: &mut R, biased: bool) -> Outcome {
+        loop {
+            if let Some(outcome) = self.outcome() {
+                return outcome;
+            }
+            let mut moves = self.legal_moves();
+            let moves = moves.as_mut();
+            let mv = match self.turn() {
+                Turn::Player(_) => {
+                    let count = self.prune_moves(moves);
+                    let kept = &moves[..count];
+                    if biased {
+                        roulette(self, kept, rng)
+                    } else {
+                        kept[random_below(rng, kept.len() as u32) as usize]
+                    }
+                }
+                Turn::Chance => sample_weighted(self, moves, rng),
+            };
+            self.play_unchecked(mv);
+        }
+    }
+
     /// Plays uniformly random moves until the game ends and returns the outcome.
     /// Games override this with a faster loop; the distribution must stay uniform over
     /// [`Game::legal_moves`] (chance positions: by [`Game::chance_weight`]).

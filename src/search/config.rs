@@ -194,6 +194,7 @@ pub struct SearchConfig {
     pub(crate) bias: f32,
     pub(crate) bias_k: f32,
     pub(crate) playout: Playout,
+    pub(crate) prune: bool,
 }
 
 impl SearchConfig {
@@ -260,6 +261,10 @@ impl SearchConfig {
     pub fn playout(&self) -> Playout {
         self.playout
     }
+    /// Win-first / block-first pruning in the tree and the playouts.
+    pub fn prune(&self) -> bool {
+        self.prune
+    }
     /// A copy with another seed (used by players that search once per move).
     pub fn with_seed(&self, seed: u64) -> SearchConfig {
         SearchConfig { seed, ..self.clone() }
@@ -283,6 +288,7 @@ pub struct SearchConfigBuilder {
     bias: f64,
     bias_k: f64,
     playout: Playout,
+    prune: bool,
 }
 
 impl Default for SearchConfigBuilder {
@@ -302,6 +308,7 @@ impl Default for SearchConfigBuilder {
             bias: 0.0,
             bias_k: DEFAULT_BIAS_K,
             playout: Playout::Random,
+            prune: false,
         }
     }
 }
@@ -388,6 +395,13 @@ impl SearchConfigBuilder {
         self
     }
 
+    /// Win-first / block-first pruning ([`crate::Game::prune_moves`]) at expansion and
+    /// at every playout ply.
+    pub fn prune(mut self, on: bool) -> Self {
+        self.prune = on;
+        self
+    }
+
     /// Validates the configuration.
     ///
     /// # Errors
@@ -436,6 +450,7 @@ impl SearchConfigBuilder {
             bias: self.bias as f32,
             bias_k: self.bias_k as f32,
             playout: self.playout,
+            prune: self.prune,
         })
     }
 }

@@ -18,6 +18,8 @@ pub(crate) struct IterationParams {
     pub bias: (f32, f32),
     /// Roulette-wheel playouts driven by the game's action values, instead of uniform.
     pub biased_playouts: bool,
+    /// Win-first / block-first pruning at expansion and in playouts.
+    pub prune: bool,
     /// Nodes with at least this many visits get their backups batched per worker and no
     /// virtual loss (`u32::MAX`: never; see `docs/CONCURRENCY.md`, "Batched backups").
     pub batch_min_visits: u32,
@@ -103,7 +105,7 @@ impl Worker {
                     if tree.stats(node).visits < params.expand_threshold || !tree.try_claim(node) {
                         break;
                     }
-                    match expand(tree, node, &state, Some(&mut self.rng), params.bias.0 > 0.0) {
+                    match expand(tree, node, &state, Some(&mut self.rng), params.bias.0 > 0.0, params.prune) {
                         Expanded::Children => {}
                         Expanded::Leaf => break,
                         Expanded::ArenaFull => {
@@ -175,7 +177,8 @@ pub(crate) enum Expanded {
 /// selection (measured on Connect Four: half the branch misses of a reservoir draw). Root
 /// children stay in move-generation order, so the trees of a root-parallel search line up.
 ///
-/// With `priors`, each child stores its move's share of the summed action values,
+/// With `prune`, only the moves [`Game::prune_moves`] keeps get children. With `priors`,
+/// each child stores its move's share of the summed action values,
 /// `P(m) = f(m) / Σ f` ([`Game::action_value`]), for progressive bias.
 pub(crate) fn expand<G: Game, T: TreeOps, R: RngCore>(
     tree: &mut T,
@@ -183,9 +186,17 @@ pub(crate) fn expand<G: Game, T: TreeOps, R: RngCore>(
     state: &G,
     shuffle: Option<&mut R>,
     priors: bool,
+    prune: bool,
 ) -> Expanded {
     let mut moves = state.legal_moves();
     let moves = moves.as_mut();
+    // Pruned moves get no child at all (win-first / block-first).
+    let moves = if prune && !moves.is_empty() {
+        let kept = state.prune_moves(moves);
+        &mut moves[..kept]
+    } else {
+        moves
+    };
     if let Some(rng) = shuffle {
         for i in (1..moves.len()).rev() {
             moves.swap(i, random_below(rng, i as u32 + 1) as usize);

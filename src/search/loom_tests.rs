@@ -95,7 +95,7 @@ fn loom_one_claim_wins() {
                 loom::thread::spawn(move || {
                     let mut tree = SharedTree(&arena);
                     if tree.try_claim(NodeId::ROOT) {
-                        expand(&mut tree, NodeId::ROOT, &Nim::new(), None::<&mut Xoshiro256PlusPlus>, false);
+                        expand(&mut tree, NodeId::ROOT, &Nim::new(), None::<&mut Xoshiro256PlusPlus>, false, false);
                         1
                     } else {
                         0
@@ -123,6 +123,7 @@ fn loom_concurrent_iterations_keep_invariants() {
             expand_threshold: 1,
             bias: (0.0, 0.0),
             biased_playouts: false,
+            prune: false,
             batch_min_visits: 2,
         };
         // Two sequential iterations first, so both root children have a visit and the
@@ -130,7 +131,7 @@ fn loom_concurrent_iterations_keep_invariants() {
         {
             let mut tree = ExclusiveTree(&mut arena);
             assert!(tree.try_claim(NodeId::ROOT));
-            expand(&mut tree, NodeId::ROOT, &root, None::<&mut Xoshiro256PlusPlus>, false);
+            expand(&mut tree, NodeId::ROOT, &root, None::<&mut Xoshiro256PlusPlus>, false, false);
             let mut worker = Worker::new(1, 0);
             worker.iterate(&mut tree, &root, params);
             worker.iterate(&mut tree, &root, params);

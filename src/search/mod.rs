@@ -160,6 +160,7 @@ impl Search {
             expand_threshold: cfg.expand_threshold,
             bias: (cfg.bias, cfg.bias_k),
             biased_playouts: cfg.playout == Playout::Biased,
+            prune: cfg.prune,
             batch_min_visits,
         };
         let limit = cfg.playouts.unwrap_or(MAX_PLAYOUTS);
@@ -189,7 +190,14 @@ impl Search {
             }
             let mut tree = ExclusiveTree(arena);
             if tree.try_claim(NodeId::ROOT) {
-                expand(&mut tree, NodeId::ROOT, root, None::<&mut Xoshiro256PlusPlus>, self.config.bias > 0.0);
+                expand(
+                    &mut tree,
+                    NodeId::ROOT,
+                    root,
+                    None::<&mut Xoshiro256PlusPlus>,
+                    self.config.bias > 0.0,
+                    self.config.prune,
+                );
             }
             *prior = root_visits_and_leaf(&mut tree);
         }
