@@ -278,18 +278,7 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
     /// Plays moves drawn by [`Game::action_value`] (roulette wheel, linear in the number
     /// of moves, no allocation) until the game ends and returns the outcome.
     fn biased_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
-        loop {
-            if let Some(outcome) = self.outcome() {
-                return outcome;
-            }
-            let moves = self.legal_moves();
-            let moves = moves.as_ref();
-            let mv = match self.turn() {
-                Turn::Player(_) => roulette(self, moves, rng),
-                Turn::Chance => sample_weighted(self, moves, rng),
-            };
-            self.play_unchecked(mv);
-        }
+        play_out(self, rng, |game, moves, rng| roulette(game, moves, rng))
     }
 
     /// Win-first / block-first pruning: reorders `moves` (the legal moves here) so that
@@ -334,44 +323,44 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
     /// A playout with [`Game::prune_moves`] applied at every ply: among the moves kept,
     /// uniform (`biased = false`) or by roulette over [`Game::action_value`].
     fn pruned_playout<R: RngCore>(&mut self, rng: &mut R, biased: bool) -> Outcome {
-        loop {
-            if let Some(outcome) = self.outcome() {
-                return outcome;
+        play_out(self, rng, |game, moves, rng| {
+            let count = game.prune_moves(moves);
+            let kept = &moves[..count];
+            if biased {
+                roulette(game, kept, rng)
+            } else {
+                kept[random_below(rng, kept.len() as u32) as usize]
             }
-            let mut moves = self.legal_moves();
-            let moves = moves.as_mut();
-            let mv = match self.turn() {
-                Turn::Player(_) => {
-                    let count = self.prune_moves(moves);
-                    let kept = &moves[..count];
-                    if biased {
-                        roulette(self, kept, rng)
-                    } else {
-                        kept[random_below(rng, kept.len() as u32) as usize]
-                    }
-                }
-                Turn::Chance => sample_weighted(self, moves, rng),
-            };
-            self.play_unchecked(mv);
-        }
+        })
     }
 
     /// Plays uniformly random moves until the game ends and returns the outcome.
     /// Games override this with a faster loop; the distribution must stay uniform over
     /// [`Game::legal_moves`] (chance positions: by [`Game::chance_weight`]).
     fn random_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
-        loop {
-            if let Some(outcome) = self.outcome() {
-                return outcome;
-            }
-            let moves = self.legal_moves();
-            let moves = moves.as_ref();
-            let mv = match self.turn() {
-                Turn::Player(_) => moves[random_below(rng, moves.len() as u32) as usize],
-                Turn::Chance => sample_weighted(self, moves, rng),
-            };
-            self.play_unchecked(mv);
+        play_out(self, rng, |_, moves, rng| moves[random_below(rng, moves.len() as u32) as usize])
+    }
+}
+
+/// The playout loop behind the trait's default playouts: `pick` chooses among the legal
+/// moves (it may reorder them) at players' turns; chance turns draw by
+/// [`Game::chance_weight`].
+fn play_out<G: Game, R: RngCore>(
+    game: &mut G,
+    rng: &mut R,
+    mut pick: impl FnMut(&G, &mut [Move], &mut R) -> Move,
+) -> Outcome {
+    loop {
+        if let Some(outcome) = game.outcome() {
+            return outcome;
         }
+        let mut moves = game.legal_moves();
+        let moves = moves.as_mut();
+        let mv = match game.turn() {
+            Turn::Player(_) => pick(game, moves, rng),
+            Turn::Chance => sample_weighted(game, moves, rng),
+        };
+        game.play_unchecked(mv);
     }
 }
 
