@@ -576,49 +576,45 @@ impl Game for Othello {
     }
 
     /// The roulette wheel over the legal-move mask directly (no move list): the same
-    /// distribution as the trait's default, about twice as fast.
+    /// distribution as the trait's default, about 1.2x as fast.
     fn biased_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
-        let (mut me, mut opp, mut side) = (self.me, self.opp, self.to_move);
-        let mut mask = legal_squares(me, opp);
-        loop {
-            if mask == 0 {
-                mask = legal_squares(opp, me);
-                if mask == 0 {
+        self.play_out_masks(rng, |mask, rng| {
+            // Integer weights: the sums are exact and the adds are not a float chain.
+            let mut total = 0;
+            let mut m = mask;
+            while m != 0 {
+                total += SQUARE_WEIGHT[m.trailing_zeros() as usize];
+                m &= m - 1;
+            }
+            let mut x = random_below(rng, total);
+            let mut m = mask;
+            let mut sq = mask.trailing_zeros();
+            while m != 0 {
+                sq = m.trailing_zeros();
+                let w = SQUARE_WEIGHT[sq as usize];
+                if x < w {
                     break;
                 }
-            } else {
-                // Integer weights: the sums are exact and the adds are not a float chain.
-                let mut total = 0;
-                let mut m = mask;
-                while m != 0 {
-                    total += SQUARE_WEIGHT[m.trailing_zeros() as usize];
-                    m &= m - 1;
-                }
-                let mut x = random_below(rng, total);
-                let mut m = mask;
-                let mut sq = mask.trailing_zeros();
-                while m != 0 {
-                    sq = m.trailing_zeros();
-                    let w = SQUARE_WEIGHT[sq as usize];
-                    if x < w {
-                        break;
-                    }
-                    x -= w;
-                    m &= m - 1;
-                }
-                let flipped = flips(me, opp, sq);
-                me |= (1u64 << sq) | flipped;
-                opp &= !flipped;
-                mask = legal_squares(opp, me);
+                x -= w;
+                m &= m - 1;
             }
-            std::mem::swap(&mut me, &mut opp);
-            side = side.other();
-        }
-        *self = Othello { me, opp, to_move: side };
-        self.count_outcome()
+            sq
+        })
     }
 
     fn random_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
+        self.play_out_masks(rng, |mask, rng| {
+            let prefix = byte_prefix_counts(mask);
+            select_bit(mask, prefix, random_below(rng, (prefix >> 56) as u32))
+        })
+    }
+}
+
+impl Othello {
+    /// The playout loop on bitboards shared by the fast playouts: `pick` chooses a square
+    /// from the (non-empty) legal-move mask.
+    #[inline(always)]
+    fn play_out_masks<R: RngCore>(&mut self, rng: &mut R, mut pick: impl FnMut(u64, &mut R) -> u32) -> Outcome {
         let (mut me, mut opp, mut side) = (self.me, self.opp, self.to_move);
         let mut mask = legal_squares(me, opp);
         loop {
@@ -631,8 +627,7 @@ impl Game for Othello {
                 rng.next_u32();
                 mask = reply;
             } else {
-                let prefix = byte_prefix_counts(mask);
-                let sq = select_bit(mask, prefix, random_below(rng, (prefix >> 56) as u32));
+                let sq = pick(mask, rng);
                 let flipped = flips(me, opp, sq);
                 me |= (1u64 << sq) | flipped;
                 opp &= !flipped;

@@ -225,7 +225,7 @@ impl Search {
             Mode::RootParallel => workers.iter().map(|w| w.playouts).collect(),
             _ => vec![workers.iter().map(|w| w.playouts).sum()],
         };
-        let mut result = self.summarise(root, &workers, elapsed);
+        let mut result = self.summarise(&workers, elapsed);
         result.reused_nodes = reused_nodes;
         Ok(result)
     }
@@ -270,12 +270,7 @@ impl Search {
         kept
     }
 
-    fn summarise<G: Game>(
-        &self,
-        root: &G,
-        workers: &[CachePadded<Worker>],
-        elapsed: std::time::Duration,
-    ) -> SearchResult {
+    fn summarise(&self, workers: &[CachePadded<Worker>], elapsed: std::time::Duration) -> SearchResult {
         // Sum root children over the trees (one tree unless root-parallel), by move:
         // reused roots keep their shuffled child order, so indices need not line up.
         let per_tree: Vec<Vec<(Move, u64, u64)>> =
@@ -304,7 +299,6 @@ impl Search {
             None => Vec::new(),
         };
         let root_visits = self.arenas.iter().map(|a| a.node(NodeId::ROOT).stats_relaxed().visits as u64).sum();
-        let _ = root;
         SearchResult {
             best_move,
             children,
@@ -384,7 +378,3 @@ fn find_position<G: Game, T: TreeOps>(tree: &mut T, root: &G, target: u64, max_p
 pub fn search<G: Game>(root: &G, config: &SearchConfig) -> Result<SearchResult, SearchError> {
     Search::new(config.clone())?.run(root)
 }
-
-/// Keeps `TreeOps` in scope for the result helpers.
-#[allow(dead_code)]
-fn _assert_tree_ops<T: TreeOps>() {}
