@@ -34,4 +34,5 @@ mod sync;
 pub mod tree;
 
 pub use games::{ConnectFour, Game, GameError, GameKind, Move, MoveList, Othello, Outcome, Player, TicTacToe, Turn};
+pub use tree::Proof;
 pub use search::{search, ChildResult, ConfigError, Mode, Search, SearchConfig, SearchError, SearchResult};

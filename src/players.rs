@@ -41,6 +41,12 @@ pub const SEARCH_KEYS: &[&str] = &[
     "expand",
     "final",
     "reuse",
+    "bias",
+    "bias-k",
+    "playout",
+    "prune",
+    "solver",
+    "rave",
 ];
 
 fn parse_num<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, SpecError> {
@@ -82,6 +88,8 @@ pub fn apply_search_option(
         "playout" => builder.playout(value.parse::<Playout>().map_err(|e| SpecError(e.to_string()))?),
         "reuse" => builder.reuse(on_off(key, value)?),
         "prune" => builder.prune(on_off(key, value)?),
+        "solver" => builder.solver(on_off(key, value)?),
+        "rave" => builder.rave(parse_num(key, value)?),
         _ => return Err(SpecError(format!("unknown option '{key}' (expected one of: {})", SEARCH_KEYS.join(", ")))),
     })
 }

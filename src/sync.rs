@@ -2,9 +2,9 @@
 //! model-checked types and the model checker exercises the real tree code.
 
 #[cfg(loom)]
-pub(crate) use loom::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+pub(crate) use loom::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 #[cfg(not(loom))]
-pub(crate) use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+pub(crate) use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 /// Plain (non-atomic) access through `&mut`: exclusive ownership makes the atomic
 /// instruction unnecessary. The sequential baseline uses only this.

@@ -2,7 +2,10 @@
 //! the middle of expansions and backups) for millions of playouts per game; afterwards
 //! every quiescent invariant must hold (`parmcts::tree::invariants`).
 
-use parmcts::{ConnectFour, Game, Mode, Othello, Search, SearchConfig, TicTacToe};
+use parmcts::games::random_below;
+use parmcts::{ConnectFour, Game, Mode, Othello, Proof, Search, SearchConfig, TicTacToe};
+use rand_core::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
 
 fn stress<G: Game>(root: &G, playouts: u64, virtual_loss: u32, expand: u32, nodes: u64) -> parmcts::SearchResult {
     let config = SearchConfig::builder()
@@ -61,4 +64,58 @@ fn stress_root_parallel_16_trees() {
     search.check_invariants().unwrap();
     assert_eq!(result.root_visits, 1_000_000);
     assert_eq!(result.children.iter().map(|c| c.visits).sum::<u64>(), 1_000_000);
+}
+
+/// MCTS-Solver on the shared tree, 16 workers: proofs race with expansions, selections
+/// and each other. Afterwards every proof must be one the game supports (terminal results
+/// and the children's proofs, node by node), on top of the quiescent invariants.
+fn stress_solver<G: Game>(root: &G, playouts: u64, seed: u64) -> (parmcts::SearchResult, u64) {
+    let config = SearchConfig::builder()
+        .playouts(playouts)
+        .mode(Mode::TreeParallel)
+        .threads(16)
+        .expand_threshold(1)
+        .solver(true)
+        .arena_nodes(1 << 24)
+        .seed(seed)
+        .build()
+        .unwrap();
+    let mut search = Search::new(config).unwrap();
+    let result = search.run(root).unwrap();
+    let reachable = search.check_invariants().unwrap_or_else(|e| panic!("{}: {e}", G::NAME));
+    let proven = search.check_proofs(root).unwrap_or_else(|e| panic!("{}: {e}", G::NAME));
+    assert_eq!(result.root_visits, result.playouts);
+    assert_eq!(reachable, result.nodes);
+    assert!(proven > 0, "{}: nothing proven", G::NAME);
+    if !result.proof.is_known() {
+        assert_eq!(result.playouts, playouts);
+    }
+    (result, proven)
+}
+
+/// A position `plies` random moves into a game (fixed seed).
+fn random_position<G: Game>(plies: u32, seed: u64) -> G {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut game = G::new();
+    for _ in 0..plies {
+        let moves = game.legal_moves();
+        let moves = moves.as_ref();
+        let mut next = game;
+        next.play_unchecked(moves[random_below(&mut rng, moves.len() as u32) as usize]);
+        if next.outcome().is_some() {
+            break;
+        }
+        game = next;
+    }
+    game
+}
+
+#[test]
+fn stress_solver_16_threads() {
+    // Tic-tac-toe is a draw: whatever is proven at the root must say so.
+    let (result, _) = stress_solver(&TicTacToe::new(), 1_000_000, 1);
+    assert!(matches!(result.proof, Proof::Unknown | Proof::Draw));
+    stress_solver(&ConnectFour::new(), 2_000_000, 2);
+    stress_solver(&random_position::<ConnectFour>(16, 3), 1_000_000, 3);
+    stress_solver(&random_position::<Othello>(44, 4), 1_000_000, 4);
 }

@@ -20,7 +20,7 @@ use parmcts::players::{apply_search_option, PlayerSpec};
 use parmcts::search::format_moves;
 use parmcts::solver::connect4::Solver;
 use parmcts::tree::NODE_BYTES;
-use parmcts::{ConnectFour, Game, GameKind, Othello, Outcome, Player, Search, SearchConfig, TicTacToe};
+use parmcts::{ConnectFour, Game, GameKind, Othello, Outcome, Player, Proof, Search, SearchConfig, TicTacToe};
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -184,6 +184,12 @@ struct SearchArgs {
     /// Win-first / block-first pruning in tree and playouts: on or off.
     #[arg(long)]
     prune: Option<String>,
+    /// MCTS-Solver (proven wins, losses and draws; stops once the root is proven): on or off.
+    #[arg(long)]
+    solver: Option<String>,
+    /// RAVE constant k in beta = sqrt(k / (3N + k)) (0: off).
+    #[arg(long, allow_hyphen_values = true)]
+    rave: Option<String>,
     /// Check the quiescent tree invariants after the search (exit 1 on a violation).
     #[arg(long = "check-invariants")]
     check_invariants: bool,
@@ -319,6 +325,8 @@ fn search_config(args: &SearchArgs) -> Result<SearchConfig, Failure> {
         ("bias-k", &args.bias_k),
         ("playout", &args.playout),
         ("prune", &args.prune),
+        ("solver", &args.solver),
+        ("rave", &args.rave),
     ];
     let mut builder = SearchConfig::builder();
     if args.playouts.is_none() && args.time_ms.is_none() {
@@ -338,7 +346,12 @@ fn run_search<G: Game>(args: &SearchArgs) -> Result<(), Failure> {
     let mut search = Search::new(config)?;
     let result = search.run(&root)?;
     let invariants = if args.check_invariants {
-        Some(search.check_invariants().map_err(|e| Failure(e.to_string(), 1)))
+        Some(
+            search
+                .check_invariants()
+                .and_then(|nodes| search.check_proofs(&root).map(|_| nodes))
+                .map_err(|e| Failure(e.to_string(), 1)),
+        )
     } else {
         None
     };
@@ -348,7 +361,10 @@ fn run_search<G: Game>(args: &SearchArgs) -> Result<(), Failure> {
         let children: Vec<Value> = result
             .children
             .iter()
-            .map(|c| json!({"move": root.format_move(c.mv), "visits": c.visits, "value": c.value}))
+            .map(|c| {
+                json!({"move": root.format_move(c.mv), "visits": c.visits, "value": c.value,
+                       "proof": proof_name(c.proof)})
+            })
             .collect();
         let mut out = json!({
             "game": G::NAME,
@@ -365,6 +381,7 @@ fn run_search<G: Game>(args: &SearchArgs) -> Result<(), Failure> {
             "mode": result.mode.name(),
             "threads": result.threads,
             "reused_nodes": result.reused_nodes,
+            "proof": proof_name(result.proof),
             "node_bytes": NODE_BYTES,
             "arena_nodes": search.config().arena_nodes(),
         });
@@ -384,6 +401,9 @@ fn run_search<G: Game>(args: &SearchArgs) -> Result<(), Failure> {
             if result.arena_full { "  (arena full: later playouts ran from the leaves)" } else { "" }
         );
         out!("pv: {}", pv.join(" "));
+        if let Some(proof) = proof_name(result.proof) {
+            out!("proven: {proof} for the side to move");
+        }
         let capacity = search.config().arena_nodes();
         out!(
             "arena: {} of {capacity} nodes used, {NODE_BYTES} bytes per node ({:.1} of {:.1} MiB)",
@@ -391,9 +411,10 @@ fn run_search<G: Game>(args: &SearchArgs) -> Result<(), Failure> {
             (result.nodes * NODE_BYTES as u64) as f64 / (1 << 20) as f64,
             (capacity * NODE_BYTES as u64) as f64 / (1 << 20) as f64
         );
-        out!("{:>6} {:>10} {:>7}", "move", "visits", "value");
+        out!("{:>6} {:>10} {:>7} {:>6}", "move", "visits", "value", "proof");
         for c in &result.children {
-            out!("{:>6} {:>10} {:>7.3}", root.format_move(c.mv), c.visits, c.value);
+            let proof = proof_name(c.proof).unwrap_or("-");
+            out!("{:>6} {:>10} {:>7.3} {proof:>6}", root.format_move(c.mv), c.visits, c.value);
         }
         if let Some(Ok(nodes)) = &invariants {
             out!("invariants: ok ({nodes} nodes reachable)");
@@ -402,6 +423,16 @@ fn run_search<G: Game>(args: &SearchArgs) -> Result<(), Failure> {
     match invariants {
         Some(Err(failure)) => Err(failure),
         _ => Ok(()),
+    }
+}
+
+/// A proven value's name for output (`None`: not proven).
+fn proof_name(proof: Proof) -> Option<&'static str> {
+    match proof {
+        Proof::Unknown => None,
+        Proof::Win => Some("win"),
+        Proof::Loss => Some("loss"),
+        Proof::Draw => Some("draw"),
     }
 }
 

@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 
 use std::ops::ControlFlow;
 
-use crate::tree::{NodeId, TreeOps};
+use crate::tree::{NodeId, Proof, TreeOps};
 
 /// UCB1: `q + C * sqrt(ln N / n)`, with `q` the child's mean result in [0, 1], `N` the
 /// parent's visits and `n` the child's (Kocsis & Szepesvári 2006).
@@ -98,8 +98,11 @@ pub fn progressive_bias_scale(c_bt: f32, k: f32, parent_visits: u32) -> f32 {
 /// that were lost, so concurrent workers spread over siblings; `own_virtual_loss` (what
 /// this worker itself put on `parent`) is left out of the parent's count, so a lone
 /// worker selects exactly as the sequential search does.
+///
+/// With `SOLVER` (MCTS-Solver), a child proven won for the mover is taken at once and
+/// children proven lost are never taken while another is left.
 #[inline]
-pub fn select_child<T: TreeOps>(
+pub fn select_child<T: TreeOps, const SOLVER: bool>(
     tree: &mut T,
     parent: NodeId,
     first: NodeId,
@@ -109,18 +112,19 @@ pub fn select_child<T: TreeOps>(
     own_virtual_loss: u32,
 ) -> NodeId {
     let parent_visits = tree.stats(parent).visits + tree.virtual_loss(parent) - own_virtual_loss;
+    // Priors are stored in units of 1/65535.
     if bias.0 > 0.0 {
-        // Priors are stored in units of 1/65535.
         let scale = progressive_bias_scale(bias.0, bias.1, parent_visits) / 65535.0;
-        scan::<T, true>(tree, parent_visits, first, count, c, scale)
+        scan::<T, true, SOLVER>(tree, parent_visits, first, count, c, scale)
     } else {
-        scan::<T, false>(tree, parent_visits, first, count, c, 0.0)
+        scan::<T, false, SOLVER>(tree, parent_visits, first, count, c, 0.0)
     }
 }
 
-/// The selection loop; `BIAS` keeps the unbiased loop free of the prior term.
+/// The selection loop; `BIAS` and `SOLVER` keep the plain loop free of the prior term and
+/// of the proof reads.
 #[inline(always)]
-fn scan<T: TreeOps, const BIAS: bool>(
+fn scan<T: TreeOps, const BIAS: bool, const SOLVER: bool>(
     tree: &mut T,
     parent_visits: u32,
     first: NodeId,
@@ -133,7 +137,17 @@ fn scan<T: TreeOps, const BIAS: bool>(
     let explore = c * tables.sqrt_ln(parent_visits);
     let mut best = 0;
     let mut best_value = f32::NEG_INFINITY;
-    tree.scan_children(first, count, |i, stats, virtual_loss, prior| {
+    tree.scan_children::<SOLVER>(first, count, |i, stats, virtual_loss, prior, proof| {
+        if SOLVER {
+            match proof {
+                Proof::Win => {
+                    best = i;
+                    return ControlFlow::Break(());
+                }
+                Proof::Loss => return ControlFlow::Continue(()),
+                Proof::Draw | Proof::Unknown => {}
+            }
+        }
         let visits = stats.visits + virtual_loss;
         if visits == 0 {
             best = i;

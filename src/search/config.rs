@@ -128,6 +128,8 @@ pub enum ConfigError {
     BadBiasK(f64),
     /// The playout policy is not `random` or `biased`.
     UnknownPlayout(String),
+    /// RAVE k is negative or not finite.
+    BadRave(f64),
 }
 
 impl fmt::Display for ConfigError {
@@ -156,6 +158,7 @@ impl fmt::Display for ConfigError {
             ConfigError::BadBias(b) => write!(f, "progressive bias must be finite and >= 0 (got {b})"),
             ConfigError::BadBiasK(k) => write!(f, "progressive bias K must be finite and > 0 (got {k})"),
             ConfigError::UnknownPlayout(p) => write!(f, "unknown playout policy '{p}' (expected random or biased)"),
+            ConfigError::BadRave(k) => write!(f, "RAVE k must be finite and >= 0 (got {k})"),
         }
     }
 }
@@ -195,6 +198,8 @@ pub struct SearchConfig {
     pub(crate) bias_k: f32,
     pub(crate) playout: Playout,
     pub(crate) prune: bool,
+    pub(crate) solver: bool,
+    pub(crate) rave: f32,
 }
 
 impl SearchConfig {
@@ -265,6 +270,14 @@ impl SearchConfig {
     pub fn prune(&self) -> bool {
         self.prune
     }
+    /// MCTS-Solver: proven wins, losses and draws.
+    pub fn solver(&self) -> bool {
+        self.solver
+    }
+    /// RAVE constant k of `beta = sqrt(k / (3N + k))` (0: off).
+    pub fn rave(&self) -> f32 {
+        self.rave
+    }
     /// A copy with another seed (used by players that search once per move).
     pub fn with_seed(&self, seed: u64) -> SearchConfig {
         SearchConfig { seed, ..self.clone() }
@@ -289,6 +302,8 @@ pub struct SearchConfigBuilder {
     bias_k: f64,
     playout: Playout,
     prune: bool,
+    solver: bool,
+    rave: f64,
 }
 
 impl Default for SearchConfigBuilder {
@@ -309,6 +324,8 @@ impl Default for SearchConfigBuilder {
             bias_k: DEFAULT_BIAS_K,
             playout: Playout::Random,
             prune: false,
+            solver: false,
+            rave: 0.0,
         }
     }
 }
@@ -402,6 +419,19 @@ impl SearchConfigBuilder {
         self
     }
 
+    /// MCTS-Solver (Winands, Björnsson & Saito 2008): prove wins, losses and draws in the
+    /// tree, back them up, and stop as soon as the root is proven.
+    pub fn solver(mut self, on: bool) -> Self {
+        self.solver = on;
+        self
+    }
+
+    /// RAVE (Gelly & Silver 2011) with `beta = sqrt(k / (3N + k))`; 0 disables it.
+    pub fn rave(mut self, k: f64) -> Self {
+        self.rave = k;
+        self
+    }
+
     /// Validates the configuration.
     ///
     /// # Errors
@@ -425,6 +455,9 @@ impl SearchConfigBuilder {
         }
         if !self.bias_k.is_finite() || self.bias_k <= 0.0 {
             return Err(ConfigError::BadBiasK(self.bias_k));
+        }
+        if !self.rave.is_finite() || self.rave < 0.0 {
+            return Err(ConfigError::BadRave(self.rave));
         }
         if self.expand_threshold == 0 {
             return Err(ConfigError::ZeroExpandThreshold);
@@ -451,6 +484,8 @@ impl SearchConfigBuilder {
             bias_k: self.bias_k as f32,
             playout: self.playout,
             prune: self.prune,
+            solver: self.solver,
+            rave: self.rave as f32,
         })
     }
 }
@@ -471,6 +506,7 @@ mod tests {
         assert_eq!(b().arena_nodes(1).build(), Err(ConfigError::ArenaTooSmall(1)));
         assert_eq!(b().mode(Mode::RootParallel).threads(4).arena_nodes(7).build(), Err(ConfigError::ArenaTooSmall(7)));
         assert_eq!("fast".parse::<Mode>(), Err(ConfigError::UnknownMode("fast".into())));
+        assert_eq!(b().rave(-1.0).build(), Err(ConfigError::BadRave(-1.0)));
         assert!(b().build().is_ok());
         assert_eq!(b().memory_mb(24).build().unwrap().arena_nodes(), (24 << 20) / 24);
     }

@@ -6,8 +6,8 @@ use std::time::Instant;
 use crossbeam_utils::CachePadded;
 
 use crate::games::Game;
-use crate::sync::{AtomicU64, Ordering};
-use crate::tree::{Arena, SharedTree, TreeOps};
+use crate::sync::{AtomicBool, AtomicU64, Ordering};
+use crate::tree::{Arena, NodeId, SharedTree, TreeOps};
 
 use super::iteration::{IterationParams, Worker};
 
@@ -64,7 +64,8 @@ impl Budget for &SharedBudget {
     }
 }
 
-/// Runs iterations until the budget or the deadline is spent.
+/// Runs iterations until the budget or the deadline is spent, or (with the solver) until
+/// some worker's root is proven: `solved` tells every worker of the search.
 pub(crate) fn run_worker<G: Game, T: TreeOps, B: Budget>(
     tree: &mut T,
     root: &G,
@@ -72,17 +73,33 @@ pub(crate) fn run_worker<G: Game, T: TreeOps, B: Budget>(
     worker: &mut Worker,
     mut budget: B,
     deadline: Option<Instant>,
+    solved: &AtomicBool,
 ) {
     loop {
         if deadline.is_some_and(|d| Instant::now() >= d) {
             break;
         }
+        if params.solver {
+            // ORDERING: Relaxed: a flag to stop; the results are read after the joins.
+            if tree.proof(NodeId::ROOT).is_known() {
+                solved.store(true, Ordering::Relaxed);
+            }
+            if solved.load(Ordering::Relaxed) {
+                break;
+            }
+        }
         let granted = budget.claim(CHUNK);
         if granted == 0 {
             break;
         }
-        for _ in 0..granted {
-            worker.iterate(tree, root, params);
+        if params.solver {
+            for _ in 0..granted {
+                worker.iterate::<G, T, true>(tree, root, params);
+            }
+        } else {
+            for _ in 0..granted {
+                worker.iterate::<G, T, false>(tree, root, params);
+            }
         }
         worker.flush(tree);
     }
@@ -99,11 +116,12 @@ pub(crate) fn run_tree_parallel<G: Game>(
 ) {
     let budget = SharedBudget::new(limit);
     let budget = &budget;
+    let solved = &AtomicBool::new(false);
     std::thread::scope(|scope| {
         for worker in workers.iter_mut() {
             scope.spawn(move || {
                 let mut tree = SharedTree(arena);
-                run_worker(&mut tree, root, params, worker, budget, deadline);
+                run_worker(&mut tree, root, params, worker, budget, deadline, solved);
             });
         }
     });

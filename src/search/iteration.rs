@@ -4,9 +4,9 @@
 use rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::games::{random_below, sample_weighted, Game, Move, Player, Turn};
+use crate::games::{random_below, sample_weighted, Game, Move, Outcome, Player, Turn};
 use crate::policy::select_child;
-use crate::tree::{Expansion, NodeId, TreeOps};
+use crate::tree::{Expansion, NodeId, Proof, TreeOps};
 
 /// Parameters an iteration reads (copied out of the configuration once).
 #[derive(Clone, Copy, Debug)]
@@ -20,6 +20,8 @@ pub(crate) struct IterationParams {
     pub biased_playouts: bool,
     /// Win-first / block-first pruning at expansion and in playouts.
     pub prune: bool,
+    /// MCTS-Solver: prove wins, losses and draws and back them up the tree.
+    pub solver: bool,
     /// Nodes with at least this many visits get their backups batched per worker and no
     /// virtual loss (`u32::MAX`: never; see `docs/CONCURRENCY.md`, "Batched backups").
     pub batch_min_visits: u32,
@@ -32,9 +34,8 @@ const PENDING_CAPACITY: usize = 64;
 #[derive(Debug)]
 pub(crate) struct Worker {
     pub rng: Xoshiro256PlusPlus,
-    /// The nodes of the current iteration's path, each with the player who moved into it
-    /// and whether its backup is batched.
-    path: Vec<(NodeId, Player, bool)>,
+    /// The nodes of the current iteration's path.
+    path: Vec<Step>,
     /// Batched backups not yet written to the tree: (node, playouts, half points).
     pending: Vec<(NodeId, u32, u32)>,
     /// Deepest path seen (edges below the root).
@@ -43,6 +44,18 @@ pub(crate) struct Worker {
     pub arena_full: bool,
     /// Completed iterations.
     pub playouts: u64,
+}
+
+/// One node of an iteration's path.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Step {
+    pub node: NodeId,
+    /// The player who moved into the node.
+    pub mover: Player,
+    /// Whether its backup is batched.
+    pub batched: bool,
+    /// Whether the position at the node is a chance turn (never proven by the solver).
+    pub chance: bool,
 }
 
 /// Seeds worker `index` from `(seed, index)`: distinct, reproducible streams.
@@ -65,8 +78,16 @@ impl Worker {
     }
 
     /// Runs one iteration from `root` (the root node must already be expanded).
+    /// `SOLVER` must equal `params.solver`: a compile-time flag keeps the solver's checks
+    /// out of the plain search loop.
     #[inline]
-    pub fn iterate<G: Game, T: TreeOps>(&mut self, tree: &mut T, root: &G, params: IterationParams) {
+    pub fn iterate<G: Game, T: TreeOps, const SOLVER: bool>(
+        &mut self,
+        tree: &mut T,
+        root: &G,
+        params: IterationParams,
+    ) {
+        debug_assert_eq!(SOLVER, params.solver);
         let vl = if T::SHARED { params.virtual_loss } else { 0 };
         // Compile-time false for the exclusive tree: the sequential loop keeps no trace of it.
         let batching = T::SHARED && params.batch_min_visits != u32::MAX;
@@ -75,18 +96,33 @@ impl Worker {
         self.path.clear();
         // The root's "mover" is the player who moved before the root position.
         let batched = batching && tree.stats(node).visits >= params.batch_min_visits;
-        self.path.push((node, root.side_to_move().other(), batched));
+        self.path.push(Step { node, mover: root.side_to_move().other(), batched, chance: false });
         // Virtual loss this worker put on `node` (none on batched nodes).
         let mut own_vl = if batched { 0 } else { vl };
         if own_vl != 0 {
             tree.add_virtual_loss(node, own_vl);
         }
+        // Set when the iteration ends on a node whose value is known without a playout.
+        let mut exact: Option<Outcome> = None;
         loop {
+            if SOLVER {
+                let proof = tree.proof(node);
+                if proof.is_known() {
+                    exact = Some(outcome_of(proof, self.path[self.path.len() - 1].mover));
+                    break;
+                }
+            }
             match tree.expansion(node) {
                 Expansion::Expanded { first, count } if count > 0 => {
                     let child = match state.turn() {
-                        Turn::Player(_) => select_child(tree, node, first, count, params.c, params.bias, own_vl),
-                        Turn::Chance => sample_chance_child(tree, &state, first, count, &mut self.rng),
+                        Turn::Player(_) => {
+                            select_child::<T, SOLVER>(tree, node, first, count, params.c, params.bias, own_vl)
+                        }
+                        Turn::Chance => {
+                            let last = self.path.len() - 1;
+                            self.path[last].chance = true;
+                            sample_chance_child(tree, &state, first, count, &mut self.rng)
+                        }
                     };
                     let mover = state.side_to_move();
                     state.play_unchecked(Move(tree.mv(child)));
@@ -95,13 +131,26 @@ impl Worker {
                     if own_vl != 0 {
                         tree.add_virtual_loss(child, own_vl);
                     }
-                    self.path.push((child, mover, batched));
+                    self.path.push(Step { node: child, mover, batched, chance: false });
                     node = child;
                 }
                 // A leaf for good (terminal, or the arena was full), or another thread is
                 // building the children: play out from here rather than wait.
                 Expansion::Expanded { .. } | Expansion::Expanding => break,
                 Expansion::Unexpanded => {
+                    if SOLVER {
+                        // A finished game is proven at its first visit: claim it and
+                        // publish it as a leaf with its value.
+                        if let Some(outcome) = state.outcome() {
+                            if tree.try_claim(node) {
+                                tree.publish(node, NodeId(0), 0);
+                                let mover = self.path[self.path.len() - 1].mover;
+                                tree.prove(node, Proof::from_half_points(outcome.half_points(mover)));
+                            }
+                            exact = Some(outcome);
+                            break;
+                        }
+                    }
                     if tree.stats(node).visits < params.expand_threshold || !tree.try_claim(node) {
                         break;
                     }
@@ -117,19 +166,22 @@ impl Worker {
             }
         }
         self.max_depth = self.max_depth.max(self.path.len() as u32 - 1);
-        let outcome = if params.biased_playouts {
-            state.biased_playout(&mut self.rng)
-        } else {
-            state.random_playout(&mut self.rng)
+        let outcome = match exact {
+            Some(outcome) => outcome,
+            None if params.biased_playouts => state.biased_playout(&mut self.rng),
+            None => state.random_playout(&mut self.rng),
         };
         let path = std::mem::take(&mut self.path);
-        for &(id, mover, batched) in &path {
-            let half_points = outcome.half_points(mover);
-            if batching && batched {
-                self.defer(tree, id, half_points);
+        for step in &path {
+            let half_points = outcome.half_points(step.mover);
+            if batching && step.batched {
+                self.defer(tree, step.node, half_points);
             } else {
-                tree.record(id, half_points, vl);
+                tree.record(step.node, half_points, vl);
             }
+        }
+        if SOLVER && exact.is_some() {
+            prove_ancestors(tree, &path);
         }
         self.path = path;
         self.playouts += 1;
@@ -155,6 +207,56 @@ impl Worker {
             tree.record_batch(id, playouts, half_points);
         }
         self.pending.clear();
+    }
+}
+
+/// The outcome a proven value stands for, given the player who moved into the node.
+fn outcome_of(proof: Proof, mover: Player) -> Outcome {
+    match proof {
+        Proof::Win => Outcome::Win(mover),
+        Proof::Loss => Outcome::Win(mover.other()),
+        _ => Outcome::Draw,
+    }
+}
+
+/// MCTS-Solver backup (Winands, Björnsson & Saito 2008), from the proven end of `path`
+/// upwards: a node is proven as soon as one child is proven won for the player to move
+/// there, or once every child is proven (its value is then the best child's). The first
+/// node that cannot be proven ends the walk: nothing above it changed.
+///
+/// On a shared tree, proofs only ever get added, and every thread that proves a node
+/// proves its true value, so racing provers write the same bits; a prover that reads a
+/// sibling's proof too early just leaves the parent unproven for a later iteration.
+pub(crate) fn prove_ancestors<T: TreeOps>(tree: &mut T, path: &[Step]) {
+    for pair in path.windows(2).rev() {
+        let (parent, child) = (pair[0], pair[1]);
+        if parent.chance || !tree.proof(child.node).is_known() {
+            return;
+        }
+        if tree.proof(parent.node).is_known() {
+            continue;
+        }
+        let Expansion::Expanded { first, count } = tree.expansion(parent.node) else { return };
+        // The children's proofs are for the player to move at `parent` (their mover).
+        let mut best = Proof::Unknown;
+        let mut all_known = true;
+        tree.scan_children::<true>(first, count, |_, _, _, _, proof| {
+            if proof.is_known() {
+                best = best.max(proof);
+            } else {
+                all_known = false;
+            }
+            if proof == Proof::Win {
+                std::ops::ControlFlow::Break(())
+            } else {
+                std::ops::ControlFlow::Continue(())
+            }
+        });
+        if best != Proof::Win && !all_known {
+            return;
+        }
+        let value = if parent.mover == child.mover { best } else { best.flip() };
+        tree.prove(parent.node, value);
     }
 }
 

@@ -6,10 +6,10 @@
 use loom::sync::Arc;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::iteration::{expand, IterationParams, Worker};
+use super::iteration::{expand, prove_ancestors, IterationParams, Step, Worker};
 use crate::games::{Game, GameError, Move, MoveList, Outcome, Player};
-use crate::tree::invariants::{check, Expectations};
-use crate::tree::{Arena, ExclusiveTree, Expansion, NodeId, SharedTree, TreeOps};
+use crate::tree::invariants::{check, check_proofs, Expectations};
+use crate::tree::{Arena, ExclusiveTree, Expansion, NodeId, Proof, SharedTree, TreeOps};
 
 /// Subtraction game: take 1 or 2 stones; whoever takes the last stone wins. Tiny
 /// branching keeps the number of interleavings small.
@@ -124,6 +124,7 @@ fn loom_concurrent_iterations_keep_invariants() {
             bias: (0.0, 0.0),
             biased_playouts: false,
             prune: false,
+            solver: false,
             batch_min_visits: 2,
         };
         // Two sequential iterations first, so both root children have a visit and the
@@ -133,8 +134,8 @@ fn loom_concurrent_iterations_keep_invariants() {
             assert!(tree.try_claim(NodeId::ROOT));
             expand(&mut tree, NodeId::ROOT, &root, None::<&mut Xoshiro256PlusPlus>, false, false);
             let mut worker = Worker::new(1, 0);
-            worker.iterate(&mut tree, &root, params);
-            worker.iterate(&mut tree, &root, params);
+            worker.iterate::<_, _, false>(&mut tree, &root, params);
+            worker.iterate::<_, _, false>(&mut tree, &root, params);
             worker.flush(&mut tree);
         }
         let arena = Arc::new(arena);
@@ -144,7 +145,7 @@ fn loom_concurrent_iterations_keep_invariants() {
                 loom::thread::spawn(move || {
                     let mut worker = Worker::new(5, i);
                     // The root has 2 visits: its backup is batched, then flushed.
-                    worker.iterate(&mut SharedTree(&arena), &root, params);
+                    worker.iterate::<_, _, false>(&mut SharedTree(&arena), &root, params);
                     worker.flush(&mut SharedTree(&arena));
                     worker.playouts
                 })
@@ -159,5 +160,59 @@ fn loom_concurrent_iterations_keep_invariants() {
             prior_root_leaf: 0,
         };
         check(&arena, expect).unwrap();
+    });
+}
+
+/// MCTS-Solver on the shared tree. In a 3-stone game (lost for the player to move:
+/// either take leaves the opponent the last stones), two workers each prove one
+/// terminal grandchild and back the proof up (`prove_ancestors`) at the same time as
+/// the other: the root is lost only once both of its children are, so each may read the
+/// other's proof too early. Whatever the interleaving, every proof is one the game
+/// supports, and when the root is proven it is proven lost for the player to move.
+#[test]
+fn loom_racing_proofs_are_sound() {
+    model(|| {
+        let mut arena = Arena::new(8).unwrap();
+        let root = Nim { stones: 3, to_move: Player::One };
+        // Expand the whole game tree first (3 → {2, 1}; 2 → {1, 0}; 1 → {0}): the race is
+        // only over the proofs.
+        let mut tree = ExclusiveTree(&mut arena);
+        let grow = |tree: &mut ExclusiveTree, node: NodeId, state: Nim| {
+            assert!(tree.try_claim(node));
+            expand(tree, node, &state, None::<&mut Xoshiro256PlusPlus>, false, false);
+        };
+        grow(&mut tree, NodeId::ROOT, root);
+        let Expansion::Expanded { first, .. } = tree.expansion(NodeId::ROOT) else { unreachable!() };
+        let (take1, take2) = (first, NodeId(first.0 + 1));
+        grow(&mut tree, take1, Nim { stones: 2, to_move: Player::Two });
+        grow(&mut tree, take2, Nim { stones: 1, to_move: Player::Two });
+        // The winning replies: take 2 of 2 (second child of take1), take 1 of 1.
+        let Expansion::Expanded { first: a, .. } = tree.expansion(take1) else { unreachable!() };
+        let Expansion::Expanded { first: b, .. } = tree.expansion(take2) else { unreachable!() };
+        let wins = [(take1, NodeId(a.0 + 1)), (take2, b)];
+        for (_, leaf) in wins {
+            tree.publish(leaf, NodeId(0), 0);
+        }
+        let arena = Arc::new(arena);
+        let step = |node, mover, chance| Step { node, mover, batched: false, chance };
+        let provers: Vec<_> = wins
+            .into_iter()
+            .map(|(child, leaf)| {
+                let arena = arena.clone();
+                loom::thread::spawn(move || {
+                    let mut tree = SharedTree(&arena);
+                    tree.prove(leaf, Proof::Win);
+                    let path =
+                        [step(NodeId::ROOT, Player::Two, false), step(child, Player::One, false), step(leaf, Player::Two, false)];
+                    prove_ancestors(&mut tree, &path);
+                })
+            })
+            .collect();
+        for prover in provers {
+            prover.join().unwrap();
+        }
+        check_proofs(&*arena, &root).unwrap();
+        let root_proof = arena.node(NodeId::ROOT).proof();
+        assert!(matches!(root_proof, Proof::Unknown | Proof::Win), "root's mover (Two) wins: {root_proof:?}");
     });
 }

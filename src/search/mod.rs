@@ -28,8 +28,11 @@ pub use config::{
     DEFAULT_EXPAND_THRESHOLD, MAX_PLAYOUTS, MIN_ARENA_NODES, SECURE_A,
 };
 pub use result::{format_moves, ChildResult, SearchResult};
+use result::RootChild;
 
 use crossbeam_utils::CachePadded;
+
+use crate::sync::AtomicBool;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::games::{Game, Move};
@@ -161,6 +164,7 @@ impl Search {
             bias: (cfg.bias, cfg.bias_k),
             biased_playouts: cfg.playout == Playout::Biased,
             prune: cfg.prune,
+            solver: cfg.solver,
             batch_min_visits,
         };
         let limit = cfg.playouts.unwrap_or(MAX_PLAYOUTS);
@@ -201,10 +205,11 @@ impl Search {
             }
             *prior = root_visits_and_leaf(&mut tree);
         }
+        let solved = &AtomicBool::new(false);
         match cfg.mode {
             Mode::Sequential => {
                 let mut tree = ExclusiveTree(&mut self.arenas[0]);
-                run_worker(&mut tree, root, params, &mut workers[0], LocalBudget(limit), deadline);
+                run_worker(&mut tree, root, params, &mut workers[0], LocalBudget(limit), deadline, solved);
             }
             Mode::TreeParallel => run_tree_parallel(&self.arenas[0], root, params, &mut workers, limit, deadline),
             Mode::RootParallel => {
@@ -214,7 +219,7 @@ impl Search {
                         let share = limit / trees + u64::from((i as u64) < limit % trees);
                         scope.spawn(move || {
                             let mut tree = ExclusiveTree(arena);
-                            run_worker(&mut tree, root, params, worker, LocalBudget(share), deadline);
+                            run_worker(&mut tree, root, params, worker, LocalBudget(share), deadline, solved);
                         });
                     }
                 });
@@ -273,18 +278,20 @@ impl Search {
     fn summarise(&self, workers: &[CachePadded<Worker>], elapsed: std::time::Duration) -> SearchResult {
         // Sum root children over the trees (one tree unless root-parallel), by move:
         // reused roots keep their shuffled child order, so indices need not line up.
-        let per_tree: Vec<Vec<(Move, u64, u64)>> =
+        let per_tree: Vec<Vec<RootChild>> =
             self.arenas.iter().map(|arena| result::root_children(&mut SharedTree(arena))).collect();
-        let mut merged: Vec<(Move, u64, u64)> = per_tree.first().cloned().unwrap_or_default();
-        merged.sort_by_key(|c| c.0);
+        let mut merged: Vec<RootChild> = per_tree.first().cloned().unwrap_or_default();
+        merged.sort_by_key(|c| c.mv);
         for children in per_tree.iter().skip(1) {
-            for &(mv, visits, half_points) in children {
-                match merged.binary_search_by_key(&mv, |c| c.0) {
+            for &child in children {
+                match merged.binary_search_by_key(&child.mv, |c| c.mv) {
                     Ok(i) => {
-                        merged[i].1 += visits;
-                        merged[i].2 += half_points;
+                        merged[i].visits += child.visits;
+                        merged[i].half_points += child.half_points;
+                        // A proof from any tree is a fact about the game.
+                        merged[i].proof = merged[i].proof.max(child.proof);
                     }
-                    Err(i) => merged.insert(i, (mv, visits, half_points)),
+                    Err(i) => merged.insert(i, child),
                 }
             }
         }
@@ -292,12 +299,15 @@ impl Search {
         // The PV: the best move, continued in the tree that visited it most.
         let pv = match best_move {
             Some(best) => {
-                let visits_of = |t: &Vec<(Move, u64, u64)>| t.iter().find(|c| c.0 == best).map_or(0, |c| c.1);
+                let visits_of = |t: &Vec<RootChild>| t.iter().find(|c| c.mv == best).map_or(0, |c| c.visits);
                 let tree = (0..per_tree.len()).max_by_key(|&t| visits_of(&per_tree[t])).unwrap_or(0);
                 result::principal_variation(&mut SharedTree(&self.arenas[tree]), best, 256)
             }
             None => Vec::new(),
         };
+        // The root's stored proof is for the player who moved into it: flip it for the
+        // side to move.
+        let proof = self.arenas.iter().map(|a| a.node(NodeId::ROOT).proof().flip()).max().unwrap_or_default();
         let root_visits = self.arenas.iter().map(|a| a.node(NodeId::ROOT).stats_relaxed().visits as u64).sum();
         SearchResult {
             best_move,
@@ -310,6 +320,7 @@ impl Search {
             elapsed,
             arena_full: workers.iter().any(|w| w.arena_full),
             reused_nodes: 0,
+            proof,
             mode: self.config.mode,
             threads: self.config.threads,
         }
@@ -336,12 +347,22 @@ impl Search {
         }
         Ok(total)
     }
+
+    /// Checks the solver's proofs in the last run's tree(s) against the game, replaying
+    /// from `root` (the position searched; see [`invariants::check_proofs`]). Returns the
+    /// number of proven nodes.
+    ///
+    /// # Errors
+    /// The first unsupported proof.
+    pub fn check_proofs<G: Game>(&self, root: &G) -> Result<u64, InvariantViolation> {
+        self.arenas.iter().map(|arena| invariants::check_proofs(arena, root)).sum()
+    }
 }
 
 /// The root's visits and the part of them that stopped at the root itself.
 fn root_visits_and_leaf<T: TreeOps>(tree: &mut T) -> (u64, u64) {
     let visits = tree.stats(NodeId::ROOT).visits as u64;
-    let children: u64 = result::root_children(tree).iter().map(|c| c.1).sum();
+    let children: u64 = result::root_children(tree).iter().map(|c| c.visits).sum();
     (visits, visits.saturating_sub(children))
 }
 

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use crate::games::{Game, Move};
-use crate::tree::{Expansion, NodeId, TreeOps};
+use crate::tree::{Expansion, NodeId, Proof, TreeOps};
 
 use super::config::{FinalMove, Mode, SECURE_A};
 
@@ -16,6 +16,8 @@ pub struct ChildResult {
     pub visits: u64,
     /// Its mean result for the side to move at the root, in [0, 1] (draw = 0.5).
     pub value: f64,
+    /// Its value for the side to move at the root, if the solver proved it.
+    pub proof: Proof,
 }
 
 /// The result of one search.
@@ -41,6 +43,9 @@ pub struct SearchResult {
     pub arena_full: bool,
     /// Nodes kept from the previous move's tree (0 without tree reuse).
     pub reused_nodes: u64,
+    /// The root's value for its side to move, if the solver proved it (the search then
+    /// stopped early).
+    pub proof: Proof,
     /// Threading mode.
     pub mode: Mode,
     /// Worker threads.
@@ -54,14 +59,29 @@ impl SearchResult {
     }
 }
 
-/// Root children's (move, visits, half points) read from a tree.
-pub(crate) fn root_children<T: TreeOps>(tree: &mut T) -> Vec<(Move, u64, u64)> {
+/// A root child's statistics as read from one tree (or summed over trees).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RootChild {
+    pub mv: Move,
+    pub visits: u64,
+    pub half_points: u64,
+    /// For the side to move at the root (the child's mover).
+    pub proof: Proof,
+}
+
+/// The root's children read from a tree.
+pub(crate) fn root_children<T: TreeOps>(tree: &mut T) -> Vec<RootChild> {
     match tree.expansion(NodeId::ROOT) {
         Expansion::Expanded { first, count } => (0..count)
             .map(|i| {
                 let id = NodeId(first.0 + i);
                 let stats = tree.stats(id);
-                (Move(tree.mv(id)), stats.visits as u64, stats.half_points as u64)
+                RootChild {
+                    mv: Move(tree.mv(id)),
+                    visits: stats.visits as u64,
+                    half_points: stats.half_points as u64,
+                    proof: tree.proof(id),
+                }
             })
             .collect(),
         _ => Vec::new(),
@@ -95,16 +115,22 @@ pub(crate) fn principal_variation<T: TreeOps>(tree: &mut T, first_move: Move, ma
 }
 
 /// Builds the per-child list and picks the final move by `rule` from merged root
-/// statistics (ties: the earlier child).
-pub(crate) fn summarise_children(children: &[(Move, u64, u64)], rule: FinalMove) -> (Option<Move>, Vec<ChildResult>) {
+/// statistics (ties: the earlier child). Proofs come first: a move proven to win is
+/// played, and a move proven to lose only when every move is.
+pub(crate) fn summarise_children(children: &[RootChild], rule: FinalMove) -> (Option<Move>, Vec<ChildResult>) {
     let list: Vec<ChildResult> = children
         .iter()
-        .map(|&(mv, visits, half_points)| ChildResult {
-            mv,
-            visits,
-            value: if visits == 0 { 0.5 } else { half_points as f64 / (2.0 * visits as f64) },
+        .map(|c| ChildResult {
+            mv: c.mv,
+            visits: c.visits,
+            value: if c.visits == 0 { 0.5 } else { c.half_points as f64 / (2.0 * c.visits as f64) },
+            proof: c.proof,
         })
         .collect();
+    if let Some(win) = list.iter().find(|c| c.proof == Proof::Win) {
+        return (Some(win.mv), list);
+    }
+    let all_lost = list.iter().all(|c| c.proof == Proof::Loss);
     let key = |c: &ChildResult| -> (f64, f64) {
         match rule {
             FinalMove::Visits => (c.visits as f64, c.value),
@@ -116,6 +142,7 @@ pub(crate) fn summarise_children(children: &[(Move, u64, u64)], rule: FinalMove)
     let best = list
         .iter()
         .enumerate()
+        .filter(|(_, c)| all_lost || c.proof != Proof::Loss)
         .max_by(|(ia, a), (ib, b)| {
             let (ka, kb) = (key(a), key(b));
             ka.0.total_cmp(&kb.0).then(ka.1.total_cmp(&kb.1)).then(ib.cmp(ia))
@@ -145,12 +172,23 @@ mod tests {
     fn final_move_rules() {
         // A: robust (100 visits, 0.6); B: secure (10 visits, 0.9: 0.9 - 1/sqrt(10) = 0.58
         // beats 0.6 - 0.1 = 0.5); C: max (1 visit, 1.0, but a bound of 0); D: unvisited.
-        let children = [(Move(0), 100, 120), (Move(1), 10, 18), (Move(2), 1, 2), (Move(3), 0, 0)];
+        let child = |mv, visits, half_points| RootChild { mv: Move(mv), visits, half_points, proof: Proof::Unknown };
+        let mut children = [child(0, 100, 120), child(1, 10, 18), child(2, 1, 2), child(3, 0, 0)];
         assert_eq!(summarise_children(&children, FinalMove::Visits).0, Some(Move(0)));
         assert_eq!(summarise_children(&children, FinalMove::Value).0, Some(Move(2)));
         assert_eq!(summarise_children(&children, FinalMove::Secure).0, Some(Move(1)));
         let (_, list) = summarise_children(&children, FinalMove::Visits);
         assert_eq!(list[3].value, 0.5);
         assert!((list[1].value - 0.9).abs() < 1e-12);
+        // Proofs override the statistics: never a proven loss while another move is left,
+        // always a proven win.
+        children[0].proof = Proof::Loss;
+        assert_eq!(summarise_children(&children, FinalMove::Visits).0, Some(Move(1)));
+        children[3].proof = Proof::Win;
+        assert_eq!(summarise_children(&children, FinalMove::Visits).0, Some(Move(3)));
+        for c in &mut children {
+            c.proof = Proof::Loss;
+        }
+        assert_eq!(summarise_children(&children, FinalMove::Visits).0, Some(Move(0)));
     }
 }

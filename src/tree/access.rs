@@ -12,7 +12,7 @@
 use std::ops::ControlFlow;
 
 use super::arena::Arena;
-use super::node::{Expansion, NodeId, Stats};
+use super::node::{Expansion, NodeId, Proof, Stats};
 
 /// What a search iteration needs from the tree. Methods take `&mut self` so that the
 /// exclusive implementation can use `&mut` access; a shared handle is cheap to copy.
@@ -35,9 +35,18 @@ pub trait TreeOps {
     fn virtual_loss(&mut self, id: NodeId) -> u32;
     /// The move into the node.
     fn mv(&mut self, id: NodeId) -> u16;
-    /// Calls `f(index, stats, virtual_loss, prior)` for each child of the block, in order,
-    /// until `f` breaks.
-    fn scan_children(&mut self, first: NodeId, count: u32, f: impl FnMut(u32, Stats, u32, u16) -> ControlFlow<()>);
+    /// The node's proven value ([`Proof::Unknown`] if none).
+    fn proof(&mut self, id: NodeId) -> Proof;
+    /// Records a proven value on an EXPANDED node.
+    fn prove(&mut self, id: NodeId, proof: Proof);
+    /// Calls `f(index, stats, virtual_loss, prior, proof)` for each child of the block, in
+    /// order, until `f` breaks. Without `PROOFS` the proof is not read (always unknown).
+    fn scan_children<const PROOFS: bool>(
+        &mut self,
+        first: NodeId,
+        count: u32,
+        f: impl FnMut(u32, Stats, u32, u16, Proof) -> ControlFlow<()>,
+    );
     /// Adds virtual loss on the way down.
     fn add_virtual_loss(&mut self, id: NodeId, amount: u32);
     /// Records a finished playout and removes `virtual_loss` on the way up.
@@ -86,10 +95,24 @@ impl TreeOps for ExclusiveTree<'_> {
         self.0.node_mut(id).mv_mut()
     }
     #[inline]
-    fn scan_children(&mut self, first: NodeId, count: u32, mut f: impl FnMut(u32, Stats, u32, u16) -> ControlFlow<()>) {
+    fn proof(&mut self, id: NodeId) -> Proof {
+        self.0.node_mut(id).proof_mut()
+    }
+    #[inline]
+    fn prove(&mut self, id: NodeId, proof: Proof) {
+        self.0.node_mut(id).prove_mut(proof);
+    }
+    #[inline]
+    fn scan_children<const PROOFS: bool>(
+        &mut self,
+        first: NodeId,
+        count: u32,
+        mut f: impl FnMut(u32, Stats, u32, u16, Proof) -> ControlFlow<()>,
+    ) {
         for (i, node) in self.0.block_mut(first, count).iter_mut().enumerate() {
             let prior = node.prior_mut();
-            if f(i as u32, node.stats_mut(), 0, prior).is_break() {
+            let proof = if PROOFS { node.proof_mut() } else { Proof::Unknown };
+            if f(i as u32, node.stats_mut(), 0, prior, proof).is_break() {
                 return;
             }
         }
@@ -145,9 +168,23 @@ impl TreeOps for SharedTree<'_> {
         self.0.node(id).mv()
     }
     #[inline]
-    fn scan_children(&mut self, first: NodeId, count: u32, mut f: impl FnMut(u32, Stats, u32, u16) -> ControlFlow<()>) {
+    fn proof(&mut self, id: NodeId) -> Proof {
+        self.0.node(id).proof()
+    }
+    #[inline]
+    fn prove(&mut self, id: NodeId, proof: Proof) {
+        self.0.node(id).prove(proof);
+    }
+    #[inline]
+    fn scan_children<const PROOFS: bool>(
+        &mut self,
+        first: NodeId,
+        count: u32,
+        mut f: impl FnMut(u32, Stats, u32, u16, Proof) -> ControlFlow<()>,
+    ) {
         for (i, node) in self.0.block(first, count).iter().enumerate() {
-            if f(i as u32, node.stats_relaxed(), node.virtual_loss_relaxed(), node.prior()).is_break() {
+            let proof = if PROOFS { node.proof() } else { Proof::Unknown };
+            if f(i as u32, node.stats_relaxed(), node.virtual_loss_relaxed(), node.prior(), proof).is_break() {
                 return;
             }
         }

@@ -2,12 +2,14 @@
 //!
 //! 1. No node is left EXPANDING, and no virtual loss is left anywhere.
 //! 2. The root's visits equal the completed playouts, and equal the sum of its
-//!    children's visits (the root is expanded before its first playout). A root reused
-//!    from the previous move's tree starts with the visits it had there (`prior_*`).
+//!    children's visits (the root is expanded before its first playout), plus, once the
+//!    solver proved the root, the iterations that stopped at it. A root reused from the
+//!    previous move's tree starts with the visits it had there (`prior_*`).
 //! 3. An expanded non-root node with children has `visits = Σ children's visits + leaf`,
 //!    where `leaf` counts the playouts that stopped at it before its children were
 //!    published: exactly `expand_threshold` in a sequential search, at least that in a
-//!    parallel one (workers that found it EXPANDING play out from it).
+//!    parallel one (workers that found it EXPANDING play out from it) or on a node the
+//!    solver proved (iterations stop at a proven node).
 //! 4. Child blocks lie inside the used part of the arena and no index belongs to two
 //!    blocks; the nodes reachable from the root are exactly the nodes allocated.
 
@@ -92,8 +94,12 @@ pub fn check(arena: &Arena, expect: Expectations) -> Result<u64, InvariantViolat
                 let leaf = visits.checked_sub(child_visits);
                 let ok = match (id == NodeId::ROOT, leaf) {
                     (_, None) => false,
-                    (true, Some(leaf)) => leaf == expect.prior_root_leaf,
-                    (false, Some(leaf)) if expect.exact_leaf_visits => leaf == expect.expand_threshold as u64,
+                    (true, Some(leaf)) => {
+                        leaf == expect.prior_root_leaf || (node.proof().is_known() && leaf > expect.prior_root_leaf)
+                    }
+                    (false, Some(leaf)) if expect.exact_leaf_visits && !node.proof().is_known() => {
+                        leaf == expect.expand_threshold as u64
+                    }
                     (false, Some(leaf)) => leaf >= expect.expand_threshold as u64,
                 };
                 if !ok {
@@ -109,4 +115,54 @@ pub fn check(arena: &Arena, expect: Expectations) -> Result<u64, InvariantViolat
         return fail(format!("{reachable} nodes reachable from the root but {used} allocated"));
     }
     Ok(reachable)
+}
+
+/// Checks every proof the solver left in `arena` (searched from `root`) against the game:
+/// a finished position is proven with its result; any other proven node is a player's
+/// turn whose children's proofs imply its value (one child won for the player to move,
+/// or every child proven and the best one giving the value). Returns the proven nodes.
+///
+/// # Errors
+/// The first proof that the game or the children do not support.
+pub fn check_proofs<G: crate::games::Game>(arena: &Arena, root: &G) -> Result<u64, InvariantViolation> {
+    use super::Proof;
+    use crate::games::{Move, Turn};
+    let fail = |msg: String| Err(InvariantViolation(msg));
+    let mut proven = 0;
+    let mut stack = vec![(NodeId::ROOT, *root, root.side_to_move().other())];
+    while let Some((id, state, mover)) = stack.pop() {
+        let node = arena.node(id);
+        let proof = node.proof();
+        let expansion = node.expansion();
+        if let Expansion::Expanded { first, count } = expansion {
+            for c in first.0..first.0 + count {
+                let mut child = state;
+                child.play_unchecked(Move(arena.node(NodeId(c)).mv()));
+                stack.push((NodeId(c), child, state.side_to_move()));
+            }
+        }
+        if !proof.is_known() {
+            continue;
+        }
+        proven += 1;
+        if let Some(outcome) = state.outcome() {
+            if proof != Proof::from_half_points(outcome.half_points(mover)) {
+                return fail(format!("node {} proven {proof:?} but the game ended {outcome:?}", id.0));
+            }
+            continue;
+        }
+        let (Turn::Player(to_move), Expansion::Expanded { first, count }) = (state.turn(), expansion) else {
+            return fail(format!("node {} proven {proof:?} without children to prove it", id.0));
+        };
+        let proofs: Vec<Proof> = (first.0..first.0 + count).map(|c| arena.node(NodeId(c)).proof()).collect();
+        let best = proofs.iter().copied().max().unwrap_or_default();
+        if count == 0 || (best != Proof::Win && proofs.contains(&Proof::Unknown)) {
+            return fail(format!("node {} proven {proof:?} but its children prove nothing", id.0));
+        }
+        let implied = if to_move == mover { best } else { best.flip() };
+        if proof != implied {
+            return fail(format!("node {} proven {proof:?} but its children imply {implied:?}", id.0));
+        }
+    }
+    Ok(proven)
 }

@@ -9,4 +9,4 @@ mod node;
 
 pub use access::{ExclusiveTree, SharedTree, TreeOps};
 pub use arena::{Arena, CapacityError, NODE_BYTES};
-pub use node::{Expansion, Node, NodeId, Stats, MAX_CHILDREN};
+pub use node::{Expansion, Node, NodeId, Proof, Stats, MAX_CHILDREN};

@@ -51,6 +51,9 @@ const STATE_EXPANDED: u64 = 2;
 const COUNT_SHIFT: u64 = STATE_BITS;
 const COUNT_BITS: u64 = 16;
 const COUNT_MASK: u64 = (1 << COUNT_BITS) - 1;
+// Bits 18-19: the proven value (MCTS-Solver), set at most once per node, never cleared.
+const PROOF_SHIFT: u64 = COUNT_SHIFT + COUNT_BITS;
+const PROOF_MASK: u64 = 3 << PROOF_SHIFT;
 const FIRST_SHIFT: u64 = 32;
 /// The most children one node can have (the child count field's range).
 pub const MAX_CHILDREN: u32 = COUNT_MASK as u32;
@@ -78,6 +81,75 @@ pub(crate) fn decode_link(word: u64) -> Expansion {
             first: NodeId((word >> FIRST_SHIFT) as u32),
             count: ((word >> COUNT_SHIFT) & COUNT_MASK) as u32,
         },
+    }
+}
+
+/// A game-theoretic value proven by the search (MCTS-Solver, Winands, Björnsson & Saito
+/// 2008), from the perspective of the player who moved into the node.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Proof {
+    /// Not proven (yet).
+    #[default]
+    Unknown = 0,
+    /// Lost for the mover whatever they do next.
+    Loss = 1,
+    /// A draw with best play.
+    Draw = 2,
+    /// Won for the mover with best play.
+    Win = 3,
+}
+
+impl Proof {
+    /// The proof of a finished game with this result for the mover (half points 0, 1, 2).
+    #[inline]
+    pub fn from_half_points(half_points: u32) -> Proof {
+        match half_points {
+            0 => Proof::Loss,
+            1 => Proof::Draw,
+            _ => Proof::Win,
+        }
+    }
+
+    /// The same value seen by the other player.
+    #[inline]
+    pub fn flip(self) -> Proof {
+        match self {
+            Proof::Win => Proof::Loss,
+            Proof::Loss => Proof::Win,
+            other => other,
+        }
+    }
+
+    /// Whether a value is proven.
+    #[inline]
+    pub fn is_known(self) -> bool {
+        self != Proof::Unknown
+    }
+
+    /// The proven result in half points for the mover (`None` if unknown).
+    #[inline]
+    pub fn half_points(self) -> Option<u32> {
+        match self {
+            Proof::Unknown => None,
+            Proof::Loss => Some(0),
+            Proof::Draw => Some(1),
+            Proof::Win => Some(2),
+        }
+    }
+
+    #[inline]
+    fn decode(word: u64) -> Proof {
+        match (word & PROOF_MASK) >> PROOF_SHIFT {
+            0 => Proof::Unknown,
+            1 => Proof::Loss,
+            2 => Proof::Draw,
+            _ => Proof::Win,
+        }
+    }
+
+    #[inline]
+    fn encode(self) -> u64 {
+        (self as u64) << PROOF_SHIFT
     }
 }
 
@@ -175,6 +247,26 @@ impl Node {
         self.link.store(encode_expanded(first, count), Ordering::Release);
     }
 
+    /// The proven value, if any.
+    #[inline]
+    pub fn proof(&self) -> Proof {
+        // ORDERING: Relaxed: a proof is a self-contained fact about the game (every thread
+        // that proves a node proves the same value), so it publishes nothing. A stale read
+        // only misses a proof, which the solver tolerates (see docs/CONCURRENCY.md).
+        Proof::decode(self.link.load(Ordering::Relaxed))
+    }
+
+    /// Records a proven value. Only for a node already EXPANDED (the one state whose link
+    /// word never changes again), so the bits cannot be lost to the claim CAS or to the
+    /// publishing store.
+    #[inline]
+    pub fn prove(&self, proof: Proof) {
+        debug_assert!(matches!(self.expansion(), Expansion::Expanded { .. }));
+        // ORDERING: Relaxed, as `proof`. An RMW continues the release sequence headed by
+        // `publish`, so an Acquire load that reads this value still sees the children.
+        self.link.fetch_or(proof.encode(), Ordering::Relaxed);
+    }
+
     /// Resets the node to a fresh child with move `mv` and prior `prior` (units of
     /// 1/65535), before its parent is published.
     #[inline]
@@ -250,6 +342,18 @@ impl Node {
         self.link.with_exclusive(|w| *w = encode_expanded(first, count));
     }
 
+    /// The proven value through `&mut` (plain load).
+    #[inline]
+    pub fn proof_mut(&mut self) -> Proof {
+        Proof::decode(self.link.with_exclusive(|w| *w))
+    }
+
+    /// Records a proven value through `&mut` (plain or).
+    #[inline]
+    pub fn prove_mut(&mut self, proof: Proof) {
+        self.link.with_exclusive(|w| *w |= proof.encode());
+    }
+
     /// Stats through `&mut` (plain load).
     #[inline]
     pub fn stats_mut(&mut self) -> Stats {
@@ -312,6 +416,21 @@ mod tests {
         }
         assert_eq!(decode_link(STATE_UNEXPANDED), Expansion::Unexpanded);
         assert_eq!(decode_link(STATE_EXPANDING), Expansion::Expanding);
+    }
+
+    #[test]
+    fn proofs_sit_beside_the_link() {
+        let node = Node::default();
+        node.publish(NodeId(12_345), MAX_CHILDREN);
+        assert_eq!(node.proof(), Proof::Unknown);
+        node.prove(Proof::Draw);
+        node.prove(Proof::Draw);
+        assert_eq!(node.proof(), Proof::Draw);
+        assert_eq!(node.expansion(), Expansion::Expanded { first: NodeId(12_345), count: MAX_CHILDREN });
+        for p in [Proof::Win, Proof::Loss, Proof::Draw] {
+            assert_eq!(Proof::decode(p.encode()), p);
+            assert_eq!(p.flip().flip(), p);
+        }
     }
 
     #[test]
