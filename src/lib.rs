@@ -33,6 +33,8 @@ pub mod solver;
 mod sync;
 pub mod tree;
 
-pub use games::{ConnectFour, Game, GameError, GameKind, Move, MoveList, Othello, Outcome, Player, TicTacToe, Turn};
-pub use tree::Proof;
+pub use games::{
+    ConnectFour, Game, GameError, GameKind, Move, MoveList, MovesPlayed, Othello, Outcome, Player, TicTacToe, Turn,
+};
 pub use search::{search, ChildResult, ConfigError, Mode, Search, SearchConfig, SearchError, SearchResult};
+pub use tree::Proof;

@@ -1,7 +1,7 @@
 //! Search enhancements: action values, roulette-wheel playouts and progressive bias.
 
 use parmcts::games::roulette;
-use parmcts::{ConnectFour, Game, Move, Othello, Search, SearchConfig, TicTacToe};
+use parmcts::{ConnectFour, Game, Move, Othello, Player, Search, SearchConfig, TicTacToe};
 use rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -184,5 +184,66 @@ fn pruned_playouts_finish_and_take_wins() {
         let mut g = Othello::new();
         g.pruned_playout(&mut rng, false);
         assert!(g.outcome().is_some());
+    }
+}
+
+/// RAVE's recorded playouts: the same game as the unrecorded playout from the same
+/// generator state, and exactly the moves of that game recorded, by player. In Othello
+/// a square is played once per game, so the squares recorded are exactly the squares
+/// that were empty before and are occupied after (passes aside).
+#[test]
+fn recorded_playouts_record_the_game_they_play() {
+    use parmcts::MovesPlayed;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(12);
+    for i in 0..300u64 {
+        let start = Othello::new();
+        let biased = i % 2 == 1;
+        let mut plain = start;
+        let mut recorded = start;
+        let mut played = MovesPlayed::default();
+        let state = rng.clone();
+        let outcome = if biased { plain.biased_playout(&mut rng) } else { plain.random_playout(&mut rng) };
+        let mut replay = state;
+        assert_eq!(recorded.recorded_playout(&mut replay, biased, false, &mut played), outcome);
+        assert_eq!(recorded, plain, "same generator state, same game");
+        // OBF boards list a1..h8 with the file fastest: index = move id.
+        let occupied = |g: &Othello| -> Vec<bool> { g.to_obf().bytes().take(64).map(|c| c != b'-').collect() };
+        let (before, after) = (occupied(&start), occupied(&plain));
+        for sq in 0..64u16 {
+            let by_either = played.contains(Player::One, Move(sq)) || played.contains(Player::Two, Move(sq));
+            assert_eq!(by_either, !before[sq as usize] && after[sq as usize], "square {sq}");
+            assert!(!(played.contains(Player::One, Move(sq)) && played.contains(Player::Two, Move(sq))));
+        }
+    }
+    // The trait's loop (Connect Four, pruned Othello): every recorded move was legal for
+    // its player somewhere in the game, and the game finishes.
+    for _ in 0..100 {
+        let mut game = ConnectFour::new();
+        let mut played = MovesPlayed::default();
+        assert!(game.recorded_playout(&mut rng, true, true, &mut played).half_points(Player::One) <= 2);
+        assert!((0..7).any(|c| played.contains(Player::One, Move(c))));
+        let mut game = Othello::new();
+        game.recorded_playout(&mut rng, false, true, &mut played);
+        assert!(game.outcome().is_some());
+    }
+}
+
+/// RAVE in all three modes keeps every quiescent invariant, including rule 5 (a child's
+/// AMAF visits cover its visits), and still finds the forced Connect Four win.
+#[test]
+fn rave_searches_keep_the_invariants() {
+    use parmcts::Mode;
+    for (mode, threads) in [(Mode::Sequential, 1), (Mode::TreeParallel, 2), (Mode::RootParallel, 2)] {
+        let config = |playouts| {
+            SearchConfig::builder().playouts(playouts).mode(mode).threads(threads).rave(1000.0).seed(4).build().unwrap()
+        };
+        let mut search = Search::new(config(60_000)).unwrap();
+        search.run(&Othello::new()).unwrap();
+        search.check_invariants().unwrap_or_else(|e| panic!("othello {mode:?}: {e}"));
+        let win = ConnectFour::parse_position("121213").unwrap();
+        let mut search = Search::new(config(20_000)).unwrap();
+        let result = search.run(&win).unwrap();
+        search.check_invariants().unwrap_or_else(|e| panic!("connect4 {mode:?}: {e}"));
+        assert_eq!(win.format_move(result.best_move.unwrap()), "1", "{mode:?}");
     }
 }

@@ -334,6 +334,19 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
         })
     }
 
+    /// The playout of a RAVE search: uniform or roulette-wheel (`biased`), pruned at every
+    /// ply when `prune`, and every move a player makes added to `played` for the
+    /// all-moves-as-first statistics. The default serves every game.
+    fn recorded_playout<R: RngCore>(
+        &mut self,
+        rng: &mut R,
+        biased: bool,
+        prune: bool,
+        played: &mut MovesPlayed,
+    ) -> Outcome {
+        recorded_play_out(self, rng, biased, prune, played)
+    }
+
     /// Plays uniformly random moves until the game ends and returns the outcome.
     /// Games override this with a faster loop; the distribution must stay uniform over
     /// [`Game::legal_moves`] (chance positions: by [`Game::chance_weight`]).
@@ -348,7 +361,18 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
 fn play_out<G: Game, R: RngCore>(
     game: &mut G,
     rng: &mut R,
+    pick: impl FnMut(&G, &mut [Move], &mut R) -> Move,
+) -> Outcome {
+    play_out_observed(game, rng, pick, |_, _| {})
+}
+
+/// [`play_out`], telling `on_move` every move a player makes.
+#[inline(always)]
+fn play_out_observed<G: Game, R: RngCore>(
+    game: &mut G,
+    rng: &mut R,
     mut pick: impl FnMut(&G, &mut [Move], &mut R) -> Move,
+    mut on_move: impl FnMut(Player, Move),
 ) -> Outcome {
     loop {
         if let Some(outcome) = game.outcome() {
@@ -357,10 +381,64 @@ fn play_out<G: Game, R: RngCore>(
         let mut moves = game.legal_moves();
         let moves = moves.as_mut();
         let mv = match game.turn() {
-            Turn::Player(_) => pick(game, moves, rng),
+            Turn::Player(player) => {
+                let mv = pick(game, moves, rng);
+                on_move(player, mv);
+                mv
+            }
             Turn::Chance => sample_weighted(game, moves, rng),
         };
         game.play_unchecked(mv);
+    }
+}
+
+/// The body of [`Game::recorded_playout`]'s default, for overrides that keep it for some
+/// settings.
+pub(crate) fn recorded_play_out<G: Game, R: RngCore>(
+    game: &mut G,
+    rng: &mut R,
+    biased: bool,
+    prune: bool,
+    played: &mut MovesPlayed,
+) -> Outcome {
+    let pick = |game: &G, moves: &mut [Move], rng: &mut R| {
+        let count = if prune { game.prune_moves(moves) } else { moves.len() };
+        let kept = &moves[..count];
+        if biased {
+            roulette(game, kept, rng)
+        } else {
+            kept[random_below(rng, kept.len() as u32) as usize]
+        }
+    };
+    play_out_observed(game, rng, pick, |player, mv| played.insert(player, mv))
+}
+
+/// The moves each player made during part of a game, as two sets of move ids below 256
+/// (higher ids are not recorded): what RAVE's all-moves-as-first statistics need.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MovesPlayed {
+    bits: [[u64; 4]; 2],
+}
+
+impl MovesPlayed {
+    /// Empties both sets.
+    #[inline]
+    pub fn clear(&mut self) {
+        *self = MovesPlayed::default();
+    }
+
+    /// Records that `player` played `mv`.
+    #[inline]
+    pub fn insert(&mut self, player: Player, mv: Move) {
+        if let Some(word) = self.bits[player.index()].get_mut(mv.0 as usize / 64) {
+            *word |= 1 << (mv.0 % 64);
+        }
+    }
+
+    /// Whether `player` played `mv`.
+    #[inline]
+    pub fn contains(&self, player: Player, mv: Move) -> bool {
+        self.bits[player.index()].get(mv.0 as usize / 64).is_some_and(|w| w >> (mv.0 % 64) & 1 != 0)
     }
 }
 

@@ -43,7 +43,9 @@ use std::fmt;
 
 use rand_core::RngCore;
 
-use super::{random_below, try_play_numbered, Game, GameError, Move, MoveList, Outcome, Player};
+use super::{
+    random_below, recorded_play_out, try_play_numbered, Game, GameError, Move, MoveList, MovesPlayed, Outcome, Player,
+};
 
 /// The pass move: the only legal move of a side that has no square to play while its
 /// opponent has one.
@@ -561,11 +563,6 @@ impl Game for Othello {
         out
     }
 
-    /// A uniformly random game to the end, on bitboards: one move generation per ply,
-    /// the `k`-th legal square chosen with [`random_below`]. It draws exactly the random
-    /// numbers the trait's default loop draws (one per ply, a forced pass included) and
-    /// numbers squares in the same order, so from the same generator state both play the
-    /// same game.
     /// A Bradley-Terry strength per square class (Coulom 2007: a move's strength is its
     /// gamma). The 64 squares fold by the board's symmetries into 10 classes; these gammas
     /// are hand-set from Othello practice (corners best, the X- and C-squares next to an
@@ -578,43 +575,77 @@ impl Game for Othello {
     /// The roulette wheel over the legal-move mask directly (no move list): the same
     /// distribution as the trait's default, about 1.2x as fast.
     fn biased_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
-        self.play_out_masks(rng, |mask, rng| {
-            // Integer weights: the sums are exact and the adds are not a float chain.
-            let mut total = 0;
-            let mut m = mask;
-            while m != 0 {
-                total += SQUARE_WEIGHT[m.trailing_zeros() as usize];
-                m &= m - 1;
-            }
-            let mut x = random_below(rng, total);
-            let mut m = mask;
-            let mut sq = mask.trailing_zeros();
-            while m != 0 {
-                sq = m.trailing_zeros();
-                let w = SQUARE_WEIGHT[sq as usize];
-                if x < w {
-                    break;
-                }
-                x -= w;
-                m &= m - 1;
-            }
-            sq
-        })
+        self.play_out_masks(rng, pick_weighted, |_, _| {})
     }
 
+    /// A uniformly random game to the end, on bitboards: one move generation per ply,
+    /// the `k`-th legal square chosen with [`random_below`]. It draws exactly the random
+    /// numbers the trait's default loop draws (one per ply, a forced pass included) and
+    /// numbers squares in the same order, so from the same generator state both play the
+    /// same game.
     fn random_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
-        self.play_out_masks(rng, |mask, rng| {
-            let prefix = byte_prefix_counts(mask);
-            select_bit(mask, prefix, random_below(rng, (prefix >> 56) as u32))
-        })
+        self.play_out_masks(rng, pick_uniform, |_, _| {})
     }
+
+    /// The bitboard loop, recording squares (pruned playouts take the trait's loop).
+    fn recorded_playout<R: RngCore>(
+        &mut self,
+        rng: &mut R,
+        biased: bool,
+        prune: bool,
+        played: &mut MovesPlayed,
+    ) -> Outcome {
+        let record = |player, sq: u32| played.insert(player, Move(sq as u16));
+        match (prune, biased) {
+            (true, _) => recorded_play_out(self, rng, biased, prune, played),
+            (false, true) => self.play_out_masks(rng, pick_weighted, record),
+            (false, false) => self.play_out_masks(rng, pick_uniform, record),
+        }
+    }
+}
+
+/// A uniformly random square of a non-empty mask.
+#[inline(always)]
+fn pick_uniform<R: RngCore>(mask: u64, rng: &mut R) -> u32 {
+    let prefix = byte_prefix_counts(mask);
+    select_bit(mask, prefix, random_below(rng, (prefix >> 56) as u32))
+}
+
+/// A square of a non-empty mask drawn by the roulette wheel over [`SQUARE_WEIGHT`].
+#[inline(always)]
+fn pick_weighted<R: RngCore>(mask: u64, rng: &mut R) -> u32 {
+    // Integer weights: the sums are exact and the adds are not a float chain.
+    let mut total = 0;
+    let mut m = mask;
+    while m != 0 {
+        total += SQUARE_WEIGHT[m.trailing_zeros() as usize];
+        m &= m - 1;
+    }
+    let mut x = random_below(rng, total);
+    let mut m = mask;
+    let mut sq = mask.trailing_zeros();
+    while m != 0 {
+        sq = m.trailing_zeros();
+        let w = SQUARE_WEIGHT[sq as usize];
+        if x < w {
+            break;
+        }
+        x -= w;
+        m &= m - 1;
+    }
+    sq
 }
 
 impl Othello {
     /// The playout loop on bitboards shared by the fast playouts: `pick` chooses a square
-    /// from the (non-empty) legal-move mask.
+    /// from the (non-empty) legal-move mask; `on_move` hears each (player, square).
     #[inline(always)]
-    fn play_out_masks<R: RngCore>(&mut self, rng: &mut R, mut pick: impl FnMut(u64, &mut R) -> u32) -> Outcome {
+    fn play_out_masks<R: RngCore>(
+        &mut self,
+        rng: &mut R,
+        mut pick: impl FnMut(u64, &mut R) -> u32,
+        mut on_move: impl FnMut(Player, u32),
+    ) -> Outcome {
         let (mut me, mut opp, mut side) = (self.me, self.opp, self.to_move);
         let mut mask = legal_squares(me, opp);
         loop {
@@ -628,6 +659,7 @@ impl Othello {
                 mask = reply;
             } else {
                 let sq = pick(mask, rng);
+                on_move(side, sq);
                 let flipped = flips(me, opp, sq);
                 me |= (1u64 << sq) | flipped;
                 opp &= !flipped;

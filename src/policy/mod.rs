@@ -2,4 +2,4 @@
 
 pub mod uct;
 
-pub use uct::{progressive_bias_scale, select_child, ucb1};
+pub use uct::{progressive_bias_scale, rave_beta, select_child, ucb1, UctParams};

@@ -101,45 +101,86 @@ pub fn progressive_bias_scale(c_bt: f32, k: f32, parent_visits: u32) -> f32 {
 ///
 /// With `SOLVER` (MCTS-Solver), a child proven won for the mover is taken at once and
 /// children proven lost are never taken while another is left.
+///
+/// With RAVE (`params.rave = k > 0`; Gelly & Silver 2011, "Monte-Carlo tree search and
+/// rapid action value estimation in computer Go"), the mean is blended with the child's
+/// all-moves-as-first mean: `(1 - beta) q + beta q_amaf`, `beta = sqrt(k / (3N + k))`
+/// (their hand-selected schedule; `N` the parent's visits), so the AMAF estimate leads
+/// while the node is young and fades as its own statistics grow. An unvisited child with
+/// AMAF data competes on `q_amaf` (explored as if visited once) instead of coming first.
 #[inline]
 pub fn select_child<T: TreeOps, const SOLVER: bool>(
     tree: &mut T,
     parent: NodeId,
     first: NodeId,
     count: u32,
-    c: f32,
-    bias: (f32, f32),
+    params: UctParams,
     own_virtual_loss: u32,
 ) -> NodeId {
     let parent_visits = tree.stats(parent).visits + tree.virtual_loss(parent) - own_virtual_loss;
-    // Priors are stored in units of 1/65535.
-    if bias.0 > 0.0 {
-        let scale = progressive_bias_scale(bias.0, bias.1, parent_visits) / 65535.0;
-        scan::<T, true, SOLVER>(tree, parent_visits, first, count, c, scale)
-    } else {
-        scan::<T, false, SOLVER>(tree, parent_visits, first, count, c, 0.0)
+    let mut terms = Terms { explore: params.c * TABLES.sqrt_ln(parent_visits), bias_scale: 0.0, beta: 0.0 };
+    if params.bias > 0.0 {
+        // Priors are stored in units of 1/65535.
+        terms.bias_scale = progressive_bias_scale(params.bias, params.bias_k, parent_visits) / 65535.0;
+    }
+    if params.rave > 0.0 {
+        terms.beta = rave_beta(params.rave, parent_visits);
+    }
+    match (params.bias > 0.0, params.rave > 0.0) {
+        (false, false) => scan::<T, false, SOLVER, false>(tree, first, count, terms),
+        (true, false) => scan::<T, true, SOLVER, false>(tree, first, count, terms),
+        (false, true) => scan::<T, false, SOLVER, true>(tree, first, count, terms),
+        (true, true) => scan::<T, true, SOLVER, true>(tree, first, count, terms),
     }
 }
 
-/// The selection loop; `BIAS` and `SOLVER` keep the plain loop free of the prior term and
-/// of the proof reads.
+/// The selection constants of one search.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct UctParams {
+    /// Exploration constant C.
+    pub c: f32,
+    /// Progressive bias weight C_BT (0: off).
+    pub bias: f32,
+    /// Progressive bias constant K.
+    pub bias_k: f32,
+    /// RAVE constant k (0: off).
+    pub rave: f32,
+}
+
+/// RAVE's weight on the AMAF mean, `sqrt(k / (3N + k))` (Gelly & Silver 2011).
+#[inline]
+pub fn rave_beta(k: f32, parent_visits: u32) -> f32 {
+    (k / (3.0 * parent_visits as f32 + k)).sqrt()
+}
+
+/// The per-parent factors of one selection.
+#[derive(Clone, Copy)]
+struct Terms {
+    /// `C * sqrt(ln N)`.
+    explore: f32,
+    /// Progressive bias scale per prior unit.
+    bias_scale: f32,
+    /// RAVE weight.
+    beta: f32,
+}
+
+/// The selection loop; the flags keep the plain loop free of the prior term, the proof
+/// reads and the AMAF reads.
 #[inline(always)]
-fn scan<T: TreeOps, const BIAS: bool, const SOLVER: bool>(
+fn scan<T: TreeOps, const BIAS: bool, const SOLVER: bool, const RAVE: bool>(
     tree: &mut T,
-    parent_visits: u32,
     first: NodeId,
     count: u32,
-    c: f32,
-    bias_scale: f32,
+    terms: Terms,
 ) -> NodeId {
     let tables: &UcbTables = &TABLES;
     // UCB1 as q + (C * sqrt(ln N)) * (1 / sqrt(n)): the first factor once per node.
-    let explore = c * tables.sqrt_ln(parent_visits);
+    let explore = terms.explore;
     let mut best = 0;
     let mut best_value = f32::NEG_INFINITY;
-    tree.scan_children::<SOLVER>(first, count, |i, stats, virtual_loss, prior, proof| {
+    tree.scan_children::<SOLVER, RAVE>(first, count, |i, child| {
         if SOLVER {
-            match proof {
+            match child.proof {
                 Proof::Win => {
                     best = i;
                     return ControlFlow::Break(());
@@ -148,14 +189,31 @@ fn scan<T: TreeOps, const BIAS: bool, const SOLVER: bool>(
                 Proof::Draw | Proof::Unknown => {}
             }
         }
-        let visits = stats.visits + virtual_loss;
-        if visits == 0 {
-            best = i;
-            return ControlFlow::Break(());
-        }
-        let mut value = stats.half_points as f32 * tables.half_inv(visits) + explore * tables.inv_sqrt(visits);
+        let visits = child.stats.visits + child.virtual_loss;
+        let mut value = if RAVE {
+            let amaf = child.amaf;
+            match (visits, amaf.visits) {
+                (0, 0) => {
+                    best = i;
+                    return ControlFlow::Break(());
+                }
+                (0, _) => amaf.half_points as f32 * tables.half_inv(amaf.visits) + explore,
+                (_, 0) => child.stats.half_points as f32 * tables.half_inv(visits) + explore * tables.inv_sqrt(visits),
+                _ => {
+                    let q = child.stats.half_points as f32 * tables.half_inv(visits);
+                    let q_amaf = amaf.half_points as f32 * tables.half_inv(amaf.visits);
+                    q + terms.beta * (q_amaf - q) + explore * tables.inv_sqrt(visits)
+                }
+            }
+        } else {
+            if visits == 0 {
+                best = i;
+                return ControlFlow::Break(());
+            }
+            child.stats.half_points as f32 * tables.half_inv(visits) + explore * tables.inv_sqrt(visits)
+        };
         if BIAS {
-            value += bias_scale * prior as f32;
+            value += terms.bias_scale * child.prior as f32;
         }
         if value > best_value {
             best_value = value;
@@ -189,6 +247,14 @@ mod tests {
         assert!((progressive_bias_scale(0.5, 5000.0, 0) - 0.5).abs() < 1e-6);
         assert!((progressive_bias_scale(0.5, 5000.0, 5000) - 0.5 / 2f32.sqrt()).abs() < 1e-6);
         assert!(progressive_bias_scale(0.5, 5000.0, 5_000_000) < 0.02);
+    }
+
+    #[test]
+    fn rave_beta_schedule() {
+        // sqrt(k / (3N + k)): 1 at N = 0, 1/2 at N = k, and fading.
+        assert_eq!(rave_beta(1000.0, 0), 1.0);
+        assert!((rave_beta(1000.0, 1000) - 0.5).abs() < 1e-6);
+        assert!(rave_beta(1000.0, 10_000_000) < 0.02);
     }
 
     #[test]

@@ -4,18 +4,18 @@
 use rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::games::{random_below, sample_weighted, Game, Move, Outcome, Player, Turn};
-use crate::policy::select_child;
+use crate::games::{random_below, sample_weighted, Game, Move, MovesPlayed, Outcome, Player, Turn};
+use crate::policy::{select_child, UctParams};
 use crate::tree::{Expansion, NodeId, Proof, TreeOps};
 
 /// Parameters an iteration reads (copied out of the configuration once).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct IterationParams {
-    pub c: f32,
+    /// Selection constants: C, progressive bias (C_BT = 0 disables it and skips the
+    /// priors), RAVE (k = 0 disables it and the AMAF updates).
+    pub uct: UctParams,
     pub virtual_loss: u32,
     pub expand_threshold: u32,
-    /// Progressive bias (C_BT, K); C_BT = 0 disables it and skips the priors.
-    pub bias: (f32, f32),
     /// Roulette-wheel playouts driven by the game's action values, instead of uniform.
     pub biased_playouts: bool,
     /// Win-first / block-first pruning at expansion and in playouts.
@@ -38,6 +38,8 @@ pub(crate) struct Worker {
     path: Vec<Step>,
     /// Batched backups not yet written to the tree: (node, playouts, half points).
     pending: Vec<(NodeId, u32, u32)>,
+    /// RAVE: the moves each player made from the current level of the path down.
+    played: MovesPlayed,
     /// Deepest path seen (edges below the root).
     pub max_depth: u32,
     /// An expansion failed because the arena was full.
@@ -71,6 +73,7 @@ impl Worker {
             rng: worker_rng(seed, index),
             path: Vec::with_capacity(256),
             pending: Vec::with_capacity(PENDING_CAPACITY),
+            played: MovesPlayed::default(),
             max_depth: 0,
             arena_full: false,
             playouts: 0,
@@ -115,9 +118,7 @@ impl Worker {
             match tree.expansion(node) {
                 Expansion::Expanded { first, count } if count > 0 => {
                     let child = match state.turn() {
-                        Turn::Player(_) => {
-                            select_child::<T, SOLVER>(tree, node, first, count, params.c, params.bias, own_vl)
-                        }
+                        Turn::Player(_) => select_child::<T, SOLVER>(tree, node, first, count, params.uct, own_vl),
                         Turn::Chance => {
                             let last = self.path.len() - 1;
                             self.path[last].chance = true;
@@ -154,7 +155,7 @@ impl Worker {
                     if tree.stats(node).visits < params.expand_threshold || !tree.try_claim(node) {
                         break;
                     }
-                    match expand(tree, node, &state, Some(&mut self.rng), params.bias.0 > 0.0, params.prune) {
+                    match expand(tree, node, &state, Some(&mut self.rng), params.uct.bias > 0.0, params.prune) {
                         Expanded::Children => {}
                         Expanded::Leaf => break,
                         Expanded::ArenaFull => {
@@ -166,8 +167,14 @@ impl Worker {
             }
         }
         self.max_depth = self.max_depth.max(self.path.len() as u32 - 1);
+        let rave = params.uct.rave > 0.0;
         let outcome = match exact {
             Some(outcome) => outcome,
+            None if rave => {
+                self.played.clear();
+                state.recorded_playout(&mut self.rng, params.biased_playouts, params.prune, &mut self.played)
+            }
+            None if params.prune => state.pruned_playout(&mut self.rng, params.biased_playouts),
             None if params.biased_playouts => state.biased_playout(&mut self.rng),
             None => state.random_playout(&mut self.rng),
         };
@@ -182,6 +189,12 @@ impl Worker {
         }
         if SOLVER && exact.is_some() {
             prove_ancestors(tree, &path);
+        }
+        if rave {
+            if exact.is_some() {
+                self.played.clear();
+            }
+            update_amaf(tree, &path, outcome, &mut self.played);
         }
         self.path = path;
         self.playouts += 1;
@@ -240,7 +253,8 @@ pub(crate) fn prove_ancestors<T: TreeOps>(tree: &mut T, path: &[Step]) {
         // The children's proofs are for the player to move at `parent` (their mover).
         let mut best = Proof::Unknown;
         let mut all_known = true;
-        tree.scan_children::<true>(first, count, |_, _, _, _, proof| {
+        tree.scan_children::<true, false>(first, count, |_, child| {
+            let proof = child.proof;
             if proof.is_known() {
                 best = best.max(proof);
             } else {
@@ -257,6 +271,28 @@ pub(crate) fn prove_ancestors<T: TreeOps>(tree: &mut T, path: &[Step]) {
         }
         let value = if parent.mover == child.mover { best } else { best.flip() };
         tree.prove(parent.node, value);
+    }
+}
+
+/// RAVE's all-moves-as-first backup (Gelly & Silver 2011): at each node of the path,
+/// every child whose move the player to move there made at any later point of the
+/// iteration (further down the path or in the playout) is credited with the result, as
+/// if it had been played first. `played` holds the playout's moves on entry.
+fn update_amaf<T: TreeOps>(tree: &mut T, path: &[Step], outcome: Outcome, played: &mut MovesPlayed) {
+    for pair in path.windows(2).rev() {
+        let (parent, child) = (pair[0], pair[1]);
+        let mover = child.mover;
+        played.insert(mover, Move(tree.mv(child.node)));
+        if parent.chance {
+            continue;
+        }
+        let Expansion::Expanded { first, count } = tree.expansion(parent.node) else { continue };
+        let half_points = outcome.half_points(mover);
+        for c in (0..count).map(|i| NodeId(first.0 + i)) {
+            if played.contains(mover, Move(tree.mv(c))) {
+                tree.record_amaf(c, half_points);
+            }
+        }
     }
 }
 

@@ -8,6 +8,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::iteration::{expand, prove_ancestors, IterationParams, Step, Worker};
 use crate::games::{Game, GameError, Move, MoveList, Outcome, Player};
+use crate::policy::UctParams;
 use crate::tree::invariants::{check, check_proofs, Expectations};
 use crate::tree::{Arena, ExclusiveTree, Expansion, NodeId, Proof, SharedTree, TreeOps};
 
@@ -118,10 +119,9 @@ fn loom_concurrent_iterations_keep_invariants() {
         let mut arena = Arena::new(16).unwrap();
         let root = Nim::new();
         let params = IterationParams {
-            c: 1.4,
+            uct: UctParams { c: 1.4, ..UctParams::default() },
             virtual_loss: 1,
             expand_threshold: 1,
-            bias: (0.0, 0.0),
             biased_playouts: false,
             prune: false,
             solver: false,
@@ -158,6 +158,7 @@ fn loom_concurrent_iterations_keep_invariants() {
             exact_leaf_visits: false,
             prior_root_visits: 0,
             prior_root_leaf: 0,
+            amaf_covers_visits: false,
         };
         check(&arena, expect).unwrap();
     });
@@ -202,8 +203,11 @@ fn loom_racing_proofs_are_sound() {
                 loom::thread::spawn(move || {
                     let mut tree = SharedTree(&arena);
                     tree.prove(leaf, Proof::Win);
-                    let path =
-                        [step(NodeId::ROOT, Player::Two, false), step(child, Player::One, false), step(leaf, Player::Two, false)];
+                    let path = [
+                        step(NodeId::ROOT, Player::Two, false),
+                        step(child, Player::One, false),
+                        step(leaf, Player::Two, false),
+                    ];
                     prove_ancestors(&mut tree, &path);
                 })
             })

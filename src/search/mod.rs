@@ -27,8 +27,8 @@ pub use config::{
     ConfigError, FinalMove, Mode, Playout, SearchConfig, SearchConfigBuilder, DEFAULT_ARENA_NODES, DEFAULT_BIAS_K,
     DEFAULT_EXPAND_THRESHOLD, MAX_PLAYOUTS, MIN_ARENA_NODES, SECURE_A,
 };
-pub use result::{format_moves, ChildResult, SearchResult};
 use result::RootChild;
+pub use result::{format_moves, ChildResult, SearchResult};
 
 use crossbeam_utils::CachePadded;
 
@@ -36,6 +36,7 @@ use crate::sync::AtomicBool;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::games::{Game, Move};
+use crate::policy::UctParams;
 use crate::tree::invariants::{self, Expectations, InvariantViolation};
 use crate::tree::{Arena, ExclusiveTree, Expansion, NodeId, SharedTree, TreeOps};
 use drivers::{run_tree_parallel, run_worker, LocalBudget};
@@ -112,8 +113,14 @@ impl Search {
         let trees = if config.mode == Mode::RootParallel { config.threads } else { 1 };
         let per_tree = config.arena_nodes / trees as u64;
         let arenas = (0..trees)
-            .map(|_| Arena::new(per_tree).map_err(|_| ConfigError::ArenaTooSmall(config.arena_nodes)))
-            .collect::<Result<Vec<_>, _>>()?;
+            .map(|_| {
+                let mut arena = Arena::new(per_tree).map_err(|_| ConfigError::ArenaTooSmall(config.arena_nodes))?;
+                if config.rave > 0.0 {
+                    arena.enable_amaf();
+                }
+                Ok(arena)
+            })
+            .collect::<Result<Vec<_>, SearchError>>()?;
         Ok(Search {
             config,
             arenas,
@@ -156,12 +163,11 @@ impl Search {
             _ => u32::MAX,
         };
         let params = IterationParams {
-            c: cfg.c,
+            uct: UctParams { c: cfg.c, bias: cfg.bias, bias_k: cfg.bias_k, rave: cfg.rave },
             // A lone worker gains nothing from virtual loss (its own is left out of every
             // choice it makes), so it skips the two extra atomic adds per node.
             virtual_loss: if cfg.threads > 1 { cfg.virtual_loss } else { 0 },
             expand_threshold: cfg.expand_threshold,
-            bias: (cfg.bias, cfg.bias_k),
             biased_playouts: cfg.playout == Playout::Biased,
             prune: cfg.prune,
             solver: cfg.solver,
@@ -342,6 +348,7 @@ impl Search {
                     exact_leaf_visits: self.config.mode != Mode::TreeParallel,
                     prior_root_visits: prior.0,
                     prior_root_leaf: prior.1,
+                    amaf_covers_visits: self.config.rave > 0.0,
                 },
             )?;
         }

@@ -13,6 +13,7 @@ use std::ops::ControlFlow;
 
 use super::arena::Arena;
 use super::node::{Expansion, NodeId, Proof, Stats};
+use crate::sync::{Exclusive, Ordering};
 
 /// What a search iteration needs from the tree. Methods take `&mut self` so that the
 /// exclusive implementation can use `&mut` access; a shared handle is cheap to copy.
@@ -39,13 +40,18 @@ pub trait TreeOps {
     fn proof(&mut self, id: NodeId) -> Proof;
     /// Records a proven value on an EXPANDED node.
     fn prove(&mut self, id: NodeId, proof: Proof);
-    /// Calls `f(index, stats, virtual_loss, prior, proof)` for each child of the block, in
-    /// order, until `f` breaks. Without `PROOFS` the proof is not read (always unknown).
-    fn scan_children<const PROOFS: bool>(
+    /// The AMAF statistics of the edge into the node (zero unless the arena keeps them).
+    fn amaf(&mut self, id: NodeId) -> Stats;
+    /// Records an AMAF result for the edge into the node (RAVE).
+    fn record_amaf(&mut self, id: NodeId, half_points: u32);
+    /// Calls `f(index, view)` for each child of the block, in order, until `f` breaks.
+    /// Fields the flags leave out are not read: without `PROOFS` the proof is unknown,
+    /// without `AMAF` the AMAF statistics are zero.
+    fn scan_children<const PROOFS: bool, const AMAF: bool>(
         &mut self,
         first: NodeId,
         count: u32,
-        f: impl FnMut(u32, Stats, u32, u16, Proof) -> ControlFlow<()>,
+        f: impl FnMut(u32, ChildView) -> ControlFlow<()>,
     );
     /// Adds virtual loss on the way down.
     fn add_virtual_loss(&mut self, id: NodeId, amount: u32);
@@ -53,6 +59,21 @@ pub trait TreeOps {
     fn record(&mut self, id: NodeId, half_points: u32, virtual_loss: u32);
     /// Records `playouts` finished playouts worth `half_points` in total at once.
     fn record_batch(&mut self, id: NodeId, playouts: u32, half_points: u32);
+}
+
+/// What selection reads of one child.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ChildView {
+    /// Visits and score.
+    pub stats: Stats,
+    /// Virtual loss now on it (0 on the exclusive tree).
+    pub virtual_loss: u32,
+    /// Prior of its move for progressive bias, in units of 1/65535.
+    pub prior: u16,
+    /// Its proven value, if read.
+    pub proof: Proof,
+    /// Its AMAF statistics, if read.
+    pub amaf: Stats,
 }
 
 /// Exclusive access for the sequential baseline: no atomic instructions.
@@ -76,7 +97,7 @@ impl TreeOps for ExclusiveTree<'_> {
     }
     #[inline]
     fn init_child(&mut self, id: NodeId, mv: u16, prior: u16) {
-        self.0.node_mut(id).init_mut(mv, prior);
+        self.0.init_child_mut(id, mv, prior);
     }
     #[inline]
     fn publish(&mut self, id: NodeId, first: NodeId, count: u32) {
@@ -103,16 +124,34 @@ impl TreeOps for ExclusiveTree<'_> {
         self.0.node_mut(id).prove_mut(proof);
     }
     #[inline]
-    fn scan_children<const PROOFS: bool>(
+    fn amaf(&mut self, id: NodeId) -> Stats {
+        self.0.amaf_mut(id)
+    }
+    #[inline]
+    fn record_amaf(&mut self, id: NodeId, half_points: u32) {
+        self.0.record_amaf_mut(id, half_points);
+    }
+    #[inline]
+    fn scan_children<const PROOFS: bool, const AMAF: bool>(
         &mut self,
         first: NodeId,
         count: u32,
-        mut f: impl FnMut(u32, Stats, u32, u16, Proof) -> ControlFlow<()>,
+        mut f: impl FnMut(u32, ChildView) -> ControlFlow<()>,
     ) {
-        for (i, node) in self.0.block_mut(first, count).iter_mut().enumerate() {
-            let prior = node.prior_mut();
-            let proof = if PROOFS { node.proof_mut() } else { Proof::Unknown };
-            if f(i as u32, node.stats_mut(), 0, prior, proof).is_break() {
+        let (nodes, mut amaf) =
+            if AMAF { self.0.block_and_amaf_mut(first, count) } else { (self.0.block_mut(first, count), None) };
+        for (i, node) in nodes.iter_mut().enumerate() {
+            let view = ChildView {
+                stats: node.stats_mut(),
+                virtual_loss: 0,
+                prior: node.prior_mut(),
+                proof: if PROOFS { node.proof_mut() } else { Proof::Unknown },
+                amaf: match &mut amaf {
+                    Some(amaf) => Stats::decode(amaf[i].with_exclusive(|w| *w)),
+                    None => Stats::default(),
+                },
+            };
+            if f(i as u32, view).is_break() {
                 return;
             }
         }
@@ -149,7 +188,7 @@ impl TreeOps for SharedTree<'_> {
     }
     #[inline]
     fn init_child(&mut self, id: NodeId, mv: u16, prior: u16) {
-        self.0.node(id).init(mv, prior);
+        self.0.init_child(id, mv, prior);
     }
     #[inline]
     fn publish(&mut self, id: NodeId, first: NodeId, count: u32) {
@@ -176,15 +215,31 @@ impl TreeOps for SharedTree<'_> {
         self.0.node(id).prove(proof);
     }
     #[inline]
-    fn scan_children<const PROOFS: bool>(
+    fn amaf(&mut self, id: NodeId) -> Stats {
+        self.0.amaf(id)
+    }
+    #[inline]
+    fn record_amaf(&mut self, id: NodeId, half_points: u32) {
+        self.0.record_amaf(id, half_points);
+    }
+    #[inline]
+    fn scan_children<const PROOFS: bool, const AMAF: bool>(
         &mut self,
         first: NodeId,
         count: u32,
-        mut f: impl FnMut(u32, Stats, u32, u16, Proof) -> ControlFlow<()>,
+        mut f: impl FnMut(u32, ChildView) -> ControlFlow<()>,
     ) {
-        for (i, node) in self.0.block(first, count).iter().enumerate() {
-            let proof = if PROOFS { node.proof() } else { Proof::Unknown };
-            if f(i as u32, node.stats_relaxed(), node.virtual_loss_relaxed(), node.prior(), proof).is_break() {
+        let (nodes, amaf) = if AMAF { self.0.block_and_amaf(first, count) } else { (self.0.block(first, count), None) };
+        for (i, node) in nodes.iter().enumerate() {
+            let view = ChildView {
+                stats: node.stats_relaxed(),
+                virtual_loss: node.virtual_loss_relaxed(),
+                prior: node.prior(),
+                proof: if PROOFS { node.proof() } else { Proof::Unknown },
+                // ORDERING: Relaxed, as every counter.
+                amaf: amaf.map_or(Stats::default(), |a| Stats::decode(a[i].load(Ordering::Relaxed))),
+            };
+            if f(i as u32, view).is_break() {
                 return;
             }
         }

@@ -3,8 +3,8 @@
 
 use crossbeam_utils::CachePadded;
 
-use super::node::{Expansion, Node, NodeId};
-use crate::sync::{AtomicU32, Exclusive, Ordering};
+use super::node::{Expansion, Node, NodeId, Stats};
+use crate::sync::{AtomicU32, AtomicU64, Exclusive, Ordering};
 
 /// Bytes per node (pinned by a const assert in `node.rs`).
 pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
@@ -16,6 +16,10 @@ pub struct Arena {
     /// Nodes handed out so far (the root included). Padded to its own cache line: every
     /// expanding thread writes it, and it must not share a line with read-mostly data.
     cursor: CachePadded<AtomicU32>,
+    /// RAVE's all-moves-as-first statistics of the edge into each node, packed like the
+    /// node's own [`Stats`]; allocated only for searches with RAVE on (8 more bytes per
+    /// node, outside the 24-byte node so that plain searches do not pay for them).
+    amaf: Option<Box<[AtomicU64]>>,
 }
 
 /// Why an arena could not be created.
@@ -42,7 +46,67 @@ impl Arena {
         if !(2..=u32::MAX as u64).contains(&capacity) {
             return Err(CapacityError { requested: capacity });
         }
-        Ok(Arena { nodes: zeroed_nodes(capacity as usize), cursor: CachePadded::new(AtomicU32::new(1)) })
+        Ok(Arena { nodes: zeroed_nodes(capacity as usize), cursor: CachePadded::new(AtomicU32::new(1)), amaf: None })
+    }
+
+    /// Adds the AMAF statistics array (lazily zeroed, like the nodes) if it is missing.
+    pub fn enable_amaf(&mut self) {
+        if self.amaf.is_none() {
+            self.amaf = Some(zeroed_counters(self.nodes.len()));
+        }
+    }
+
+    /// Whether the arena keeps AMAF statistics.
+    pub fn has_amaf(&self) -> bool {
+        self.amaf.is_some()
+    }
+
+    /// Initialises node `id` as a fresh child (and its AMAF statistics, if kept).
+    #[inline]
+    pub fn init_child(&self, id: NodeId, mv: u16, prior: u16) {
+        self.node(id).init(mv, prior);
+        if let Some(amaf) = &self.amaf {
+            // ORDERING: Relaxed; published with the node by the parent's `publish`.
+            amaf[id.index()].store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// [`Arena::init_child`] through `&mut` (plain stores).
+    #[inline]
+    pub fn init_child_mut(&mut self, id: NodeId, mv: u16, prior: u16) {
+        self.node_mut(id).init_mut(mv, prior);
+        if let Some(amaf) = &mut self.amaf {
+            amaf[id.index()].with_exclusive(|w| *w = 0);
+        }
+    }
+
+    /// The AMAF statistics of the edge into `id` (zero without RAVE). Relaxed, like every
+    /// counter: statistics, not synchronisation.
+    #[inline]
+    pub fn amaf(&self, id: NodeId) -> Stats {
+        self.amaf.as_ref().map_or(Stats::default(), |a| Stats::decode(a[id.index()].load(Ordering::Relaxed)))
+    }
+
+    /// [`Arena::amaf`] through `&mut` (plain load).
+    #[inline]
+    pub fn amaf_mut(&mut self, id: NodeId) -> Stats {
+        self.amaf.as_mut().map_or(Stats::default(), |a| Stats::decode(a[id.index()].with_exclusive(|w| *w)))
+    }
+
+    /// Records an AMAF result for the edge into `id`.
+    #[inline]
+    pub fn record_amaf(&self, id: NodeId, half_points: u32) {
+        if let Some(amaf) = &self.amaf {
+            amaf[id.index()].fetch_add(Stats::one_playout(half_points), Ordering::Relaxed);
+        }
+    }
+
+    /// [`Arena::record_amaf`] through `&mut` (plain add).
+    #[inline]
+    pub fn record_amaf_mut(&mut self, id: NodeId, half_points: u32) {
+        if let Some(amaf) = &mut self.amaf {
+            amaf[id.index()].with_exclusive(|w| *w += Stats::one_playout(half_points));
+        }
     }
 
     /// Total capacity in nodes.
@@ -97,6 +161,20 @@ impl Arena {
         &mut self.nodes[first.index()..first.index() + count as usize]
     }
 
+    /// The child block through `&mut`, with its AMAF counters when the arena keeps them.
+    #[inline]
+    pub fn block_and_amaf_mut(&mut self, first: NodeId, count: u32) -> (&mut [Node], Option<&mut [AtomicU64]>) {
+        let range = first.index()..first.index() + count as usize;
+        (&mut self.nodes[range.clone()], self.amaf.as_mut().map(|a| &mut a[range]))
+    }
+
+    /// The child block with its AMAF counters when the arena keeps them.
+    #[inline]
+    pub fn block_and_amaf(&self, first: NodeId, count: u32) -> (&[Node], Option<&[AtomicU64]>) {
+        let range = first.index()..first.index() + count as usize;
+        (&self.nodes[range.clone()], self.amaf.as_ref().map(|a| &a[range]))
+    }
+
     /// Exclusive access to node `id`.
     #[inline]
     pub fn node_mut(&mut self, id: NodeId) -> &mut Node {
@@ -125,6 +203,9 @@ impl Arena {
             return None;
         }
         dest.reset();
+        if self.has_amaf() {
+            dest.enable_amaf();
+        }
         dest.node_mut(NodeId::ROOT).copy_from_mut(self.node_mut(from));
         let mut queue = std::collections::VecDeque::from([(from, NodeId::ROOT)]);
         while let Some((source, target)) = queue.pop_front() {
@@ -138,6 +219,10 @@ impl Arena {
             for i in 0..count {
                 let (s, t) = (NodeId(first.0 + i), NodeId(new_first.0 + i));
                 dest.node_mut(t).copy_from_mut(self.node_mut(s));
+                if let (Some(from), Some(to)) = (&mut self.amaf, &mut dest.amaf) {
+                    let value = from[s.index()].with_exclusive(|w| *w);
+                    to[t.index()].with_exclusive(|w| *w = value);
+                }
                 queue.push_back((s, t));
             }
         }
@@ -167,6 +252,19 @@ fn zeroed_nodes(capacity: usize) -> Box<[Node]> {
 #[cfg(loom)]
 fn zeroed_nodes(capacity: usize) -> Box<[Node]> {
     (0..capacity).map(|_| Node::default()).collect()
+}
+
+#[cfg(not(loom))]
+fn zeroed_counters(capacity: usize) -> Box<[AtomicU64]> {
+    let zeroed = Box::<[AtomicU64]>::new_zeroed_slice(capacity);
+    // SAFETY: all-zero bytes are a valid `AtomicU64` (the value 0), and zeroed pages are
+    // handed out lazily, as for the nodes.
+    unsafe { zeroed.assume_init() }
+}
+
+#[cfg(loom)]
+fn zeroed_counters(capacity: usize) -> Box<[AtomicU64]> {
+    (0..capacity).map(|_| AtomicU64::new(0)).collect()
 }
 
 #[cfg(all(test, not(loom)))]

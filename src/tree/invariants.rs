@@ -12,6 +12,9 @@
 //!    solver proved (iterations stop at a proven node).
 //! 4. Child blocks lie inside the used part of the arena and no index belongs to two
 //!    blocks; the nodes reachable from the root are exactly the nodes allocated.
+//! 5. With RAVE, every child's AMAF visits are at least its visits: an iteration through
+//!    a child played its move, so it credits it (games without chance turns, where RAVE
+//!    skips the credit).
 
 use std::fmt;
 
@@ -42,6 +45,8 @@ pub struct Expectations {
     pub prior_root_visits: u64,
     /// Of those, the playouts that stopped at the root before it had children.
     pub prior_root_leaf: u64,
+    /// Whether rule 5 applies (RAVE on, no chance turns).
+    pub amaf_covers_visits: bool,
 }
 
 /// Checks every quiescent invariant of `arena`; returns the number of reachable nodes.
@@ -86,7 +91,12 @@ pub fn check(arena: &Arena, expect: Expectations) -> Result<u64, InvariantViolat
                     if std::mem::replace(&mut owned[c as usize], true) {
                         return fail(format!("node {c} belongs to two child blocks (parent {})", id.0));
                     }
-                    child_visits += arena.node(NodeId(c)).stats_relaxed().visits as u64;
+                    let visits = arena.node(NodeId(c)).stats_relaxed().visits;
+                    child_visits += visits as u64;
+                    let amaf = arena.amaf(NodeId(c)).visits;
+                    if expect.amaf_covers_visits && amaf < visits {
+                        return fail(format!("node {c} has {visits} visits but only {amaf} AMAF visits"));
+                    }
                     stack.push(NodeId(c));
                 }
                 reachable += count as u64;

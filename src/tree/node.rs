@@ -171,6 +171,7 @@ pub struct Stats {
 }
 
 impl Stats {
+    /// Unpacks a stats word.
     #[inline]
     pub(crate) fn decode(word: u64) -> Stats {
         Stats { visits: (word & VISITS_MASK) as u32, half_points: (word >> SCORE_SHIFT) as u32 }
