@@ -32,6 +32,7 @@ pub mod search;
 pub mod solver;
 mod sync;
 pub mod tree;
+pub mod weights;
 
 pub use games::{
     ConnectFour, Game, GameError, GameKind, Move, MoveList, MovesPlayed, Othello, Outcome, Player, TicTacToe, Turn,

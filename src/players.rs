@@ -14,6 +14,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::alphabeta::{minimax, AbError, AlphaBeta, Evaluate, Limits};
 use crate::games::{random_below, Game, Move};
 use crate::search::{FinalMove, Mode, Playout, Search, SearchConfig, SearchConfigBuilder, SearchError, SearchResult};
+use crate::weights::MoveWeights;
 
 /// A bad player spec or search option, naming the bad part.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,6 +48,7 @@ pub const SEARCH_KEYS: &[&str] = &[
     "prune",
     "solver",
     "rave",
+    "weights",
 ];
 
 fn parse_num<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, SpecError> {
@@ -90,6 +92,7 @@ pub fn apply_search_option(
         "prune" => builder.prune(on_off(key, value)?),
         "solver" => builder.solver(on_off(key, value)?),
         "rave" => builder.rave(parse_num(key, value)?),
+        "weights" => builder.weights(MoveWeights::load(value).map_err(|e| SpecError(e.0))?),
         _ => return Err(SpecError(format!("unknown option '{key}' (expected one of: {})", SEARCH_KEYS.join(", ")))),
     })
 }

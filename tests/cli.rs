@@ -202,3 +202,50 @@ fn bad_input_is_rejected_with_exit_code_2() {
     rejects(&["bench", "--modes", "seq,warp"], "warp");
     rejects(&["bench", "--game", "hex"], "hex");
 }
+
+#[test]
+fn train_weights_writes_a_file_searches_load() {
+    let dir = std::env::temp_dir().join(format!("parmcts-train-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("w.json");
+    let out = out.to_str().unwrap();
+    let v = json(&["train-weights", "--game", "othello", "--games", "6", "--depth", "2", "--out", out, "--json"]);
+    assert!(v["decisions"].as_u64().unwrap() > 50, "{v}");
+    assert_eq!(v["gammas"].as_array().unwrap().len(), 10);
+    for key in ["learned_log_likelihood", "hand_set_log_likelihood", "learned_top_feature", "hand_set_top_feature"] {
+        assert!(v[key].is_number(), "missing {key}: {v}");
+    }
+    let spec = format!("mcts:playouts=500,bias=0.5,playout=biased,weights={out}");
+    let v = json(&["play", "--game", "othello", "--p1", &spec, "--p2", "random", "--json"]);
+    assert!(!v.is_null());
+    let weights = format!("--weights={out}");
+    rejects(&["search", "--game", "connect4", "--playouts", "100", &weights], "othello");
+    rejects(&["search", "--game", "othello", "--playouts", "100", "--weights", "/nonexistent.json"], "nonexistent");
+    rejects(&["train-weights", "--game", "connect4"], "move features");
+    rejects(&["train-weights", "--game", "othello", "--games", "0"], "--games");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn solver_and_rave_flags() {
+    let v = json(&[
+        "search",
+        "--game",
+        "connect4",
+        "--moves",
+        "121213",
+        "--playouts",
+        "100000",
+        "--solver",
+        "on",
+        "--json",
+    ]);
+    assert_eq!(v["proof"], "win");
+    assert_eq!(v["best_move"], "1");
+    assert!(v["playouts"].as_u64().unwrap() < 100_000, "a proven root stops the search");
+    let v =
+        json(&["search", "--game", "othello", "--playouts", "2000", "--rave", "300", "--check-invariants", "--json"]);
+    assert_eq!(v["invariants"], "ok");
+    rejects(&["search", "--game", "othello", "--playouts", "100", "--rave", "-1"], "RAVE");
+    rejects(&["search", "--game", "othello", "--playouts", "100", "--solver", "maybe"], "solver");
+}

@@ -193,6 +193,7 @@ fn pruned_playouts_finish_and_take_wins() {
 /// that were empty before and are occupied after (passes aside).
 #[test]
 fn recorded_playouts_record_the_game_they_play() {
+    use parmcts::games::PlayoutPolicy;
     use parmcts::MovesPlayed;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(12);
     for i in 0..300u64 {
@@ -204,7 +205,10 @@ fn recorded_playouts_record_the_game_they_play() {
         let state = rng.clone();
         let outcome = if biased { plain.biased_playout(&mut rng) } else { plain.random_playout(&mut rng) };
         let mut replay = state;
-        assert_eq!(recorded.recorded_playout(&mut replay, biased, false, &mut played), outcome);
+        assert_eq!(
+            recorded.recorded_playout(&mut replay, PlayoutPolicy { biased, prune: false, gammas: None }, &mut played),
+            outcome
+        );
         assert_eq!(recorded, plain, "same generator state, same game");
         // OBF boards list a1..h8 with the file fastest: index = move id.
         let occupied = |g: &Othello| -> Vec<bool> { g.to_obf().bytes().take(64).map(|c| c != b'-').collect() };
@@ -220,10 +224,14 @@ fn recorded_playouts_record_the_game_they_play() {
     for _ in 0..100 {
         let mut game = ConnectFour::new();
         let mut played = MovesPlayed::default();
-        assert!(game.recorded_playout(&mut rng, true, true, &mut played).half_points(Player::One) <= 2);
+        assert!(
+            game.recorded_playout(&mut rng, PlayoutPolicy { biased: true, prune: true, gammas: None }, &mut played)
+                .half_points(Player::One)
+                <= 2
+        );
         assert!((0..7).any(|c| played.contains(Player::One, Move(c))));
         let mut game = Othello::new();
-        game.recorded_playout(&mut rng, false, true, &mut played);
+        game.recorded_playout(&mut rng, PlayoutPolicy { biased: false, prune: true, gammas: None }, &mut played);
         assert!(game.outcome().is_some());
     }
 }
@@ -246,4 +254,54 @@ fn rave_searches_keep_the_invariants() {
         search.check_invariants().unwrap_or_else(|e| panic!("connect4 {mode:?}: {e}"));
         assert_eq!(win.format_move(result.best_move.unwrap()), "1", "{mode:?}");
     }
+}
+
+/// Learned weights (`weights=FILE`): the shipped Othello set drives the playout wheel by
+/// its gammas (frequencies within 5 standard deviations of `gamma / Σ gamma` over the
+/// moves' features), searches with it keep their invariants, and a game it was not made
+/// for is refused with an error naming both games.
+#[test]
+fn learned_weights_drive_playouts_and_priors() {
+    use parmcts::games::PlayoutPolicy;
+    use parmcts::weights::MoveWeights;
+    use parmcts::SearchError;
+    let weights = MoveWeights::load("default").unwrap();
+    let game = othello_with_corner();
+    let policy = PlayoutPolicy { biased: true, prune: false, gammas: Some(&weights.gammas) };
+    let moves = game.legal_moves();
+    let moves = moves.as_ref();
+    let total: f64 = moves.iter().map(|&m| policy.strength(&game, m) as f64).sum();
+    let n = 40_000;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(8);
+    let mut counts = vec![0u32; moves.len()];
+    for _ in 0..n {
+        let mut list = moves.to_vec();
+        let mv = policy.pick(&game, &mut list, &mut rng);
+        counts[moves.iter().position(|&m| m == mv).unwrap()] += 1;
+    }
+    for (i, &m) in moves.iter().enumerate() {
+        let gamma = weights.gammas[game.move_feature(m).unwrap()] as f64;
+        let p = gamma / total;
+        let sd = (n as f64 * p * (1.0 - p)).sqrt().max(1.0);
+        assert!((counts[i] as f64 - p * n as f64).abs() <= 5.0 * sd, "{}: {} draws", game.format_move(m), counts[i]);
+    }
+    // The bitboard wheel plays whole games.
+    for _ in 0..50 {
+        let mut g = Othello::new();
+        g.learned_playout(&mut rng, &weights.gammas);
+        assert!(g.outcome().is_some());
+    }
+    let config = SearchConfig::builder()
+        .playouts(20_000)
+        .bias(0.5)
+        .playout(parmcts::search::Playout::Biased)
+        .weights(weights)
+        .build()
+        .unwrap();
+    let mut search = Search::new(config.clone()).unwrap();
+    search.run(&Othello::new()).unwrap();
+    search.check_invariants().unwrap();
+    let err = Search::new(config).unwrap().run(&ConnectFour::new()).unwrap_err();
+    assert!(matches!(err, SearchError::Weights(_)));
+    assert!(err.to_string().contains("othello") && err.to_string().contains("connect4"), "{err}");
 }

@@ -20,6 +20,8 @@ use parmcts::players::{apply_search_option, PlayerSpec};
 use parmcts::search::format_moves;
 use parmcts::solver::connect4::Solver;
 use parmcts::tree::NODE_BYTES;
+use parmcts::weights::train::{collect_decisions, evaluate_fit, fit_mm, Decision, TrainingGames};
+use parmcts::weights::MoveWeights;
 use parmcts::{ConnectFour, Game, GameKind, Othello, Outcome, Player, Proof, Search, SearchConfig, TicTacToe};
 
 #[global_allocator]
@@ -95,6 +97,39 @@ enum Command {
     Match(MatchArgs),
     /// The main job: playout throughput, pure and MCTS, per game and mode.
     Bench(BenchArgs),
+    /// Fit move-feature gammas (Bradley-Terry, Coulom's MM) to alpha-beta's choices.
+    TrainWeights(TrainArgs),
+}
+
+#[derive(Args, Debug)]
+struct TrainArgs {
+    /// A game with move features (othello).
+    #[arg(long)]
+    game: GameKind,
+    /// Self-play games of the teacher.
+    #[arg(long, default_value_t = 200)]
+    games: usize,
+    /// The teacher: alpha-beta to this depth.
+    #[arg(long, default_value_t = 4)]
+    depth: u32,
+    /// Random moves opening each game.
+    #[arg(long = "random-plies", default_value_t = 6)]
+    random_plies: u32,
+    /// MM iterations.
+    #[arg(long, default_value_t = 200)]
+    iterations: usize,
+    /// Seed of the openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Threads playing the teacher's games.
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Where to write the weights file.
+    #[arg(long, default_value = "weights.json")]
+    out: String,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args, Debug)]
@@ -190,6 +225,9 @@ struct SearchArgs {
     /// RAVE constant k in beta = sqrt(k / (3N + k)) (0: off).
     #[arg(long, allow_hyphen_values = true)]
     rave: Option<String>,
+    /// Learned move weights file (`parmcts train-weights`), or `default` for the shipped set.
+    #[arg(long)]
+    weights: Option<String>,
     /// Check the quiescent tree invariants after the search (exit 1 on a violation).
     #[arg(long = "check-invariants")]
     check_invariants: bool,
@@ -274,6 +312,10 @@ fn main() -> ExitCode {
         Command::Solve { game, moves, weak, tt_entries, json } => run_solve(game, &moves, weak, tt_entries, json),
         Command::Match(args) => with_game!(args.game, G => run_match_command::<G>(&args)),
         Command::Bench(args) => run_bench(&args),
+        Command::TrainWeights(args) => match args.game {
+            GameKind::Othello => run_train::<Othello>(&args, &parmcts::games::othello::hand_set_gammas()),
+            other => Err(Failure(format!("--game {other}: only othello has move features to train"), 2)),
+        },
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -327,6 +369,7 @@ fn search_config(args: &SearchArgs) -> Result<SearchConfig, Failure> {
         ("prune", &args.prune),
         ("solver", &args.solver),
         ("rave", &args.rave),
+        ("weights", &args.weights),
     ];
     let mut builder = SearchConfig::builder();
     if args.playouts.is_none() && args.time_ms.is_none() {
@@ -424,6 +467,75 @@ fn run_search<G: Game>(args: &SearchArgs) -> Result<(), Failure> {
         Some(Err(failure)) => Err(failure),
         _ => Ok(()),
     }
+}
+
+fn run_train<G: Evaluate>(args: &TrainArgs, hand_set: &[f32]) -> Result<(), Failure> {
+    if args.games == 0 || args.threads == 0 || args.iterations == 0 {
+        return Err(Failure("--games, --threads and --iterations must be at least 1".into(), 2));
+    }
+    let plan = TrainingGames {
+        games: args.games,
+        depth: args.depth,
+        random_plies: args.random_plies,
+        seed: args.seed,
+        threads: args.threads,
+    };
+    let bar = ProgressBar::with_draw_target(Some(args.games as u64), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} teacher games  [{elapsed_precise} < {eta_precise}]")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let start = Instant::now();
+    let decisions = collect_decisions::<G>(plan, &|| bar.inc(1))?;
+    bar.finish_and_clear();
+    // Every fifth decision is held out to compare the fitted and the hand-set gammas.
+    let (held_out, training): (Vec<_>, Vec<_>) = decisions.iter().cloned().enumerate().partition(|(i, _)| i % 5 == 0);
+    let strip = |v: Vec<(usize, Decision)>| v.into_iter().map(|(_, d)| d).collect::<Vec<_>>();
+    let (held_out, training) = (strip(held_out), strip(training));
+    let gammas = fit_mm(&training, G::MOVE_FEATURES.len(), args.iterations);
+    let hand: Vec<f64> = hand_set.iter().map(|&g| g as f64).collect();
+    let (learned_fit, hand_fit) = (evaluate_fit(&held_out, &gammas), evaluate_fit(&held_out, &hand));
+    let source = format!(
+        "parmcts train-weights --game {} --games {} --depth {} --random-plies {} --iterations {} --seed {}",
+        G::NAME,
+        args.games,
+        args.depth,
+        args.random_plies,
+        args.iterations,
+        args.seed
+    );
+    let weights = MoveWeights::new::<G>(gammas.iter().map(|&g| g as f32).collect(), &source)?;
+    weights.save(&args.out)?;
+    let seconds = start.elapsed().as_secs_f64();
+    if args.json {
+        print_json(&json!({
+            "game": G::NAME, "out": args.out, "decisions": decisions.len(), "held_out": held_out.len(),
+            "features": G::MOVE_FEATURES, "gammas": weights.gammas, "hand_set": hand_set,
+            "learned_log_likelihood": learned_fit.log_likelihood, "learned_top_feature": learned_fit.top_feature,
+            "hand_set_log_likelihood": hand_fit.log_likelihood, "hand_set_top_feature": hand_fit.top_feature,
+            "seconds": seconds,
+        }));
+    } else {
+        out!(
+            "{} teacher decisions (alpha-beta depth {}), {} held out; {seconds:.1} s",
+            decisions.len(),
+            args.depth,
+            held_out.len()
+        );
+        out!("{:>10} {:>9} {:>9}", "feature", "hand-set", "learned");
+        for ((name, hand), learned) in G::MOVE_FEATURES.iter().zip(hand_set).zip(&weights.gammas) {
+            out!("{name:>10} {hand:>9.3} {learned:>9.3}");
+        }
+        out!(
+            "held-out fit: log-likelihood per move {:.4} learned vs {:.4} hand-set; top feature {:.1} % vs {:.1} %",
+            learned_fit.log_likelihood,
+            hand_fit.log_likelihood,
+            100.0 * learned_fit.top_feature,
+            100.0 * hand_fit.top_feature
+        );
+        out!("wrote {}", args.out);
+    }
+    Ok(())
 }
 
 /// A proven value's name for output (`None`: not proven).

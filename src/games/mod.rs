@@ -323,28 +323,37 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
     /// A playout with [`Game::prune_moves`] applied at every ply: among the moves kept,
     /// uniform (`biased = false`) or by roulette over [`Game::action_value`].
     fn pruned_playout<R: RngCore>(&mut self, rng: &mut R, biased: bool) -> Outcome {
-        play_out(self, rng, |game, moves, rng| {
-            let count = game.prune_moves(moves);
-            let kept = &moves[..count];
-            if biased {
-                roulette(game, kept, rng)
-            } else {
-                kept[random_below(rng, kept.len() as u32) as usize]
-            }
-        })
+        let policy = PlayoutPolicy { biased, prune: true, gammas: None };
+        self.recorded_playout(rng, policy, &mut MovesPlayed::default())
     }
 
-    /// The playout of a RAVE search: uniform or roulette-wheel (`biased`), pruned at every
-    /// ply when `prune`, and every move a player makes added to `played` for the
-    /// all-moves-as-first statistics. The default serves every game.
+    /// A playout under any [`PlayoutPolicy`], with every move a player makes added to
+    /// `played` (RAVE's all-moves-as-first statistics). The default serves every game.
     fn recorded_playout<R: RngCore>(
         &mut self,
         rng: &mut R,
-        biased: bool,
-        prune: bool,
+        policy: PlayoutPolicy,
         played: &mut MovesPlayed,
     ) -> Outcome {
-        recorded_play_out(self, rng, biased, prune, played)
+        recorded_play_out(self, rng, policy, played)
+    }
+
+    /// The learned features of this game's moves, by name ([`Game::move_feature`]); empty
+    /// when the game has none. A weights file holds one gamma per feature.
+    const MOVE_FEATURES: &'static [&'static str] = &[];
+
+    /// The feature (an index into [`Game::MOVE_FEATURES`]) of move `mv` here: with learned
+    /// gammas, a move's strength is its feature's gamma (Coulom 2007). `None`: strength 1.
+    #[inline]
+    fn move_feature(&self, _mv: Move) -> Option<usize> {
+        None
+    }
+
+    /// A roulette-wheel playout with learned strengths: move `m` has strength
+    /// `gammas[move_feature(m)]`.
+    fn learned_playout<R: RngCore>(&mut self, rng: &mut R, gammas: &[f32]) -> Outcome {
+        let policy = PlayoutPolicy { biased: true, prune: false, gammas: Some(gammas) };
+        play_out(self, rng, |game, moves, rng| policy.pick(game, moves, rng))
     }
 
     /// Plays uniformly random moves until the game ends and returns the outcome.
@@ -397,20 +406,50 @@ fn play_out_observed<G: Game, R: RngCore>(
 pub(crate) fn recorded_play_out<G: Game, R: RngCore>(
     game: &mut G,
     rng: &mut R,
-    biased: bool,
-    prune: bool,
+    policy: PlayoutPolicy,
     played: &mut MovesPlayed,
 ) -> Outcome {
-    let pick = |game: &G, moves: &mut [Move], rng: &mut R| {
-        let count = if prune { game.prune_moves(moves) } else { moves.len() };
+    play_out_observed(
+        game,
+        rng,
+        |game, moves, rng| policy.pick(game, moves, rng),
+        |player, mv| played.insert(player, mv),
+    )
+}
+
+/// How a playout picks its moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PlayoutPolicy<'a> {
+    /// Roulette wheel over the moves' strengths instead of uniform.
+    pub biased: bool,
+    /// Win-first / block-first pruning ([`Game::prune_moves`]) at every ply.
+    pub prune: bool,
+    /// Learned strengths per move feature ([`Game::move_feature`]); `None`: the game's
+    /// own [`Game::action_value`].
+    pub gammas: Option<&'a [f32]>,
+}
+
+impl PlayoutPolicy<'_> {
+    /// The strength of `mv` in `game` under this policy.
+    #[inline]
+    pub fn strength<G: Game>(&self, game: &G, mv: Move) -> f32 {
+        match self.gammas {
+            Some(gammas) => game.move_feature(mv).and_then(|f| gammas.get(f)).copied().unwrap_or(1.0),
+            None => game.action_value(mv),
+        }
+    }
+
+    /// Picks a move among `moves` (reordering them when pruning).
+    #[inline]
+    pub fn pick<G: Game, R: RngCore>(&self, game: &G, moves: &mut [Move], rng: &mut R) -> Move {
+        let count = if self.prune { game.prune_moves(moves) } else { moves.len() };
         let kept = &moves[..count];
-        if biased {
-            roulette(game, kept, rng)
+        if self.biased {
+            roulette_by(kept, rng, |m| self.strength(game, m))
         } else {
             kept[random_below(rng, kept.len() as u32) as usize]
         }
-    };
-    play_out_observed(game, rng, pick, |player, mv| played.insert(player, mv))
+    }
 }
 
 /// The moves each player made during part of a game, as two sets of move ids below 256
@@ -465,13 +504,19 @@ pub fn random_below<R: RngCore>(rng: &mut R, n: u32) -> u32 {
 /// (uniform if the values do not sum to a positive finite number). `moves` must not be
 /// empty.
 pub fn roulette<G: Game, R: RngCore>(game: &G, moves: &[Move], rng: &mut R) -> Move {
+    roulette_by(moves, rng, |m| game.action_value(m))
+}
+
+/// Draws one of `moves` (non-empty) with probability proportional to `value(m)` (negative
+/// values count as 0; uniform if none is positive).
+pub fn roulette_by<R: RngCore>(moves: &[Move], rng: &mut R, value: impl Fn(Move) -> f32) -> Move {
     // Values computed once (on the stack) when they fit; twice otherwise.
     const BUFFER: usize = 128;
     let mut values = [0f32; BUFFER];
     let buffered = moves.len() <= BUFFER;
     let mut total = 0.0;
     for (i, &m) in moves.iter().enumerate() {
-        let v = game.action_value(m).max(0.0);
+        let v = value(m).max(0.0);
         if buffered {
             values[i] = v;
         }
@@ -482,13 +527,13 @@ pub fn roulette<G: Game, R: RngCore>(game: &G, moves: &[Move], rng: &mut R) -> M
     }
     let mut x = (rng.next_u32() as f32 / 4_294_967_296.0) * total;
     for (i, &m) in moves.iter().enumerate() {
-        x -= if buffered { values[i] } else { game.action_value(m).max(0.0) };
+        x -= if buffered { values[i] } else { value(m).max(0.0) };
         if x < 0.0 {
             return m;
         }
     }
     // Rounding left a sliver past the last move: take the last with positive weight.
-    *moves.iter().rev().find(|&&m| game.action_value(m) > 0.0).unwrap_or(&moves[moves.len() - 1])
+    *moves.iter().rev().find(|&&m| value(m) > 0.0).unwrap_or(&moves[moves.len() - 1])
 }
 
 /// Draws one of `moves` with probability proportional to [`Game::chance_weight`].

@@ -45,6 +45,7 @@ use rand_core::RngCore;
 
 use super::{
     random_below, recorded_play_out, try_play_numbered, Game, GameError, Move, MoveList, MovesPlayed, Outcome, Player,
+    PlayoutPolicy,
 };
 
 /// The pass move: the only legal move of a side that has no square to play while its
@@ -267,6 +268,43 @@ fn flips(me: u64, opp: u64, sq: u32) -> u64 {
 const CLASS_GAMMA: [[f32; 4]; 4] =
     [[20.0, 0.6, 3.0, 2.5], [0.6, 0.25, 1.0, 1.2], [3.0, 1.0, 2.0, 1.8], [2.5, 1.2, 1.8, 1.0]];
 
+/// The square classes as `(near, far)` edge distances, in [`Game::MOVE_FEATURES`] order.
+const CLASSES: [(usize, usize); 10] = [(0, 0), (0, 1), (0, 2), (0, 3), (1, 1), (1, 2), (1, 3), (2, 2), (2, 3), (3, 3)];
+
+/// The class (index into [`CLASSES`]) of every square.
+static SQUARE_CLASS: [u8; 64] = {
+    let mut table = [0u8; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (near, far) = edge_distances(sq);
+        let mut class = 0;
+        while !(CLASSES[class].0 == near && CLASSES[class].1 == far) {
+            class += 1;
+        }
+        table[sq] = class as u8;
+        sq += 1;
+    }
+    table
+};
+
+/// `(near, far)`: the square's distances to its nearest file edge and rank edge, sorted.
+const fn edge_distances(sq: usize) -> (usize, usize) {
+    let (file, rank) = (sq % 8, sq / 8);
+    let f = if file < 4 { file } else { 7 - file };
+    let r = if rank < 4 { rank } else { 7 - rank };
+    if f < r {
+        (f, r)
+    } else {
+        (r, f)
+    }
+}
+
+/// The hand-set gammas in [`Game::MOVE_FEATURES`] order (the baseline a weights file is
+/// measured against).
+pub fn hand_set_gammas() -> Vec<f32> {
+    CLASSES.iter().map(|&(near, far)| CLASS_GAMMA[near][far]).collect()
+}
+
 /// Gammas are multiples of 1/20: as integers the roulette wheel is exact.
 const WEIGHT_SCALE: u32 = 20;
 
@@ -275,10 +313,7 @@ static SQUARE_WEIGHT: [u32; 64] = {
     let mut table = [0u32; 64];
     let mut sq = 0;
     while sq < 64 {
-        let (file, rank) = (sq % 8, sq / 8);
-        let f = if file < 4 { file } else { 7 - file };
-        let r = if rank < 4 { rank } else { 7 - rank };
-        let (near, far) = if f < r { (f, r) } else { (r, f) };
+        let (near, far) = edge_distances(sq);
         table[sq] = (CLASS_GAMMA[near][far] * WEIGHT_SCALE as f32 + 0.5) as u32;
         sq += 1;
     }
@@ -575,7 +610,22 @@ impl Game for Othello {
     /// The roulette wheel over the legal-move mask directly (no move list): the same
     /// distribution as the trait's default, about 1.2x as fast.
     fn biased_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
-        self.play_out_masks(rng, pick_weighted, |_, _| {})
+        self.play_out_masks(rng, |mask, rng| pick_weighted(mask, rng, &SQUARE_WEIGHT), |_, _| {})
+    }
+
+    const MOVE_FEATURES: &'static [&'static str] =
+        &["corner", "C-square", "A-square", "B-square", "X-square", "1-2", "1-3", "2-2", "2-3", "3-3"];
+
+    /// The square's symmetry class (the pass has none).
+    #[inline]
+    fn move_feature(&self, mv: Move) -> Option<usize> {
+        SQUARE_CLASS.get(mv.0 as usize).map(|&c| c as usize)
+    }
+
+    /// The bitboard roulette wheel over a square table built from `gammas`.
+    fn learned_playout<R: RngCore>(&mut self, rng: &mut R, gammas: &[f32]) -> Outcome {
+        let table = learned_square_weights(gammas);
+        self.play_out_masks(rng, |mask, rng| pick_weighted(mask, rng, &table), |_, _| {})
     }
 
     /// A uniformly random game to the end, on bitboards: one move generation per ply,
@@ -591,15 +641,18 @@ impl Game for Othello {
     fn recorded_playout<R: RngCore>(
         &mut self,
         rng: &mut R,
-        biased: bool,
-        prune: bool,
+        policy: PlayoutPolicy,
         played: &mut MovesPlayed,
     ) -> Outcome {
         let record = |player, sq: u32| played.insert(player, Move(sq as u16));
-        match (prune, biased) {
-            (true, _) => recorded_play_out(self, rng, biased, prune, played),
-            (false, true) => self.play_out_masks(rng, pick_weighted, record),
-            (false, false) => self.play_out_masks(rng, pick_uniform, record),
+        match (policy.prune, policy.biased, policy.gammas) {
+            (true, _, _) => recorded_play_out(self, rng, policy, played),
+            (false, true, None) => self.play_out_masks(rng, |m, rng| pick_weighted(m, rng, &SQUARE_WEIGHT), record),
+            (false, true, Some(gammas)) => {
+                let table = learned_square_weights(gammas);
+                self.play_out_masks(rng, |m, rng| pick_weighted(m, rng, &table), record)
+            }
+            (false, false, _) => self.play_out_masks(rng, pick_uniform, record),
         }
     }
 }
@@ -611,14 +664,25 @@ fn pick_uniform<R: RngCore>(mask: u64, rng: &mut R) -> u32 {
     select_bit(mask, prefix, random_below(rng, (prefix >> 56) as u32))
 }
 
-/// A square of a non-empty mask drawn by the roulette wheel over [`SQUARE_WEIGHT`].
+/// Integer square weights from per-class gammas: the largest gamma maps to 2^16, every
+/// square to at least 1, so the wheel stays exact and its total fits a `u32`.
+fn learned_square_weights(gammas: &[f32]) -> [u32; 64] {
+    let max = gammas.iter().copied().filter(|g| g.is_finite()).fold(0.0f32, f32::max);
+    let scale = if max > 0.0 { 65536.0 / max } else { 1.0 };
+    std::array::from_fn(|sq| {
+        let gamma = gammas.get(SQUARE_CLASS[sq] as usize).copied().unwrap_or(1.0);
+        ((gamma * scale).round() as u32).max(1)
+    })
+}
+
+/// A square of a non-empty mask drawn by the roulette wheel over integer `weights`.
 #[inline(always)]
-fn pick_weighted<R: RngCore>(mask: u64, rng: &mut R) -> u32 {
+fn pick_weighted<R: RngCore>(mask: u64, rng: &mut R, weights: &[u32; 64]) -> u32 {
     // Integer weights: the sums are exact and the adds are not a float chain.
     let mut total = 0;
     let mut m = mask;
     while m != 0 {
-        total += SQUARE_WEIGHT[m.trailing_zeros() as usize];
+        total += weights[m.trailing_zeros() as usize];
         m &= m - 1;
     }
     let mut x = random_below(rng, total);
@@ -626,7 +690,7 @@ fn pick_weighted<R: RngCore>(mask: u64, rng: &mut R) -> u32 {
     let mut sq = mask.trailing_zeros();
     while m != 0 {
         sq = m.trailing_zeros();
-        let w = SQUARE_WEIGHT[sq as usize];
+        let w = weights[sq as usize];
         if x < w {
             break;
         }

@@ -3,9 +3,11 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::tree::NODE_BYTES;
+use crate::weights::MoveWeights;
 
 /// How the search uses threads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -200,6 +202,7 @@ pub struct SearchConfig {
     pub(crate) prune: bool,
     pub(crate) solver: bool,
     pub(crate) rave: f32,
+    pub(crate) weights: Option<Arc<MoveWeights>>,
 }
 
 impl SearchConfig {
@@ -278,6 +281,10 @@ impl SearchConfig {
     pub fn rave(&self) -> f32 {
         self.rave
     }
+    /// Learned move weights in place of the game's action values, if any.
+    pub fn weights(&self) -> Option<&MoveWeights> {
+        self.weights.as_deref()
+    }
     /// A copy with another seed (used by players that search once per move).
     pub fn with_seed(&self, seed: u64) -> SearchConfig {
         SearchConfig { seed, ..self.clone() }
@@ -304,6 +311,7 @@ pub struct SearchConfigBuilder {
     prune: bool,
     solver: bool,
     rave: f64,
+    weights: Option<Arc<MoveWeights>>,
 }
 
 impl Default for SearchConfigBuilder {
@@ -326,6 +334,7 @@ impl Default for SearchConfigBuilder {
             prune: false,
             solver: false,
             rave: 0.0,
+            weights: None,
         }
     }
 }
@@ -432,6 +441,13 @@ impl SearchConfigBuilder {
         self
     }
 
+    /// Learned move weights ([`crate::weights`]) for progressive bias and biased playouts,
+    /// in place of the game's action values (checked against the game when a search runs).
+    pub fn weights(mut self, weights: MoveWeights) -> Self {
+        self.weights = Some(Arc::new(weights));
+        self
+    }
+
     /// Validates the configuration.
     ///
     /// # Errors
@@ -486,6 +502,7 @@ impl SearchConfigBuilder {
             prune: self.prune,
             solver: self.solver,
             rave: self.rave as f32,
+            weights: self.weights,
         })
     }
 }

@@ -69,7 +69,7 @@ impl Budget for &SharedBudget {
 pub(crate) fn run_worker<G: Game, T: TreeOps, B: Budget>(
     tree: &mut T,
     root: &G,
-    params: IterationParams,
+    params: IterationParams<'_>,
     worker: &mut Worker,
     mut budget: B,
     deadline: Option<Instant>,
@@ -109,7 +109,7 @@ pub(crate) fn run_worker<G: Game, T: TreeOps, B: Budget>(
 pub(crate) fn run_tree_parallel<G: Game>(
     arena: &Arena,
     root: &G,
-    params: IterationParams,
+    params: IterationParams<'_>,
     workers: &mut [CachePadded<Worker>],
     limit: u64,
     deadline: Option<Instant>,

@@ -4,13 +4,13 @@
 use rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::games::{random_below, sample_weighted, Game, Move, MovesPlayed, Outcome, Player, Turn};
+use crate::games::{random_below, sample_weighted, Game, Move, MovesPlayed, Outcome, Player, PlayoutPolicy, Turn};
 use crate::policy::{select_child, UctParams};
 use crate::tree::{Expansion, NodeId, Proof, TreeOps};
 
 /// Parameters an iteration reads (copied out of the configuration once).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct IterationParams {
+pub(crate) struct IterationParams<'a> {
     /// Selection constants: C, progressive bias (C_BT = 0 disables it and skips the
     /// priors), RAVE (k = 0 disables it and the AMAF updates).
     pub uct: UctParams,
@@ -18,6 +18,9 @@ pub(crate) struct IterationParams {
     pub expand_threshold: u32,
     /// Roulette-wheel playouts driven by the game's action values, instead of uniform.
     pub biased_playouts: bool,
+    /// Learned gammas per move feature, in place of the game's action values (priors and
+    /// biased playouts).
+    pub gammas: Option<&'a [f32]>,
     /// Win-first / block-first pruning at expansion and in playouts.
     pub prune: bool,
     /// MCTS-Solver: prove wins, losses and draws and back them up the tree.
@@ -88,7 +91,7 @@ impl Worker {
         &mut self,
         tree: &mut T,
         root: &G,
-        params: IterationParams,
+        params: IterationParams<'_>,
     ) {
         debug_assert_eq!(SOLVER, params.solver);
         let vl = if T::SHARED { params.virtual_loss } else { 0 };
@@ -155,7 +158,8 @@ impl Worker {
                     if tree.stats(node).visits < params.expand_threshold || !tree.try_claim(node) {
                         break;
                     }
-                    match expand(tree, node, &state, Some(&mut self.rng), params.uct.bias > 0.0, params.prune) {
+                    let priors = (params.uct.bias > 0.0).then_some(params.gammas);
+                    match expand(tree, node, &state, Some(&mut self.rng), priors, params.prune) {
                         Expanded::Children => {}
                         Expanded::Leaf => break,
                         Expanded::ArenaFull => {
@@ -168,14 +172,17 @@ impl Worker {
         }
         self.max_depth = self.max_depth.max(self.path.len() as u32 - 1);
         let rave = params.uct.rave > 0.0;
+        let policy = PlayoutPolicy { biased: params.biased_playouts, prune: params.prune, gammas: params.gammas };
         let outcome = match exact {
             Some(outcome) => outcome,
-            None if rave => {
+            None if rave || params.prune => {
                 self.played.clear();
-                state.recorded_playout(&mut self.rng, params.biased_playouts, params.prune, &mut self.played)
+                state.recorded_playout(&mut self.rng, policy, &mut self.played)
             }
-            None if params.prune => state.pruned_playout(&mut self.rng, params.biased_playouts),
-            None if params.biased_playouts => state.biased_playout(&mut self.rng),
+            None if params.biased_playouts => match params.gammas {
+                Some(gammas) => state.learned_playout(&mut self.rng, gammas),
+                None => state.biased_playout(&mut self.rng),
+            },
             None => state.random_playout(&mut self.rng),
         };
         let path = std::mem::take(&mut self.path);
@@ -316,14 +323,15 @@ pub(crate) enum Expanded {
 /// children stay in move-generation order, so the trees of a root-parallel search line up.
 ///
 /// With `prune`, only the moves [`Game::prune_moves`] keeps get children. With `priors`,
-/// each child stores its move's share of the summed action values,
-/// `P(m) = f(m) / Σ f` ([`Game::action_value`]), for progressive bias.
+/// each child stores its move's share of the summed strengths, `P(m) = f(m) / Σ f`, for
+/// progressive bias: `f` is [`Game::action_value`], or the learned gamma of the move's
+/// feature when `priors` holds gammas.
 pub(crate) fn expand<G: Game, T: TreeOps, R: RngCore>(
     tree: &mut T,
     node: NodeId,
     state: &G,
     shuffle: Option<&mut R>,
-    priors: bool,
+    priors: Option<Option<&[f32]>>,
     prune: bool,
 ) -> Expanded {
     let mut moves = state.legal_moves();
@@ -347,13 +355,12 @@ pub(crate) fn expand<G: Game, T: TreeOps, R: RngCore>(
     }
     match tree.alloc(count) {
         Some(first) => {
-            let total: f32 = if priors { moves.iter().map(|&m| state.action_value(m).max(0.0)).sum() } else { 0.0 };
+            let strengths = priors.map(|gammas| PlayoutPolicy { gammas, ..PlayoutPolicy::default() });
+            let strength = |m| strengths.map_or(0.0, |s| s.strength(state, m).max(0.0));
+            let total: f32 = moves.iter().map(|&m| strength(m)).sum();
             for (i, &mv) in moves.iter().enumerate() {
-                let prior = if total > 0.0 && total.is_finite() {
-                    (state.action_value(mv).max(0.0) / total * 65535.0).round() as u16
-                } else {
-                    0
-                };
+                let prior =
+                    if total > 0.0 && total.is_finite() { (strength(mv) / total * 65535.0).round() as u16 } else { 0 };
                 tree.init_child(NodeId(first.0 + i as u32), mv.0, prior);
             }
             tree.publish(node, first, count);

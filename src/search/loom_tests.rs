@@ -96,7 +96,7 @@ fn loom_one_claim_wins() {
                 loom::thread::spawn(move || {
                     let mut tree = SharedTree(&arena);
                     if tree.try_claim(NodeId::ROOT) {
-                        expand(&mut tree, NodeId::ROOT, &Nim::new(), None::<&mut Xoshiro256PlusPlus>, false, false);
+                        expand(&mut tree, NodeId::ROOT, &Nim::new(), None::<&mut Xoshiro256PlusPlus>, None, false);
                         1
                     } else {
                         0
@@ -123,6 +123,7 @@ fn loom_concurrent_iterations_keep_invariants() {
             virtual_loss: 1,
             expand_threshold: 1,
             biased_playouts: false,
+            gammas: None,
             prune: false,
             solver: false,
             batch_min_visits: 2,
@@ -132,7 +133,7 @@ fn loom_concurrent_iterations_keep_invariants() {
         {
             let mut tree = ExclusiveTree(&mut arena);
             assert!(tree.try_claim(NodeId::ROOT));
-            expand(&mut tree, NodeId::ROOT, &root, None::<&mut Xoshiro256PlusPlus>, false, false);
+            expand(&mut tree, NodeId::ROOT, &root, None::<&mut Xoshiro256PlusPlus>, None, false);
             let mut worker = Worker::new(1, 0);
             worker.iterate::<_, _, false>(&mut tree, &root, params);
             worker.iterate::<_, _, false>(&mut tree, &root, params);
@@ -180,7 +181,7 @@ fn loom_racing_proofs_are_sound() {
         let mut tree = ExclusiveTree(&mut arena);
         let grow = |tree: &mut ExclusiveTree, node: NodeId, state: Nim| {
             assert!(tree.try_claim(node));
-            expand(tree, node, &state, None::<&mut Xoshiro256PlusPlus>, false, false);
+            expand(tree, node, &state, None::<&mut Xoshiro256PlusPlus>, None, false);
         };
         grow(&mut tree, NodeId::ROOT, root);
         let Expansion::Expanded { first, .. } = tree.expansion(NodeId::ROOT) else { unreachable!() };

@@ -39,6 +39,7 @@ use crate::games::{Game, Move};
 use crate::policy::UctParams;
 use crate::tree::invariants::{self, Expectations, InvariantViolation};
 use crate::tree::{Arena, ExclusiveTree, Expansion, NodeId, SharedTree, TreeOps};
+use crate::weights::WeightsError;
 use drivers::{run_tree_parallel, run_worker, LocalBudget};
 use iteration::{expand, IterationParams, Worker};
 
@@ -58,6 +59,8 @@ pub enum SearchError {
     Config(ConfigError),
     /// The root position is already over.
     GameOver,
+    /// The configured move weights are not for this game.
+    Weights(WeightsError),
     /// The arena cannot hold the root and its children.
     ArenaTooSmall {
         /// Nodes needed for the root and its children.
@@ -72,6 +75,7 @@ impl fmt::Display for SearchError {
         match self {
             SearchError::Config(e) => e.fmt(f),
             SearchError::GameOver => write!(f, "the position is already over: nothing to search"),
+            SearchError::Weights(e) => e.fmt(f),
             SearchError::ArenaTooSmall { needed, capacity } => {
                 write!(f, "arena too small: {capacity} nodes per tree, but the root and its children need {needed}")
             }
@@ -150,6 +154,9 @@ impl Search {
         if root.outcome().is_some() {
             return Err(SearchError::GameOver);
         }
+        if let Some(weights) = &self.config.weights {
+            weights.check::<G>().map_err(SearchError::Weights)?;
+        }
         let needed = 1 + root.legal_moves().as_ref().len() as u64;
         let capacity = self.arenas[0].capacity() as u64;
         if needed > capacity {
@@ -169,6 +176,7 @@ impl Search {
             virtual_loss: if cfg.threads > 1 { cfg.virtual_loss } else { 0 },
             expand_threshold: cfg.expand_threshold,
             biased_playouts: cfg.playout == Playout::Biased,
+            gammas: cfg.weights.as_ref().map(|w| w.gammas.as_slice()),
             prune: cfg.prune,
             solver: cfg.solver,
             batch_min_visits,
@@ -200,14 +208,9 @@ impl Search {
             }
             let mut tree = ExclusiveTree(arena);
             if tree.try_claim(NodeId::ROOT) {
-                expand(
-                    &mut tree,
-                    NodeId::ROOT,
-                    root,
-                    None::<&mut Xoshiro256PlusPlus>,
-                    self.config.bias > 0.0,
-                    self.config.prune,
-                );
+                let priors =
+                    (self.config.bias > 0.0).then_some(self.config.weights.as_ref().map(|w| w.gammas.as_slice()));
+                expand(&mut tree, NodeId::ROOT, root, None::<&mut Xoshiro256PlusPlus>, priors, self.config.prune);
             }
             *prior = root_visits_and_leaf(&mut tree);
         }
