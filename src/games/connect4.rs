@@ -7,7 +7,9 @@
 
 use rand_core::RngCore;
 
-use super::{random_below, Game, GameError, Move, MoveList, Outcome, Player};
+use super::{
+    random_below, recorded_play_out, Game, GameError, Move, MoveList, MovesPlayed, Outcome, Player, PlayoutPolicy,
+};
 
 /// Number of columns.
 pub const WIDTH: u32 = 7;
@@ -283,6 +285,16 @@ impl Game for ConnectFour {
         }
     }
 
+    /// Pruned uniform playouts on bitboards ([`ConnectFour::pruned_play_out`]); other
+    /// policies take the trait's loop.
+    fn recorded_playout<R: RngCore>(&mut self, rng: &mut R, policy: PlayoutPolicy, played: &mut MovesPlayed) -> Outcome {
+        if policy.prune && !policy.biased {
+            self.pruned_play_out(rng, |player, mv| played.insert(player, mv))
+        } else {
+            recorded_play_out(self, rng, policy, played)
+        }
+    }
+
     #[inline]
     fn random_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
         if let Some(outcome) = self.outcome() {
@@ -310,6 +322,85 @@ impl Game for ConnectFour {
             if won {
                 return Outcome::Win(mover);
             }
+        }
+    }
+}
+
+impl ConnectFour {
+    /// [`Game::prune_moves`]'s rule at every ply, straight from winning cells: a winning
+    /// cell if there is one (the game ends), else the opponent's playable winning cells,
+    /// else the cells that do not make one of them playable, else any; uniform among the
+    /// cells kept. Kept cells are numbered in column order and one number is drawn per
+    /// ply even when one cell is kept, exactly as the trait's loop does, so from the same
+    /// generator state both play the same game (tested). About 3x cheaper than that loop.
+    fn pruned_play_out<R: RngCore>(&mut self, rng: &mut R, mut on_move: impl FnMut(Player, Move)) -> Outcome {
+        if let Some(outcome) = self.outcome() {
+            return outcome;
+        }
+        loop {
+            if self.plies as u32 == WIDTH * HEIGHT {
+                return Outcome::Draw;
+            }
+            let playable = self.playable();
+            let wins = winning_cells(self.current, self.mask) & playable;
+            let kept = if wins != 0 {
+                wins & wins.wrapping_neg()
+            } else {
+                let threats = winning_cells(self.current ^ self.mask, self.mask);
+                let blocks = threats & playable;
+                let safe = playable & !((threats & BOARD) >> 1);
+                match (blocks, safe) {
+                    (0, 0) => playable,
+                    (0, safe) => safe,
+                    (blocks, _) => blocks,
+                }
+            };
+            let mut cells = kept;
+            for _ in 0..random_below(rng, kept.count_ones()) {
+                cells &= cells - 1;
+            }
+            let cell = cells & cells.wrapping_neg();
+            let mover = self.side_to_move();
+            on_move(mover, Move((cell.trailing_zeros() / H1) as u16));
+            self.play_cell(cell);
+            if wins != 0 {
+                return Outcome::Win(mover);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand_core::SeedableRng;
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// The bitboard pruned playout plays exactly the game of the trait's pruned loop from
+    /// the same generator state, and records the same moves.
+    #[test]
+    fn pruned_bitboard_playout_matches_the_trait_loop() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let policy = PlayoutPolicy { biased: false, prune: true, gammas: None };
+        for i in 0..2000 {
+            let mut start = ConnectFour::new();
+            for _ in 0..i % 20 {
+                let moves = start.legal_moves();
+                let mut next = start;
+                next.play_unchecked(moves[random_below(&mut rng, moves.len() as u32) as usize]);
+                if next.outcome().is_some() {
+                    break;
+                }
+                start = next;
+            }
+            let (mut fast, mut slow) = (start, start);
+            let (mut fast_played, mut slow_played) = (MovesPlayed::default(), MovesPlayed::default());
+            let mut fast_rng = rng.clone();
+            let fast_outcome = fast.recorded_playout(&mut fast_rng, policy, &mut fast_played);
+            let slow_outcome = recorded_play_out(&mut slow, &mut rng, policy, &mut slow_played);
+            assert_eq!(fast_outcome, slow_outcome, "game {i}");
+            assert_eq!(fast, slow, "game {i}");
+            assert_eq!(fast_played, slow_played, "game {i}");
         }
     }
 }
