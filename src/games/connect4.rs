@@ -287,7 +287,12 @@ impl Game for ConnectFour {
 
     /// Pruned uniform playouts on bitboards ([`ConnectFour::pruned_play_out`]); other
     /// policies take the trait's loop.
-    fn recorded_playout<R: RngCore>(&mut self, rng: &mut R, policy: PlayoutPolicy, played: &mut MovesPlayed) -> Outcome {
+    fn recorded_playout<R: RngCore>(
+        &mut self,
+        rng: &mut R,
+        policy: PlayoutPolicy,
+        played: &mut MovesPlayed,
+    ) -> Outcome {
         if policy.prune && !policy.biased {
             self.pruned_play_out(rng, |player, mv| played.insert(player, mv))
         } else {
