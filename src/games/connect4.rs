@@ -285,7 +285,7 @@ impl Game for ConnectFour {
         }
     }
 
-    /// Pruned uniform playouts on bitboards ([`ConnectFour::pruned_play_out`]); other
+    /// Pruned uniform playouts on bitboards (`ConnectFour::pruned_play_out`); other
     /// policies take the trait's loop.
     fn recorded_playout<R: RngCore>(
         &mut self,
