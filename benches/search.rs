@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use atomic_float::AtomicF32;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
+use parmcts::search::Playout;
 use parmcts::{ConnectFour, Game, Mode, Othello, Search, SearchConfig, TicTacToe};
 
 fn bench_modes<G: Game>(c: &mut Criterion, playouts: u64) {
@@ -21,7 +22,14 @@ fn bench_modes<G: Game>(c: &mut Criterion, playouts: u64) {
         plan.push((Mode::RootParallel, threads));
     }
     for (mode, threads) in plan {
-        let config = SearchConfig::builder().playouts(playouts).mode(mode).threads(threads).seed(1).build().unwrap();
+        let config = SearchConfig::builder()
+            .playouts(playouts)
+            .playout(Playout::Random)
+            .mode(mode)
+            .threads(threads)
+            .seed(1)
+            .build()
+            .unwrap();
         let mut search = Search::new(config).unwrap();
         group.bench_function(BenchmarkId::new(mode.name(), threads), |b| {
             b.iter(|| {

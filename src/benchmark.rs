@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use crate::games::Game;
 use crate::search::iteration::worker_rng;
-use crate::search::{Mode, Search, SearchConfig, SearchError};
+use crate::search::{Mode, Playout, Search, SearchConfig, SearchError};
 
 /// What one benchmark row measures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -139,6 +139,9 @@ pub fn bench_game<G: Game>(
                         .virtual_loss(base.virtual_loss())
                         .arena_nodes(base.arena_nodes())
                         .expand_threshold(base.expand_threshold())
+                        // Uniform playouts, the same as the pure rate's: the ratio is
+                        // then exactly the cost of the tree.
+                        .playout(Playout::Random)
                         .build()?;
                     time_mcts(root, &config)?
                 }
