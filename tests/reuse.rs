@@ -86,3 +86,25 @@ fn players_with_reuse_play_whole_games() {
     }
     assert!(reused > 0, "the players kept nothing between moves");
 }
+
+/// Reuse carries the enhancements' state: RAVE's AMAF counters (rule 5 of the invariants
+/// would fail on a kept child with visits but fresh counters) and the solver's proofs
+/// (checked against the game from the new root).
+#[test]
+fn reuse_keeps_amaf_counters_and_proofs() {
+    for mode in [Mode::Sequential, Mode::TreeParallel, Mode::RootParallel] {
+        let config =
+            SearchConfig::builder().playouts(40_000).mode(mode).threads(2).reuse(true).rave(300.0).solver(true).seed(9);
+        let mut search = Search::new(config.build().unwrap()).unwrap();
+        let root = ConnectFour::parse_position("4444").unwrap();
+        let first = search.run(&root).unwrap();
+        let mut next = root;
+        next.play_unchecked(first.best_move.unwrap());
+        next.play_unchecked(next.legal_moves().as_ref()[2]);
+        let kept = search.reuse(&root, &next, 4);
+        assert!(kept > 100, "{mode}: kept {kept}");
+        search.run(&next).unwrap();
+        search.check_invariants().unwrap_or_else(|e| panic!("{mode}: {e}"));
+        search.check_proofs(&next).unwrap_or_else(|e| panic!("{mode}: {e}"));
+    }
+}
