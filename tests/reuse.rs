@@ -99,8 +99,9 @@ fn reuse_keeps_amaf_counters_and_proofs() {
         let root = ConnectFour::parse_position("4444").unwrap();
         let first = search.run(&root).unwrap();
         let mut next = root;
-        next.play_unchecked(first.best_move.unwrap());
-        next.play_unchecked(next.legal_moves().as_ref()[2]);
+        // The expected line (the principal variation's first two moves): a big subtree.
+        next.play_unchecked(first.pv[0]);
+        next.play_unchecked(first.pv[1]);
         let kept = search.reuse(&root, &next, 4);
         assert!(kept > 100, "{mode}: kept {kept}");
         search.run(&next).unwrap();
