@@ -209,7 +209,18 @@ fn train_weights_writes_a_file_searches_load() {
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join("w.json");
     let out = out.to_str().unwrap();
-    let v = json(&["train-weights", "--game", "othello", "--games", "6", "--depth", "2", "--out", out, "--json"]);
+    let v = json(&[
+        "train-weights",
+        "--game",
+        "othello",
+        "--games",
+        "6",
+        "--teacher",
+        "alphabeta:depth=2",
+        "--out",
+        out,
+        "--json",
+    ]);
     assert!(v["decisions"].as_u64().unwrap() > 50, "{v}");
     assert_eq!(v["gammas"].as_array().unwrap().len(), 10);
     for key in ["learned_log_likelihood", "hand_set_log_likelihood", "learned_top_feature", "hand_set_top_feature"] {
@@ -223,6 +234,7 @@ fn train_weights_writes_a_file_searches_load() {
     rejects(&["search", "--game", "othello", "--playouts", "100", "--weights", "/nonexistent.json"], "nonexistent");
     rejects(&["train-weights", "--game", "connect4"], "move features");
     rejects(&["train-weights", "--game", "othello", "--games", "0"], "--games");
+    rejects(&["train-weights", "--game", "othello", "--teacher", "wizard"], "--teacher");
     std::fs::remove_dir_all(&dir).ok();
 }
 

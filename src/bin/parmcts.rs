@@ -109,9 +109,9 @@ struct TrainArgs {
     /// Self-play games of the teacher.
     #[arg(long, default_value_t = 200)]
     games: usize,
-    /// The teacher: alpha-beta to this depth.
-    #[arg(long, default_value_t = 4)]
-    depth: u32,
+    /// The teacher, as a player spec (`alphabeta:depth=5`, `mcts:playouts=20000`, ...).
+    #[arg(long, default_value = "alphabeta:depth=5")]
+    teacher: String,
     /// Random moves opening each game.
     #[arg(long = "random-plies", default_value_t = 6)]
     random_plies: u32,
@@ -473,9 +473,10 @@ fn run_train<G: Evaluate>(args: &TrainArgs, hand_set: &[f32]) -> Result<(), Fail
     if args.games == 0 || args.threads == 0 || args.iterations == 0 {
         return Err(Failure("--games, --threads and --iterations must be at least 1".into(), 2));
     }
+    let teacher = PlayerSpec::parse(&args.teacher).map_err(|e| Failure(format!("--teacher: {e}"), 2))?;
     let plan = TrainingGames {
         games: args.games,
-        depth: args.depth,
+        teacher,
         random_plies: args.random_plies,
         seed: args.seed,
         threads: args.threads,
@@ -486,7 +487,7 @@ fn run_train<G: Evaluate>(args: &TrainArgs, hand_set: &[f32]) -> Result<(), Fail
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let start = Instant::now();
-    let decisions = collect_decisions::<G>(plan, &|| bar.inc(1))?;
+    let decisions = collect_decisions::<G>(&plan, &|| bar.inc(1))?;
     bar.finish_and_clear();
     // Every fifth decision is held out to compare the fitted and the hand-set gammas.
     let (held_out, training): (Vec<_>, Vec<_>) = decisions.iter().cloned().enumerate().partition(|(i, _)| i % 5 == 0);
@@ -496,10 +497,10 @@ fn run_train<G: Evaluate>(args: &TrainArgs, hand_set: &[f32]) -> Result<(), Fail
     let hand: Vec<f64> = hand_set.iter().map(|&g| g as f64).collect();
     let (learned_fit, hand_fit) = (evaluate_fit(&held_out, &gammas), evaluate_fit(&held_out, &hand));
     let source = format!(
-        "parmcts train-weights --game {} --games {} --depth {} --random-plies {} --iterations {} --seed {}",
+        "parmcts train-weights --game {} --games {} --teacher {} --random-plies {} --iterations {} --seed {}",
         G::NAME,
         args.games,
-        args.depth,
+        args.teacher,
         args.random_plies,
         args.iterations,
         args.seed
@@ -517,9 +518,9 @@ fn run_train<G: Evaluate>(args: &TrainArgs, hand_set: &[f32]) -> Result<(), Fail
         }));
     } else {
         out!(
-            "{} teacher decisions (alpha-beta depth {}), {} held out; {seconds:.1} s",
+            "{} decisions of the teacher {}, {} held out; {seconds:.1} s",
             decisions.len(),
-            args.depth,
+            args.teacher,
             held_out.len()
         );
         out!("{:>10} {:>9} {:>9}", "feature", "hand-set", "learned");

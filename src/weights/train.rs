@@ -13,8 +13,9 @@
 use rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::alphabeta::{AbError, AlphaBeta, Evaluate, Limits};
+use crate::alphabeta::Evaluate;
 use crate::games::{random_below, Game, Move};
+use crate::players::{Agent, PlayerError, PlayerSpec};
 
 /// One choice of the teacher: how many legal moves of each feature there were, and the
 /// feature of the move chosen.
@@ -27,12 +28,12 @@ pub struct Decision {
 }
 
 /// How the training positions are made.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct TrainingGames {
     /// Self-play games of the teacher.
     pub games: usize,
-    /// The teacher: alpha-beta to this depth.
-    pub depth: u32,
+    /// The teacher: any player (alpha-beta to some depth, or MCTS with many playouts).
+    pub teacher: PlayerSpec,
     /// Uniformly random moves at the start of each game, so the games differ.
     pub random_plies: u32,
     /// Seed of the openings.
@@ -45,21 +46,21 @@ pub struct TrainingGames {
 /// at least two features (the others carry no information).
 ///
 /// # Errors
-/// The alpha-beta player's configuration error.
+/// The teacher's error (a configuration it cannot search with).
 pub fn collect_decisions<G: Evaluate>(
-    plan: TrainingGames,
+    plan: &TrainingGames,
     progress: &(dyn Fn() + Sync),
-) -> Result<Vec<Decision>, AbError> {
+) -> Result<Vec<Decision>, PlayerError> {
     let threads = plan.threads.max(1);
-    let per_thread: Vec<Result<Vec<Decision>, AbError>> = std::thread::scope(|scope| {
+    let per_thread: Vec<Result<Vec<Decision>, PlayerError>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
                 scope.spawn(move || {
-                    let mut teacher = AlphaBeta::<G>::new(1 << 18)?;
+                    let mut teacher = plan.teacher.build::<G>(plan.seed ^ t as u64)?;
                     let mut decisions = Vec::new();
                     for game_index in (t..plan.games).step_by(threads) {
                         let seed = plan.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ game_index as u64;
-                        teacher_game(&mut teacher, plan, seed, &mut decisions)?;
+                        teacher_game(teacher.as_mut(), plan, seed, &mut decisions)?;
                         progress();
                     }
                     Ok(decisions)
@@ -75,12 +76,12 @@ pub fn collect_decisions<G: Evaluate>(
     Ok(all)
 }
 
-fn teacher_game<G: Evaluate>(
-    teacher: &mut AlphaBeta<G>,
-    plan: TrainingGames,
+fn teacher_game<G: Game>(
+    teacher: &mut dyn Agent<G>,
+    plan: &TrainingGames,
     seed: u64,
     decisions: &mut Vec<Decision>,
-) -> Result<(), AbError> {
+) -> Result<(), PlayerError> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut game = G::new();
     let mut ply = 0;
@@ -90,7 +91,7 @@ fn teacher_game<G: Evaluate>(
         let mv = if ply < plan.random_plies {
             moves[random_below(&mut rng, moves.len() as u32) as usize]
         } else {
-            let mv = teacher.search(&game, Limits::depth(plan.depth))?.best_move;
+            let mv = teacher.choose(&game)?;
             if let Some(decision) = decision_of(&game, moves, mv) {
                 decisions.push(decision);
             }
