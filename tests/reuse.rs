@@ -50,7 +50,7 @@ fn an_unknown_position_or_reuse_off_starts_afresh() {
     assert_eq!((result.reused_nodes, result.root_visits), (0, 50_000));
     search.check_invariants().unwrap();
 
-    let off = SearchConfig::builder().playouts(10_000).seed(1).build().unwrap();
+    let off = SearchConfig::builder().playouts(10_000).reuse(false).seed(1).build().unwrap();
     let mut search = Search::new(off).unwrap();
     search.run(&root).unwrap();
     let next = ConnectFour::parse_position("44").unwrap();
