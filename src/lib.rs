@@ -10,6 +10,9 @@
 //! * [`policy`]: UCT selection.
 //! * [`mod@search`]: the validated [`SearchConfig`], the [`Search`] engine with its
 //!   sequential, tree-parallel and root-parallel drivers, and the [`SearchResult`].
+//! * [`weights`]: learned move strengths (Bradley-Terry gammas fitted by Coulom's MM).
+//! * [`alphabeta`], [`solver`], [`matches`], [`players`]: the baselines, the exact
+//!   Connect Four solver, the match harness and the players behind one trait.
 //!
 //! # Examples
 //! ```
