@@ -11,7 +11,7 @@
 //! * [`mod@search`]: the validated [`SearchConfig`], the [`Search`] engine with its
 //!   sequential, tree-parallel and root-parallel drivers, and the [`SearchResult`].
 //! * [`weights`]: learned move strengths (Bradley-Terry gammas fitted by Coulom's MM).
-//! * [`alphabeta`], [`solver`], [`matches`], [`players`]: the baselines, the exact
+//! * [`alphabeta`], [`solver`], [`mod@matches`], [`players`]: the baselines, the exact
 //!   Connect Four solver, the match harness and the players behind one trait.
 //!
 //! # Examples
