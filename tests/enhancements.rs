@@ -172,17 +172,20 @@ fn pruned_searches_see_the_forced_move_with_tiny_budgets() {
 
 #[test]
 fn pruned_playouts_finish_and_take_wins() {
+    use parmcts::games::PlayoutPolicy;
+    let pruned = |biased| PlayoutPolicy { biased, prune: true, gammas: None };
     let game = ConnectFour::parse_position("121213").unwrap();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(4);
     for biased in [false, true] {
         for _ in 0..1000 {
             let mut g = game;
-            assert_eq!(g.pruned_playout(&mut rng, biased), parmcts::Outcome::Win(parmcts::Player::One));
+            let outcome = g.recorded_playout(&mut rng, pruned(biased), &mut parmcts::MovesPlayed::default());
+            assert_eq!(outcome, parmcts::Outcome::Win(parmcts::Player::One));
         }
     }
     for _ in 0..500 {
         let mut g = Othello::new();
-        g.pruned_playout(&mut rng, false);
+        g.recorded_playout(&mut rng, pruned(false), &mut parmcts::MovesPlayed::default());
         assert!(g.outcome().is_some());
     }
 }

@@ -20,7 +20,7 @@ use parmcts::players::{apply_search_option, PlayerSpec};
 use parmcts::search::format_moves;
 use parmcts::solver::connect4::Solver;
 use parmcts::tree::NODE_BYTES;
-use parmcts::weights::train::{collect_decisions, evaluate_fit, fit_mm, Decision, TrainingGames};
+use parmcts::weights::train::{collect_decisions, evaluate_fit, fit_mm, hold_out, TrainingGames};
 use parmcts::weights::MoveWeights;
 use parmcts::{ConnectFour, Game, GameKind, Othello, Outcome, Player, Proof, Search, SearchConfig, TicTacToe};
 
@@ -97,7 +97,7 @@ enum Command {
     Match(MatchArgs),
     /// The main job: playout throughput, pure and MCTS, per game and mode.
     Bench(BenchArgs),
-    /// Fit move-feature gammas (Bradley-Terry, Coulom's MM) to alpha-beta's choices.
+    /// Fit move-feature gammas (Bradley-Terry, Coulom's MM) to a teacher's choices.
     TrainWeights(TrainArgs),
 }
 
@@ -490,9 +490,8 @@ fn run_train<G: Evaluate>(args: &TrainArgs, hand_set: &[f32]) -> Result<(), Fail
     let decisions = collect_decisions::<G>(&plan, &|| bar.inc(1))?;
     bar.finish_and_clear();
     // Every fifth decision is held out to compare the fitted and the hand-set gammas.
-    let (held_out, training): (Vec<_>, Vec<_>) = decisions.iter().cloned().enumerate().partition(|(i, _)| i % 5 == 0);
-    let strip = |v: Vec<(usize, Decision)>| v.into_iter().map(|(_, d)| d).collect::<Vec<_>>();
-    let (held_out, training) = (strip(held_out), strip(training));
+    let total = decisions.len();
+    let (held_out, training) = hold_out(decisions, 5);
     let gammas = fit_mm(&training, G::MOVE_FEATURES.len(), args.iterations);
     let hand: Vec<f64> = hand_set.iter().map(|&g| g as f64).collect();
     let (learned_fit, hand_fit) = (evaluate_fit(&held_out, &gammas), evaluate_fit(&held_out, &hand));
@@ -510,19 +509,14 @@ fn run_train<G: Evaluate>(args: &TrainArgs, hand_set: &[f32]) -> Result<(), Fail
     let seconds = start.elapsed().as_secs_f64();
     if args.json {
         print_json(&json!({
-            "game": G::NAME, "out": args.out, "decisions": decisions.len(), "held_out": held_out.len(),
+            "game": G::NAME, "out": args.out, "decisions": total, "held_out": held_out.len(),
             "features": G::MOVE_FEATURES, "gammas": weights.gammas, "hand_set": hand_set,
             "learned_log_likelihood": learned_fit.log_likelihood, "learned_top_feature": learned_fit.top_feature,
             "hand_set_log_likelihood": hand_fit.log_likelihood, "hand_set_top_feature": hand_fit.top_feature,
             "seconds": seconds,
         }));
     } else {
-        out!(
-            "{} decisions of the teacher {}, {} held out; {seconds:.1} s",
-            decisions.len(),
-            args.teacher,
-            held_out.len()
-        );
+        out!("{} decisions of the teacher {}, {} held out; {seconds:.1} s", total, args.teacher, held_out.len());
         out!("{:>10} {:>9} {:>9}", "feature", "hand-set", "learned");
         for ((name, hand), learned) in G::MOVE_FEATURES.iter().zip(hand_set).zip(&weights.gammas) {
             out!("{name:>10} {hand:>9.3} {learned:>9.3}");

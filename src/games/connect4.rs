@@ -220,7 +220,8 @@ impl Game for ConnectFour {
 
     /// Threats first: a move that wins at once 1000; one that blocks the opponent's
     /// immediate win 100; one that makes a new three (a new cell that would complete four)
-    /// 5; a move that gives the opponent a winning cell right above it 0.05; otherwise 1.
+    /// 5; a move that gives the opponent a winning cell right above it 0.05; otherwise 1
+    /// (the bitboard playouts use the same weights x20).
     #[inline]
     fn action_value(&self, mv: Move) -> f32 {
         let cell = self.playable() & column_mask(mv.0 as u32);
@@ -228,59 +229,23 @@ impl Game for ConnectFour {
             return 0.0;
         }
         let mine = self.current;
-        let theirs = self.current ^ self.mask;
-        let my_cells = winning_cells(mine, self.mask);
-        if my_cells & cell != 0 {
-            return 1000.0;
-        }
-        if winning_cells(theirs, self.mask) & cell != 0 {
-            return 100.0;
-        }
-        let mask = self.mask | cell;
-        if winning_cells(theirs, mask) & (cell << 1) & BOARD != 0 {
-            return 0.05;
-        }
-        if winning_cells(mine | cell, mask) & !mask & !my_cells != 0 {
-            return 5.0;
-        }
-        1.0
+        let weight = self.cell_weight(cell, winning_cells(mine, self.mask), winning_cells(mine ^ self.mask, self.mask));
+        weight as f32 / 20.0
     }
 
-    /// The trait's rule from winning cells, without playing anything: a winning column
-    /// if there is one; else the columns of the opponent's playable winning cells, minus
-    /// none; else the columns that do not put the opponent's winning cell within reach.
+    /// The trait's rule from winning cells, without playing anything
+    /// (`ConnectFour::pruned_cells`): the moves whose cell is kept, a winning one alone.
     fn prune_moves(&self, moves: &mut [Move]) -> usize {
         let playable = self.playable();
-        let theirs = self.current ^ self.mask;
-        let cell = |m: Move| playable & column_mask(m.0 as u32);
-        let wins = winning_cells(self.current, self.mask) & playable;
-        let threats = winning_cells(theirs, self.mask);
-        let keep = |moves: &mut [Move], rule: &dyn Fn(u64) -> bool| {
-            let mut kept = 0;
-            for i in 0..moves.len() {
-                if rule(cell(moves[i])) {
-                    moves.swap(kept, i);
-                    kept += 1;
-                }
+        let kept_cells = self.pruned_cells(playable);
+        let mut kept = 0;
+        for i in 0..moves.len() {
+            if playable & column_mask(moves[i].0 as u32) & kept_cells != 0 {
+                moves.swap(kept, i);
+                kept += 1;
             }
-            kept
-        };
-        if wins != 0 {
-            return keep(moves, &|c| c & wins != 0).min(1);
         }
-        // Blocks: with a playable threat every other move loses at once. Otherwise avoid
-        // moves that make a threat cell playable (the cell right above the move).
-        let blocks = threats & playable;
-        let kept = if blocks != 0 {
-            keep(moves, &|c| c & blocks != 0)
-        } else {
-            keep(moves, &|c| (c << 1) & threats & BOARD == 0)
-        };
-        if kept == 0 {
-            moves.len()
-        } else {
-            kept
-        }
+        kept
     }
 
     /// The roulette wheel of [`Game::action_value`] on bitboards: the same weights (as
@@ -334,9 +299,27 @@ impl Game for ConnectFour {
 }
 
 impl ConnectFour {
-    /// Every cell of `cells` (playable cells) with 20 x its column's
-    /// [`Game::action_value`] (win 20,000, block 2,000, make a three 100, plain 20, give
-    /// the opponent a winning cell 1), in column order.
+    /// 20 x the action value of playing `cell` (playable), given both sides' winning
+    /// cells: win 20,000, block 2,000, make a new three 100, plain 20, give the opponent a
+    /// winning cell right above it 1. Integers, so the roulette wheel is exact.
+    #[inline]
+    fn cell_weight(&self, cell: u64, my_cells: u64, their_cells: u64) -> u32 {
+        if cell & my_cells != 0 {
+            20_000
+        } else if cell & their_cells != 0 {
+            2_000
+        } else if (cell << 1) & their_cells & BOARD != 0 {
+            // The opponent's winning cells do not depend on `cell` being filled.
+            1
+        } else if winning_cells(self.current | cell, self.mask | cell) & !my_cells != 0 {
+            100
+        } else {
+            20
+        }
+    }
+
+    /// Every cell of `cells` (playable cells) with its [`ConnectFour::cell_weight`], in
+    /// column order.
     fn cell_weights(&self, mut cells: u64) -> arrayvec::ArrayVec<(u64, u32), 7> {
         let mine = self.current;
         let my_cells = winning_cells(mine, self.mask);
@@ -345,27 +328,33 @@ impl ConnectFour {
         while cells != 0 {
             let cell = cells & cells.wrapping_neg();
             cells &= cells - 1;
-            let weight = if cell & my_cells != 0 {
-                20_000
-            } else if cell & their_cells != 0 {
-                2_000
-            } else if (cell << 1) & their_cells & BOARD != 0 {
-                // The opponent's winning cells do not depend on `cell` being filled.
-                1
-            } else if winning_cells(mine | cell, self.mask | cell) & !my_cells != 0 {
-                100
-            } else {
-                20
-            };
-            weights.push((cell, weight));
+            weights.push((cell, self.cell_weight(cell, my_cells, their_cells)));
         }
         weights
     }
 
+    /// [`Game::prune_moves`]'s rule on the `playable` cells, straight from winning cells:
+    /// the lowest winning cell if there is one; else the opponent's playable winning cells
+    /// (every other move loses at once); else the cells that do not make one of them
+    /// playable (the cell right above); else all.
+    #[inline]
+    fn pruned_cells(&self, playable: u64) -> u64 {
+        let wins = winning_cells(self.current, self.mask) & playable;
+        if wins != 0 {
+            return wins & wins.wrapping_neg();
+        }
+        let threats = winning_cells(self.current ^ self.mask, self.mask);
+        let blocks = threats & playable;
+        let safe = playable & !((threats & BOARD) >> 1);
+        match (blocks, safe) {
+            (0, 0) => playable,
+            (0, safe) => safe,
+            (blocks, _) => blocks,
+        }
+    }
+
     /// The playout loop on bitboards behind the pruned and the biased playouts. With
-    /// `prune`, [`Game::prune_moves`]'s rule straight from winning cells: a winning cell
-    /// if there is one, else the opponent's playable winning cells, else the cells that do
-    /// not make one of them playable, else any. Among the cells kept: with `weighted`, the
+    /// `prune`, only [`ConnectFour::pruned_cells`]. Among the cells kept: with `weighted`, the
     /// roulette wheel of [`ConnectFour::cell_weights`] (the action values), else uniform,
     /// numbering the cells in column order and drawing one number per ply even when one
     /// cell is kept, exactly as the trait's loop does — so the pruned uniform playout
@@ -386,23 +375,7 @@ impl ConnectFour {
                 return Outcome::Draw;
             }
             let playable = self.playable();
-            let kept = if prune {
-                let wins = winning_cells(self.current, self.mask) & playable;
-                if wins != 0 {
-                    wins & wins.wrapping_neg()
-                } else {
-                    let threats = winning_cells(self.current ^ self.mask, self.mask);
-                    let blocks = threats & playable;
-                    let safe = playable & !((threats & BOARD) >> 1);
-                    match (blocks, safe) {
-                        (0, 0) => playable,
-                        (0, safe) => safe,
-                        (blocks, _) => blocks,
-                    }
-                }
-            } else {
-                playable
-            };
+            let kept = if prune { self.pruned_cells(playable) } else { playable };
             let cell = if weighted {
                 let weights = self.cell_weights(kept);
                 let total: u32 = weights.iter().map(|&(_, w)| w).sum();

@@ -320,15 +320,9 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
         }
     }
 
-    /// A playout with [`Game::prune_moves`] applied at every ply: among the moves kept,
-    /// uniform (`biased = false`) or by roulette over [`Game::action_value`].
-    fn pruned_playout<R: RngCore>(&mut self, rng: &mut R, biased: bool) -> Outcome {
-        let policy = PlayoutPolicy { biased, prune: true, gammas: None };
-        self.recorded_playout(rng, policy, &mut MovesPlayed::default())
-    }
-
-    /// A playout under any [`PlayoutPolicy`], with every move a player makes added to
-    /// `played` (RAVE's all-moves-as-first statistics). The default serves every game.
+    /// A playout under any [`PlayoutPolicy`] (the search's pruned playouts and RAVE's
+    /// playouts), with every move a player makes added to `played` (RAVE's
+    /// all-moves-as-first statistics). The default serves every game.
     fn recorded_playout<R: RngCore>(
         &mut self,
         rng: &mut R,

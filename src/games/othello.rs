@@ -261,18 +261,16 @@ fn flips(me: u64, opp: u64, sq: u32) -> u64 {
     flipped
 }
 
-/// Hand-set gammas of the 10 symmetric square classes, indexed by
-/// `(near, far)` distances to the nearest edges: `CLASS_GAMMA[near][far]`, `near <= far`
-/// in `0..4` (0 = on the edge). (0,0) corner, (0,1) C-square, (0,2) A-square,
-/// (0,3) B-square, (1,1) X-square, then the inner squares.
-const CLASS_GAMMA: [[f32; 4]; 4] =
-    [[20.0, 0.6, 3.0, 2.5], [0.6, 0.25, 1.0, 1.2], [3.0, 1.0, 2.0, 1.8], [2.5, 1.2, 1.8, 1.0]];
-
-/// The square classes as `(near, far)` edge distances, in [`Game::MOVE_FEATURES`] order.
+/// The square classes as `(near, far)` edge distances (0 = on the edge), in
+/// [`Game::MOVE_FEATURES`] order: corner, C-square, A-square, B-square, X-square, then
+/// the inner squares.
 const CLASSES: [(usize, usize); 10] = [(0, 0), (0, 1), (0, 2), (0, 3), (1, 1), (1, 2), (1, 3), (2, 2), (2, 3), (3, 3)];
 
+/// Hand-set gammas of the classes, in [`CLASSES`] order.
+const HAND_SET_GAMMAS: [f32; 10] = [20.0, 0.6, 3.0, 2.5, 0.25, 1.0, 1.2, 2.0, 1.8, 1.0];
+
 /// The class (index into [`CLASSES`]) of every square.
-static SQUARE_CLASS: [u8; 64] = {
+const SQUARE_CLASS: [u8; 64] = {
     let mut table = [0u8; 64];
     let mut sq = 0;
     while sq < 64 {
@@ -302,7 +300,7 @@ const fn edge_distances(sq: usize) -> (usize, usize) {
 /// The hand-set gammas in [`Game::MOVE_FEATURES`] order (the baseline a weights file is
 /// measured against).
 pub fn hand_set_gammas() -> Vec<f32> {
-    CLASSES.iter().map(|&(near, far)| CLASS_GAMMA[near][far]).collect()
+    HAND_SET_GAMMAS.to_vec()
 }
 
 /// Gammas are multiples of 1/20: as integers the roulette wheel is exact.
@@ -313,8 +311,7 @@ static SQUARE_WEIGHT: [u32; 64] = {
     let mut table = [0u32; 64];
     let mut sq = 0;
     while sq < 64 {
-        let (near, far) = edge_distances(sq);
-        table[sq] = (CLASS_GAMMA[near][far] * WEIGHT_SCALE as f32 + 0.5) as u32;
+        table[sq] = (HAND_SET_GAMMAS[SQUARE_CLASS[sq] as usize] * WEIGHT_SCALE as f32 + 0.5) as u32;
         sq += 1;
     }
     table
@@ -610,7 +607,7 @@ impl Game for Othello {
     /// The roulette wheel over the legal-move mask directly (no move list): the same
     /// distribution as the trait's default, about 1.2x as fast.
     fn biased_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
-        self.play_out_masks(rng, |mask, rng| pick_weighted(mask, rng, &SQUARE_WEIGHT), |_, _| {})
+        self.play_out_masks(rng, |mask, rng| pick_weighted(mask, rng, hand_set_weight), |_, _| {})
     }
 
     const MOVE_FEATURES: &'static [&'static str] =
@@ -622,10 +619,11 @@ impl Game for Othello {
         SQUARE_CLASS.get(mv.0 as usize).map(|&c| c as usize)
     }
 
-    /// The bitboard roulette wheel over a square table built from `gammas`.
+    /// The bitboard roulette wheel over the classes' gammas, as integers.
     fn learned_playout<R: RngCore>(&mut self, rng: &mut R, gammas: &[f32]) -> Outcome {
-        let table = learned_square_weights(gammas);
-        self.play_out_masks(rng, |mask, rng| pick_weighted(mask, rng, &table), |_, _| {})
+        let class_weight = learned_class_weights(gammas);
+        let weight = |sq: u32| class_weight[SQUARE_CLASS[sq as usize] as usize];
+        self.play_out_masks(rng, |mask, rng| pick_weighted(mask, rng, weight), |_, _| {})
     }
 
     /// A uniformly random game to the end, on bitboards: one move generation per ply,
@@ -647,10 +645,11 @@ impl Game for Othello {
         let record = |player, sq: u32| played.insert(player, Move(sq as u16));
         match (policy.prune, policy.biased, policy.gammas) {
             (true, _, _) => recorded_play_out(self, rng, policy, played),
-            (false, true, None) => self.play_out_masks(rng, |m, rng| pick_weighted(m, rng, &SQUARE_WEIGHT), record),
+            (false, true, None) => self.play_out_masks(rng, |m, rng| pick_weighted(m, rng, hand_set_weight), record),
             (false, true, Some(gammas)) => {
-                let table = learned_square_weights(gammas);
-                self.play_out_masks(rng, |m, rng| pick_weighted(m, rng, &table), record)
+                let class_weight = learned_class_weights(gammas);
+                let weight = |sq: u32| class_weight[SQUARE_CLASS[sq as usize] as usize];
+                self.play_out_masks(rng, |m, rng| pick_weighted(m, rng, weight), record)
             }
             (false, false, _) => self.play_out_masks(rng, pick_uniform, record),
         }
@@ -664,25 +663,29 @@ fn pick_uniform<R: RngCore>(mask: u64, rng: &mut R) -> u32 {
     select_bit(mask, prefix, random_below(rng, (prefix >> 56) as u32))
 }
 
-/// Integer square weights from per-class gammas: the largest gamma maps to 2^16, every
-/// square to at least 1, so the wheel stays exact and its total fits a `u32`.
-fn learned_square_weights(gammas: &[f32]) -> [u32; 64] {
+/// Integer class weights from per-class gammas (once per playout, 10 entries): the
+/// largest gamma maps to 2^16, every class to at least 1, so the wheel stays exact and its
+/// total fits a `u32`.
+fn learned_class_weights(gammas: &[f32]) -> [u32; 10] {
     let max = gammas.iter().copied().filter(|g| g.is_finite()).fold(0.0f32, f32::max);
     let scale = if max > 0.0 { 65536.0 / max } else { 1.0 };
-    std::array::from_fn(|sq| {
-        let gamma = gammas.get(SQUARE_CLASS[sq] as usize).copied().unwrap_or(1.0);
-        ((gamma * scale).round() as u32).max(1)
-    })
+    std::array::from_fn(|class| ((gammas.get(class).copied().unwrap_or(1.0) * scale).round() as u32).max(1))
 }
 
-/// A square of a non-empty mask drawn by the roulette wheel over integer `weights`.
+/// 20 × the hand-set gamma of square `sq`.
 #[inline(always)]
-fn pick_weighted<R: RngCore>(mask: u64, rng: &mut R, weights: &[u32; 64]) -> u32 {
+fn hand_set_weight(sq: u32) -> u32 {
+    SQUARE_WEIGHT[sq as usize]
+}
+
+/// A square of a non-empty mask drawn by the roulette wheel over integer `weight`s.
+#[inline(always)]
+fn pick_weighted<R: RngCore>(mask: u64, rng: &mut R, weight: impl Fn(u32) -> u32) -> u32 {
     // Integer weights: the sums are exact and the adds are not a float chain.
     let mut total = 0;
     let mut m = mask;
     while m != 0 {
-        total += weights[m.trailing_zeros() as usize];
+        total += weight(m.trailing_zeros());
         m &= m - 1;
     }
     let mut x = random_below(rng, total);
@@ -690,7 +693,7 @@ fn pick_weighted<R: RngCore>(mask: u64, rng: &mut R, weights: &[u32; 64]) -> u32
     let mut sq = mask.trailing_zeros();
     while m != 0 {
         sq = m.trailing_zeros();
-        let w = weights[sq as usize];
+        let w = weight(sq);
         if x < w {
             break;
         }

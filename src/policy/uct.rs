@@ -89,8 +89,9 @@ pub fn progressive_bias_scale(c_bt: f32, k: f32, parent_visits: u32) -> f32 {
 }
 
 /// Picks the child of `parent` (children `first..first + count`) with the highest UCB1
-/// value, plus the progressive bias term `bias.0 * P(m) * sqrt(bias.1 / (N + bias.1))`
-/// when `bias.0 > 0` (`P(m)` is the prior stored on each child at expansion).
+/// value, plus the progressive bias term `C_BT * P(m) * sqrt(K / (N + K))` when
+/// `params.bias = C_BT > 0` (`K = params.bias_k`; `P(m)` is the prior stored on each
+/// child at expansion).
 ///
 /// The first unvisited child in block order comes first (the expansion laid the block
 /// out in random order, so this is a uniformly random unvisited child); exact ties go to
@@ -190,27 +191,21 @@ fn scan<T: TreeOps, const BIAS: bool, const SOLVER: bool, const RAVE: bool>(
             }
         }
         let visits = child.stats.visits + child.virtual_loss;
-        let mut value = if RAVE {
-            let amaf = child.amaf;
-            match (visits, amaf.visits) {
-                (0, 0) => {
-                    best = i;
-                    return ControlFlow::Break(());
-                }
-                (0, _) => amaf.half_points as f32 * tables.half_inv(amaf.visits) + explore,
-                (_, 0) => child.stats.half_points as f32 * tables.half_inv(visits) + explore * tables.inv_sqrt(visits),
-                _ => {
-                    let q = child.stats.half_points as f32 * tables.half_inv(visits);
-                    let q_amaf = amaf.half_points as f32 * tables.half_inv(amaf.visits);
-                    q + terms.beta * (q_amaf - q) + explore * tables.inv_sqrt(visits)
-                }
-            }
+        let amaf = child.amaf; // zero without RAVE
+        if visits == 0 && (!RAVE || amaf.visits == 0) {
+            best = i;
+            return ControlFlow::Break(());
+        }
+        let mut value = if RAVE && visits == 0 {
+            // Explored as if visited once, on its AMAF mean.
+            amaf.half_points as f32 * tables.half_inv(amaf.visits) + explore
         } else {
-            if visits == 0 {
-                best = i;
-                return ControlFlow::Break(());
+            let mut q = child.stats.half_points as f32 * tables.half_inv(visits);
+            if RAVE && amaf.visits != 0 {
+                let q_amaf = amaf.half_points as f32 * tables.half_inv(amaf.visits);
+                q += terms.beta * (q_amaf - q);
             }
-            child.stats.half_points as f32 * tables.half_inv(visits) + explore * tables.inv_sqrt(visits)
+            q + explore * tables.inv_sqrt(visits)
         };
         if BIAS {
             value += terms.bias_scale * child.prior as f32;

@@ -30,6 +30,14 @@ pub(crate) struct IterationParams<'a> {
     pub batch_min_visits: u32,
 }
 
+impl IterationParams<'_> {
+    /// What [`expand`] stores as priors: nothing without progressive bias, else the
+    /// strengths from the learned gammas or (`Some(None)`) the game's action values.
+    pub fn priors(&self) -> Option<Option<&[f32]>> {
+        (self.uct.bias > 0.0).then_some(self.gammas)
+    }
+}
+
 /// Most distinct nodes one worker holds batched updates for before it flushes.
 const PENDING_CAPACITY: usize = 64;
 
@@ -158,8 +166,7 @@ impl Worker {
                     if tree.stats(node).visits < params.expand_threshold || !tree.try_claim(node) {
                         break;
                     }
-                    let priors = (params.uct.bias > 0.0).then_some(params.gammas);
-                    match expand(tree, node, &state, Some(&mut self.rng), priors, params.prune) {
+                    match expand(tree, node, &state, Some(&mut self.rng), params.priors(), params.prune) {
                         Expanded::Children => {}
                         Expanded::Leaf => break,
                         Expanded::ArenaFull => {

@@ -208,9 +208,7 @@ impl Search {
             }
             let mut tree = ExclusiveTree(arena);
             if tree.try_claim(NodeId::ROOT) {
-                let priors =
-                    (self.config.bias > 0.0).then_some(self.config.weights.as_ref().map(|w| w.gammas.as_slice()));
-                expand(&mut tree, NodeId::ROOT, root, None::<&mut Xoshiro256PlusPlus>, priors, self.config.prune);
+                expand(&mut tree, NodeId::ROOT, root, None::<&mut Xoshiro256PlusPlus>, params.priors(), params.prune);
             }
             *prior = root_visits_and_leaf(&mut tree);
         }
@@ -263,14 +261,13 @@ impl Search {
             };
             if node != NodeId::ROOT {
                 let capacity = self.arenas[i].capacity() as u64;
-                let scratch = match self.scratch.take() {
+                let mut scratch = match self.scratch.take() {
                     Some(arena) => arena,
                     None => match Arena::new(capacity) {
                         Ok(arena) => arena,
                         Err(_) => return 0,
                     },
                 };
-                let mut scratch = scratch;
                 if self.arenas[i].copy_subtree(node, &mut scratch).is_none() {
                     self.scratch = Some(scratch);
                     return 0;

@@ -113,6 +113,19 @@ pub fn decision_of<G: Game>(game: &G, moves: &[Move], mv: Move) -> Option<Decisi
     (counts.iter().filter(|&&c| c > 0).count() >= 2).then_some(Decision { counts, chosen })
 }
 
+/// Splits decisions into (every `nth`, the rest): a held-out set and a training set.
+pub fn hold_out(decisions: Vec<Decision>, nth: usize) -> (Vec<Decision>, Vec<Decision>) {
+    let (mut held_out, mut training) = (Vec::new(), Vec::new());
+    for (i, decision) in decisions.into_iter().enumerate() {
+        if i % nth.max(1) == 0 {
+            held_out.push(decision);
+        } else {
+            training.push(decision);
+        }
+    }
+    (held_out, training)
+}
+
 /// Fits one gamma per feature with `iterations` MM sweeps (all features updated from the
 /// same `E_j`, which Coulom notes also converges), starting from 1.
 pub fn fit_mm(decisions: &[Decision], features: usize, iterations: usize) -> Vec<f64> {
