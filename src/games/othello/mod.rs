@@ -39,10 +39,13 @@
 //! assert!(Othello::parse_position("f5 a1").is_err());
 //! ```
 
+mod kernels;
+
 use std::fmt;
 
 use rand_core::RngCore;
 
+use self::kernels::{flips, legal_squares, Kernels, Portable};
 use super::{
     random_below, recorded_play_out, try_play_numbered, Game, GameError, Move, MoveList, MovesPlayed, Outcome, Player,
     PlayoutPolicy,
@@ -51,10 +54,6 @@ use super::{
 /// The pass move: the only legal move of a side that has no square to play while its
 /// opponent has one.
 pub const PASS: Move = Move(64);
-
-/// Every square except those on the a- and h-files. Horizontal and diagonal runs of
-/// discs are confined to it so that a shift never wraps from one rank to the next.
-const NOT_EDGE_FILES: u64 = 0x7E7E_7E7E_7E7E_7E7E;
 
 /// Black's discs at the start: e4 (bit 28) and d5 (bit 35).
 const START_BLACK: u64 = (1 << 28) | (1 << 35);
@@ -170,97 +169,6 @@ impl Othello {
     }
 }
 
-/// Grows, along direction `d` and its opposite, the runs of `o` discs that start next to
-/// a disc of `seed`, and returns the squares just beyond each run (one step further).
-///
-/// `o` must already be masked off the edge files for horizontal and diagonal `d`. The
-/// doubling steps (`pre` = discs of `o` whose neighbour is also in `o`) reach run length
-/// 6, the longest an 8-square line allows, in four steps instead of six.
-#[inline(always)]
-fn runs(seed: u64, o: u64, d: u32) -> (u64, u64) {
-    let pre_l = o & (o << d);
-    let pre_r = pre_l >> d;
-    let mut l = o & (seed << d);
-    let mut r = o & (seed >> d);
-    l |= o & (l << d);
-    r |= o & (r >> d);
-    l |= pre_l & (l << (2 * d));
-    r |= pre_r & (r >> (2 * d));
-    l |= pre_l & (l << (2 * d));
-    r |= pre_r & (r >> (2 * d));
-    (l, r)
-}
-
-/// The empty squares where the owner of `me` outflanks at least one run of `opp` discs.
-#[inline]
-fn legal_squares(me: u64, opp: u64) -> u64 {
-    let inner = opp & NOT_EDGE_FILES;
-    let mut reach = 0;
-    for (o, d) in [(inner, 1), (opp, 8), (inner, 7), (inner, 9)] {
-        let (l, r) = runs(me, o, d);
-        reach |= (l << d) | (r >> d);
-    }
-    reach & !(me | opp)
-}
-
-/// The 8 directions as (file step, rank step): the first four go towards higher
-/// square indices (+1, +9, +8, +7), the last four towards lower ones.
-const DIRECTIONS: [(i32, i32); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
-
-/// `RAYS[sq][dir]`: the squares from `sq` (exclusive) to the board's edge in direction
-/// `DIRECTIONS[dir]`.
-static RAYS: Aligned<[[u64; 8]; 64]> = Aligned(rays());
-
-/// A table aligned to a cache line, so that each 64-byte row of [`RAYS`] is one line.
-#[repr(align(64))]
-struct Aligned<T>(T);
-
-/// Builds [`RAYS`] at compile time.
-const fn rays() -> [[u64; 8]; 64] {
-    let mut table = [[0u64; 8]; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        let mut dir = 0;
-        while dir < 8 {
-            let (df, dr) = DIRECTIONS[dir];
-            let (mut file, mut rank) = (sq as i32 % 8 + df, sq as i32 / 8 + dr);
-            while file >= 0 && file < 8 && rank >= 0 && rank < 8 {
-                table[sq][dir] |= 1 << (rank * 8 + file);
-                file += df;
-                rank += dr;
-            }
-            dir += 1;
-        }
-        sq += 1;
-    }
-    table
-}
-
-/// The `opp` discs flipped when the owner of `me` plays the empty square `sq`.
-///
-/// Along each ray from `sq`, the nearest square not holding an `opp` disc is isolated
-/// (lowest set bit on rays that go up, highest on rays that go down); if it holds a disc
-/// of `me`, the `opp` discs between it and `sq` flip. Branch-free, one table row.
-#[inline]
-fn flips(me: u64, opp: u64, sq: u32) -> u64 {
-    let rays = &RAYS.0[sq as usize & 63];
-    let empty_or_me = !opp;
-    let mut flipped = 0;
-    for &ray in &rays[..4] {
-        let stop = ray & empty_or_me;
-        let outflank = stop & stop.wrapping_neg() & me;
-        flipped |= outflank.wrapping_sub(u64::from(outflank != 0)) & ray;
-    }
-    for &ray in &rays[4..] {
-        // Bit 0 is a sentinel so `leading_zeros` stays below 64; `& ray` discards it
-        // when it is not on the ray.
-        let stop = (ray & empty_or_me) | 1;
-        let outflank = ((1u64 << 63) >> stop.leading_zeros()) & me & ray;
-        flipped |= outflank.wrapping_neg().wrapping_shl(1) & ray;
-    }
-    flipped
-}
-
 /// The square classes as `(near, far)` edge distances (0 = on the edge), in
 /// [`Game::MOVE_FEATURES`] order: corner, C-square, A-square, B-square, X-square, then
 /// the inner squares.
@@ -316,58 +224,6 @@ static SQUARE_WEIGHT: [u32; 64] = {
     }
     table
 };
-
-/// Eight copies of a byte: `BYTES * b` repeats `b` in every byte of a `u64`.
-const BYTES: u64 = 0x0101_0101_0101_0101;
-
-/// Running bit counts by byte: byte `i` of the result is the number of set bits of
-/// `mask` in bytes `0..=i`, so the top byte is the popcount (each byte is at most 64).
-/// The classic SWAR popcount without its final shift (baseline x86-64 has no `popcnt`).
-#[inline]
-fn byte_prefix_counts(mask: u64) -> u64 {
-    let x = mask - ((mask >> 1) & 0x5555_5555_5555_5555);
-    let x = (x & 0x3333_3333_3333_3333) + ((x >> 2) & 0x3333_3333_3333_3333);
-    let x = (x + (x >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
-    x.wrapping_mul(BYTES)
-}
-
-/// `SELECT_IN_BYTE[b][r]`: the position of the `r`-th set bit of the byte `b` (8 when
-/// `b` has at most `r` set bits).
-static SELECT_IN_BYTE: [[u8; 8]; 256] = select_in_byte();
-
-/// Builds [`SELECT_IN_BYTE`] at compile time.
-const fn select_in_byte() -> [[u8; 8]; 256] {
-    let mut table = [[8u8; 8]; 256];
-    let mut b = 0;
-    while b < 256 {
-        let (mut bit, mut r) = (0, 0);
-        while bit < 8 {
-            if b >> bit & 1 != 0 {
-                table[b][r] = bit as u8;
-                r += 1;
-            }
-            bit += 1;
-        }
-        b += 1;
-    }
-    table
-}
-
-/// The square of the `k`-th set bit of `mask`, counting from bit 0, given
-/// `prefix = byte_prefix_counts(mask)` and `k < popcount(mask)`.
-///
-/// Branch-free broadword select (after Vigna, "Broadword implementation of rank/select
-/// queries", 2008): the bytes whose running count is at most `k` precede the byte that
-/// holds the bit, and a table finishes inside that byte.
-#[inline]
-fn select_bit(mask: u64, prefix: u64, k: u32) -> u32 {
-    // High bit of byte i set ⇔ prefix_i <= k (both below 128, so no borrow crosses bytes).
-    let at_most_k = (((u64::from(k) * BYTES) | 0x8080_8080_8080_8080) - prefix) & 0x8080_8080_8080_8080;
-    let shift = (((at_most_k >> 7).wrapping_mul(BYTES) >> 56) * 8) as u32;
-    let before = ((prefix << 8) >> shift) as u32 & 0xFF;
-    let byte = (mask >> shift) as usize & 0xFF;
-    shift + u32::from(SELECT_IN_BYTE[byte][(k - before) as usize & 7])
-}
 
 /// A 64-bit finaliser (Stafford's "Mix13", as in SplitMix64): a bijection whose output
 /// bits each depend on every input bit.
@@ -607,7 +463,7 @@ impl Game for Othello {
     /// The roulette wheel over the legal-move mask directly (no move list): the same
     /// distribution as the trait's default, about 1.2x as fast.
     fn biased_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
-        self.play_out_masks(rng, |mask, rng| pick_weighted(mask, rng, hand_set_weight), |_, _| {})
+        self.play_out_masks(rng, Roulette(hand_set_weight), |_, _| {})
     }
 
     const MOVE_FEATURES: &'static [&'static str] =
@@ -623,7 +479,7 @@ impl Game for Othello {
     fn learned_playout<R: RngCore>(&mut self, rng: &mut R, gammas: &[f32]) -> Outcome {
         let class_weight = learned_class_weights(gammas);
         let weight = |sq: u32| class_weight[SQUARE_CLASS[sq as usize] as usize];
-        self.play_out_masks(rng, |mask, rng| pick_weighted(mask, rng, weight), |_, _| {})
+        self.play_out_masks(rng, Roulette(weight), |_, _| {})
     }
 
     /// A uniformly random game to the end, on bitboards: one move generation per ply,
@@ -632,7 +488,7 @@ impl Game for Othello {
     /// numbers squares in the same order, so from the same generator state both play the
     /// same game.
     fn random_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
-        self.play_out_masks(rng, pick_uniform, |_, _| {})
+        self.play_out_masks(rng, Uniform, |_, _| {})
     }
 
     /// The bitboard loop, recording squares (pruned playouts take the trait's loop).
@@ -645,22 +501,15 @@ impl Game for Othello {
         let record = |player, sq: u32| played.insert(player, Move(sq as u16));
         match (policy.prune, policy.biased, policy.gammas) {
             (true, _, _) => recorded_play_out(self, rng, policy, played),
-            (false, true, None) => self.play_out_masks(rng, |m, rng| pick_weighted(m, rng, hand_set_weight), record),
+            (false, true, None) => self.play_out_masks(rng, Roulette(hand_set_weight), record),
             (false, true, Some(gammas)) => {
                 let class_weight = learned_class_weights(gammas);
                 let weight = |sq: u32| class_weight[SQUARE_CLASS[sq as usize] as usize];
-                self.play_out_masks(rng, |m, rng| pick_weighted(m, rng, weight), record)
+                self.play_out_masks(rng, Roulette(weight), record)
             }
-            (false, false, _) => self.play_out_masks(rng, pick_uniform, record),
+            (false, false, _) => self.play_out_masks(rng, Uniform, record),
         }
     }
-}
-
-/// A uniformly random square of a non-empty mask.
-#[inline(always)]
-fn pick_uniform<R: RngCore>(mask: u64, rng: &mut R) -> u32 {
-    let prefix = byte_prefix_counts(mask);
-    select_bit(mask, prefix, random_below(rng, (prefix >> 56) as u32))
 }
 
 /// Integer class weights from per-class gammas (once per playout, 10 entries): the
@@ -678,46 +527,79 @@ fn hand_set_weight(sq: u32) -> u32 {
     SQUARE_WEIGHT[sq as usize]
 }
 
-/// A square of a non-empty mask drawn by the roulette wheel over integer `weight`s.
-#[inline(always)]
-fn pick_weighted<R: RngCore>(mask: u64, rng: &mut R, weight: impl Fn(u32) -> u32) -> u32 {
-    // Integer weights: the sums are exact and the adds are not a float chain.
-    let mut total = 0;
-    let mut m = mask;
-    while m != 0 {
-        total += weight(m.trailing_zeros());
-        m &= m - 1;
+/// How a bitboard playout chooses its square from the (non-empty) legal-square mask.
+trait Pick {
+    /// The chosen square.
+    fn pick<K: Kernels, R: RngCore>(&self, kernels: K, mask: u64, rng: &mut R) -> u32;
+}
+
+/// Every legal square equally likely.
+struct Uniform;
+
+impl Pick for Uniform {
+    #[inline(always)]
+    fn pick<K: Kernels, R: RngCore>(&self, kernels: K, mask: u64, rng: &mut R) -> u32 {
+        kernels.random_square(mask, rng)
     }
-    let mut x = random_below(rng, total);
-    let mut m = mask;
-    let mut sq = mask.trailing_zeros();
-    while m != 0 {
-        sq = m.trailing_zeros();
-        let w = weight(sq);
-        if x < w {
-            break;
+}
+
+/// The roulette wheel over integer weights per square.
+struct Roulette<W: Fn(u32) -> u32>(W);
+
+impl<W: Fn(u32) -> u32> Pick for Roulette<W> {
+    #[inline(always)]
+    fn pick<K: Kernels, R: RngCore>(&self, _: K, mask: u64, rng: &mut R) -> u32 {
+        // Integer weights: the sums are exact and the adds are not a float chain.
+        let weight = &self.0;
+        let mut total = 0;
+        let mut m = mask;
+        while m != 0 {
+            total += weight(m.trailing_zeros());
+            m &= m - 1;
         }
-        x -= w;
-        m &= m - 1;
+        let mut x = random_below(rng, total);
+        let mut m = mask;
+        let mut sq = mask.trailing_zeros();
+        while m != 0 {
+            sq = m.trailing_zeros();
+            let w = weight(sq);
+            if x < w {
+                break;
+            }
+            x -= w;
+            m &= m - 1;
+        }
+        sq
     }
-    sq
 }
 
 impl Othello {
-    /// The playout loop on bitboards shared by the fast playouts: `pick` chooses a square
-    /// from the (non-empty) legal-move mask; `on_move` hears each (player, square).
+    /// The playout loop on bitboards shared by the fast playouts, with the fastest
+    /// [`Kernels`] this CPU runs: `pick` chooses each square, `on_move` hears each
+    /// (player, square).
     #[inline(always)]
-    fn play_out_masks<R: RngCore>(
+    fn play_out_masks<R: RngCore>(&mut self, rng: &mut R, pick: impl Pick, on_move: impl FnMut(Player, u32)) -> Outcome {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(avx2) = kernels::Avx2::detect() {
+            return avx2.run(|k| self.play_out_with(k, rng, pick, on_move));
+        }
+        Portable.run(|k| self.play_out_with(k, rng, pick, on_move))
+    }
+
+    /// [`Othello::play_out_masks`] with the given kernels.
+    #[inline(always)]
+    fn play_out_with<K: Kernels, R: RngCore>(
         &mut self,
+        kernels: K,
         rng: &mut R,
-        mut pick: impl FnMut(u64, &mut R) -> u32,
+        pick: impl Pick,
         mut on_move: impl FnMut(Player, u32),
     ) -> Outcome {
         let (mut me, mut opp, mut side) = (self.me, self.opp, self.to_move);
-        let mut mask = legal_squares(me, opp);
+        let mut mask = kernels.legal_squares(me, opp);
         loop {
             if mask == 0 {
-                let reply = legal_squares(opp, me);
+                let reply = kernels.legal_squares(opp, me);
                 if reply == 0 {
                     break;
                 }
@@ -725,12 +607,12 @@ impl Othello {
                 rng.next_u32();
                 mask = reply;
             } else {
-                let sq = pick(mask, rng);
+                let sq = pick.pick(kernels, mask, rng);
                 on_move(side, sq);
-                let flipped = flips(me, opp, sq);
+                let flipped = kernels.flips(me, opp, sq);
                 me |= (1u64 << sq) | flipped;
                 opp &= !flipped;
-                mask = legal_squares(opp, me);
+                mask = kernels.legal_squares(opp, me);
             }
             std::mem::swap(&mut me, &mut opp);
             side = side.other();
