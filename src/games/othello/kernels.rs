@@ -1,12 +1,14 @@
-//! Othello's bitboard primitives, the hot path of every playout, in two builds of the
-//! same algorithms: [`Portable`] Rust for any target, and [`Avx2`] (x86-64 with AVX2,
-//! BMI1/2, POPCNT and LZCNT), chosen at run time.
+//! Othello's bitboard primitives, the hot path of every playout, in two builds:
+//! [`Portable`] Rust for any target, and [`Avx2`] (x86-64 with AVX2, BMI1/2, POPCNT and
+//! LZCNT), chosen at run time.
 //!
 //! The crate is built for baseline x86-64 so that a release binary runs on any x86-64
 //! machine, and baseline x86-64 has neither `popcnt` nor 256-bit vectors. A playout is a
-//! chain of about 60 dependent move generations, so that is where the wider instructions
-//! pay: the four line directions of the legal-move fill and of the flips run as the four
-//! 64-bit lanes of one AVX2 vector, and the `k`-th legal square is one `pdep`. Both builds
+//! chain of about 60 dependent moves (generate, pick, flip, generate, …), each waiting
+//! for the last, so what pays is a shorter chain: the AVX2 build runs the four line
+//! directions of the doubling fill as the four lanes of one vector, for the legal squares
+//! and for the flips alike, keeps the board in vector registers from the flips to the
+//! next generation, and picks the `k`-th legal square with one `pdep`. Both builds
 //! enumerate squares in the same order and draw the same random numbers, so from the same
 //! generator state they play the same game (tested).
 
@@ -14,17 +16,19 @@ use rand_core::RngCore;
 
 use crate::games::random_below;
 
-/// The primitives a playout needs, implemented once per instruction set.
+/// The primitives of a playout, implemented once per instruction set.
 pub(super) trait Kernels: Copy {
     /// The empty squares where the owner of `me` outflanks at least one run of `opp` discs.
     fn legal_squares(self, me: u64, opp: u64) -> u64;
 
-    /// The `opp` discs flipped when the owner of `me` plays the empty square `sq` (< 64).
-    fn flips(self, me: u64, opp: u64, sq: u32) -> u64;
+    /// Plays the empty, legal square `placed` (one set bit) for the owner of `me`:
+    /// returns the position from the opponent's side, `(opp', me')`, and the opponent's
+    /// legal squares there.
+    fn play(self, me: u64, opp: u64, placed: u64) -> (u64, u64, u64);
 
-    /// A uniformly random square of the non-empty `mask`: its `k`-th set bit counting
-    /// from bit 0, for `k = random_below(rng, popcount(mask))`.
-    fn random_square<R: RngCore>(self, mask: u64, rng: &mut R) -> u32;
+    /// A uniformly random square (one set bit) of the non-empty `mask`: its `k`-th set
+    /// bit counting from bit 0, for `k = random_below(rng, popcount(mask))`.
+    fn random_square<R: RngCore>(self, mask: u64, rng: &mut R) -> u64;
 
     /// Calls `f`, compiled so that this build's instructions are enabled in everything
     /// inlined into it.
@@ -42,14 +46,16 @@ impl Kernels for Portable {
     }
 
     #[inline(always)]
-    fn flips(self, me: u64, opp: u64, sq: u32) -> u64 {
-        flips(me, opp, sq)
+    fn play(self, me: u64, opp: u64, placed: u64) -> (u64, u64, u64) {
+        let flipped = flips(me, opp, placed.trailing_zeros());
+        let (me, opp) = (me | placed | flipped, opp & !flipped);
+        (opp, me, legal_squares(opp, me))
     }
 
     #[inline(always)]
-    fn random_square<R: RngCore>(self, mask: u64, rng: &mut R) -> u32 {
+    fn random_square<R: RngCore>(self, mask: u64, rng: &mut R) -> u64 {
         let prefix = byte_prefix_counts(mask);
-        select_bit(mask, prefix, random_below(rng, (prefix >> 56) as u32))
+        1 << select_bit(mask, prefix, random_below(rng, (prefix >> 56) as u32))
     }
 
     #[inline(always)]
@@ -212,15 +218,15 @@ pub(super) use x86::Avx2;
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use std::arch::x86_64::{
-        __m256i, _mm256_add_epi64, _mm256_and_si256, _mm256_andnot_si256, _mm256_castsi256_si128,
-        _mm256_cmpeq_epi64, _mm256_extracti128_si256, _mm256_load_si256, _mm256_or_si256, _mm256_set1_epi64x,
-        _mm256_set_epi64x, _mm256_setzero_si256, _mm256_sllv_epi64, _mm256_srlv_epi64, _mm256_sub_epi64,
-        _mm_cvtsi128_si64, _mm_or_si128, _mm_unpackhi_epi64, _pdep_u64,
+        __m256i, _mm256_add_epi64, _mm256_and_si256, _mm256_andnot_si256, _mm256_castsi256_si128, _mm256_cmpeq_epi64,
+        _mm256_extracti128_si256, _mm256_or_si256, _mm256_permute4x64_epi64, _mm256_set1_epi64x, _mm256_set_epi64x,
+        _mm256_setzero_si256, _mm256_shuffle_epi32, _mm256_sllv_epi64, _mm256_srlv_epi64, _mm_cvtsi128_si64,
+        _mm_or_si128, _mm_unpackhi_epi64, _pdep_u64,
     };
 
     use rand_core::RngCore;
 
-    use super::{Kernels, NOT_EDGE_FILES, RAYS};
+    use super::{Kernels, NOT_EDGE_FILES};
     use crate::games::random_below;
 
     /// Proof that the CPU has AVX2, BMI1, BMI2, POPCNT and LZCNT: only [`Avx2::detect`]
@@ -255,20 +261,20 @@ mod x86 {
         #[inline(always)]
         fn legal_squares(self, me: u64, opp: u64) -> u64 {
             // SAFETY: `self` exists only where `detect` found AVX2.
-            unsafe { legal_squares(me, opp) }
+            unsafe { legal_in_lanes(splat(me), splat(opp)) }
         }
 
         #[inline(always)]
-        fn flips(self, me: u64, opp: u64, sq: u32) -> u64 {
+        fn play(self, me: u64, opp: u64, placed: u64) -> (u64, u64, u64) {
             // SAFETY: `self` exists only where `detect` found AVX2.
-            unsafe { flips(me, opp, sq) }
+            unsafe { play(me, opp, placed) }
         }
 
         #[inline(always)]
-        fn random_square<R: RngCore>(self, mask: u64, rng: &mut R) -> u32 {
+        fn random_square<R: RngCore>(self, mask: u64, rng: &mut R) -> u64 {
             let k = random_below(rng, mask.count_ones());
             // SAFETY: `self` exists only where `detect` found BMI2.
-            unsafe { nth_square(mask, k) }
+            unsafe { _pdep_u64(1 << k, mask) }
         }
 
         #[inline(always)]
@@ -293,17 +299,31 @@ mod x86 {
         _mm_cvtsi128_si64(_mm_or_si128(half, _mm_unpackhi_epi64(half, half))) as u64
     }
 
-    /// [`super::legal_squares`] with the four line directions (1, 8, 7, 9) as the four
-    /// lanes: the same doubling fill, one vector instruction per step for all four.
+    /// The OR of the four lanes, in every lane (the board stays in vector registers).
     #[inline]
     #[target_feature(enable = "avx2")]
-    fn legal_squares(me: u64, opp: u64) -> u64 {
-        let step = _mm256_set_epi64x(9, 7, 8, 1);
-        let step2 = _mm256_add_epi64(step, step);
-        // Horizontal and diagonal runs stay off the edge files; vertical ones may not wrap.
+    fn or_all_lanes(v: __m256i) -> __m256i {
+        let v = _mm256_or_si256(v, _mm256_permute4x64_epi64::<0b01_00_11_10>(v));
+        _mm256_or_si256(v, _mm256_shuffle_epi32::<0b01_00_11_10>(v))
+    }
+
+    /// The line steps 1, 8, 7, 9 (lane 0 to 3): horizontal, vertical, the two diagonals.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn steps() -> __m256i {
+        _mm256_set_epi64x(9, 7, 8, 1)
+    }
+
+    /// [`super::runs`] in every direction at once: the runs of `opp` discs that start next
+    /// to a disc of `seed`, grown towards higher squares (`l`) and lower ones (`r`) along
+    /// each lane's line.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn runs(seed: __m256i, opp: __m256i) -> (__m256i, __m256i) {
+        let (step, step2) = (steps(), _mm256_add_epi64(steps(), steps()));
+        // Horizontal and diagonal runs stay off the edge files; vertical ones cannot wrap.
         let edges = NOT_EDGE_FILES as i64;
-        let o = _mm256_and_si256(splat(opp), _mm256_set_epi64x(edges, edges, -1, edges));
-        let seed = splat(me);
+        let o = _mm256_and_si256(opp, _mm256_set_epi64x(edges, edges, -1, edges));
         let pre_l = _mm256_and_si256(o, _mm256_sllv_epi64(o, step));
         let pre_r = _mm256_srlv_epi64(pre_l, step);
         let mut l = _mm256_and_si256(o, _mm256_sllv_epi64(seed, step));
@@ -314,55 +334,112 @@ mod x86 {
         r = _mm256_or_si256(r, _mm256_and_si256(pre_r, _mm256_srlv_epi64(r, step2)));
         l = _mm256_or_si256(l, _mm256_and_si256(pre_l, _mm256_sllv_epi64(l, step2)));
         r = _mm256_or_si256(r, _mm256_and_si256(pre_r, _mm256_srlv_epi64(r, step2)));
-        let reach = _mm256_or_si256(_mm256_sllv_epi64(l, step), _mm256_srlv_epi64(r, step));
-        or_lanes(reach) & !(me | opp)
+        (l, r)
     }
 
-    /// [`super::flips`] with the four rays towards higher squares in one vector and the
-    /// four towards lower squares in another.
-    ///
-    /// Upwards the nearest square without an `opp` disc is the ray's lowest such bit
-    /// (`x & -x`); downwards it is the highest, which AVX2 cannot count, so it is smeared
-    /// down the ray instead (three doubling shifts cover the 7 squares of the longest
-    /// ray): the squares above the smear are the run of `opp` discs next to `sq`, and the
-    /// stop is the smear's top. A run flips when its stop holds a disc of `me`.
+    /// [`super::legal_squares`] of the mover `me` against `opp` (both splatted): the
+    /// empty squares one step beyond a run grown from `me`.
     #[inline]
     #[target_feature(enable = "avx2")]
-    fn flips(me: u64, opp: u64, sq: u32) -> u64 {
-        let rays = &RAYS.0[sq as usize & 63];
-        // SAFETY: a row of `RAYS` is 64-byte aligned (`Aligned`), so both halves are
-        // 32-byte aligned, in bounds, 4 × u64 each.
-        let (up, down) = unsafe {
-            (
-                _mm256_load_si256(rays.as_ptr().cast::<__m256i>()),
-                _mm256_load_si256(rays.as_ptr().add(4).cast::<__m256i>()),
-            )
-        };
-        let (p, o, zero) = (splat(me), splat(opp), _mm256_setzero_si256());
-
-        let stop = _mm256_andnot_si256(o, up);
-        let outflank = _mm256_and_si256(_mm256_and_si256(stop, _mm256_sub_epi64(zero, stop)), p);
-        let below_outflank = _mm256_sub_epi64(outflank, splat(1));
-        let flip_up = _mm256_andnot_si256(_mm256_cmpeq_epi64(outflank, zero), _mm256_and_si256(below_outflank, up));
-
-        // The lower rays go -1, -9, -8, -7 (`DIRECTIONS[4..]`).
-        let step = _mm256_set_epi64x(7, 8, 9, 1);
-        let stop = _mm256_andnot_si256(o, down);
-        let mut smear = _mm256_or_si256(stop, _mm256_srlv_epi64(stop, step));
-        smear = _mm256_or_si256(smear, _mm256_srlv_epi64(smear, _mm256_add_epi64(step, step)));
-        smear = _mm256_or_si256(smear, _mm256_srlv_epi64(smear, _mm256_set_epi64x(28, 32, 36, 4)));
-        let run = _mm256_andnot_si256(smear, down);
-        let nearest_stop = _mm256_andnot_si256(_mm256_srlv_epi64(smear, step), stop);
-        let outflanked = _mm256_cmpeq_epi64(_mm256_and_si256(nearest_stop, p), zero);
-        let flip_down = _mm256_andnot_si256(outflanked, run);
-
-        or_lanes(_mm256_or_si256(flip_up, flip_down))
+    fn legal_in_lanes(me: __m256i, opp: __m256i) -> u64 {
+        let (l, r) = runs(me, opp);
+        let reach = _mm256_or_si256(_mm256_sllv_epi64(l, steps()), _mm256_srlv_epi64(r, steps()));
+        or_lanes(_mm256_andnot_si256(_mm256_or_si256(me, opp), reach))
     }
 
-    /// The `k`-th set bit of `mask` counting from bit 0 (`k < popcount(mask)`).
+    /// The discs flipped by `placed` (splatted, one bit): the runs grown from the
+    /// placed disc whose next square, one step beyond, holds a disc of `me`. The same
+    /// fill as the legal squares, seeded with one disc, so no ray table.
     #[inline]
-    #[target_feature(enable = "bmi1,bmi2")]
-    fn nth_square(mask: u64, k: u32) -> u32 {
-        _pdep_u64(1 << k, mask).trailing_zeros()
+    #[target_feature(enable = "avx2")]
+    fn flips_in_lanes(me: __m256i, opp: __m256i, placed: __m256i) -> __m256i {
+        let (l, r) = runs(placed, opp);
+        let zero = _mm256_setzero_si256();
+        let l_open = _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_sllv_epi64(l, steps()), me), zero);
+        let r_open = _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_srlv_epi64(r, steps()), me), zero);
+        _mm256_or_si256(_mm256_andnot_si256(l_open, l), _mm256_andnot_si256(r_open, r))
+    }
+
+    /// [`Kernels::play`] with the board in vector registers from the flips to the reply.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn play(me: u64, opp: u64, placed: u64) -> (u64, u64, u64) {
+        let (p, o, b) = (splat(me), splat(opp), splat(placed));
+        let flipped = or_all_lanes(flips_in_lanes(p, o, b));
+        let (p, o) = (_mm256_or_si256(p, _mm256_or_si256(flipped, b)), _mm256_andnot_si256(flipped, o));
+        let reply = legal_in_lanes(o, p);
+        let flipped = _mm_cvtsi128_si64(_mm256_castsi256_si128(flipped)) as u64;
+        (opp & !flipped, me | placed | flipped, reply)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand_core::SeedableRng;
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    use super::*;
+
+    /// Every position of 3,000 random games, from both sides: the AVX2 build's legal
+    /// squares, moves (every legal square) and random picks equal the portable build's.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn avx2_build_agrees_with_the_portable_one() {
+        let Some(avx2) = Avx2::detect() else {
+            eprintln!("skipped: this CPU lacks AVX2/BMI2, so the AVX2 build never runs here");
+            return;
+        };
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        let mut positions = 0;
+        for _ in 0..3_000 {
+            let (mut me, mut opp) = ((1u64 << 28) | (1 << 35), (1u64 << 27) | (1 << 36));
+            loop {
+                for (a, b) in [(me, opp), (opp, me)] {
+                    assert_eq!(avx2.legal_squares(a, b), Portable.legal_squares(a, b), "{a:#x} {b:#x}");
+                }
+                let mask = Portable.legal_squares(me, opp);
+                if mask == 0 {
+                    if Portable.legal_squares(opp, me) == 0 {
+                        break;
+                    }
+                    (me, opp) = (opp, me);
+                    continue;
+                }
+                let mut squares = mask;
+                while squares != 0 {
+                    let placed = squares & squares.wrapping_neg();
+                    assert_eq!(
+                        avx2.play(me, opp, placed),
+                        Portable.play(me, opp, placed),
+                        "{me:#x} {opp:#x} {placed:#x}"
+                    );
+                    squares &= squares - 1;
+                }
+                let placed = avx2.random_square(mask, &mut rng.clone());
+                assert_eq!(placed, Portable.random_square(mask, &mut rng));
+                assert!(placed.is_power_of_two() && placed & mask != 0);
+                (me, opp, _) = Portable.play(me, opp, placed);
+                positions += 1;
+            }
+        }
+        assert!(positions > 150_000, "{positions} positions");
+    }
+
+    /// The portable build's picks cover every legal square, uniformly.
+    #[test]
+    fn random_squares_are_uniform_over_the_mask() {
+        let mask = 0x8100_0000_0018_0001u64;
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        let mut counts = [0u32; 64];
+        for _ in 0..50_000 {
+            counts[Portable.random_square(mask, &mut rng).trailing_zeros() as usize] += 1;
+        }
+        for (sq, &count) in counts.iter().enumerate() {
+            if mask >> sq & 1 == 0 {
+                assert_eq!(count, 0);
+            } else {
+                assert!((9_000..11_000).contains(&count), "square {sq}: {count}");
+            }
+        }
     }
 }

@@ -20,7 +20,8 @@
 //! a table of the 8 rays of each square: along each ray the nearest square without an
 //! opponent disc is isolated with a bit trick, and the run before it flips when that
 //! square holds one of the mover's discs. Nothing allocates, and nothing branches on
-//! the board.
+//! the board. Playouts run these primitives through `kernels`, which has an AVX2 + BMI2
+//! build of them chosen at run time (the release binary targets baseline x86-64).
 //!
 //! # Text
 //! Squares are written `a1`…`h8` (upper case is accepted), the pass `pass` (`pa` is
@@ -530,7 +531,7 @@ fn hand_set_weight(sq: u32) -> u32 {
 /// How a bitboard playout chooses its square from the (non-empty) legal-square mask.
 trait Pick {
     /// The chosen square.
-    fn pick<K: Kernels, R: RngCore>(&self, kernels: K, mask: u64, rng: &mut R) -> u32;
+    fn pick<K: Kernels, R: RngCore>(&self, kernels: K, mask: u64, rng: &mut R) -> u64;
 }
 
 /// Every legal square equally likely.
@@ -538,7 +539,7 @@ struct Uniform;
 
 impl Pick for Uniform {
     #[inline(always)]
-    fn pick<K: Kernels, R: RngCore>(&self, kernels: K, mask: u64, rng: &mut R) -> u32 {
+    fn pick<K: Kernels, R: RngCore>(&self, kernels: K, mask: u64, rng: &mut R) -> u64 {
         kernels.random_square(mask, rng)
     }
 }
@@ -548,7 +549,7 @@ struct Roulette<W: Fn(u32) -> u32>(W);
 
 impl<W: Fn(u32) -> u32> Pick for Roulette<W> {
     #[inline(always)]
-    fn pick<K: Kernels, R: RngCore>(&self, _: K, mask: u64, rng: &mut R) -> u32 {
+    fn pick<K: Kernels, R: RngCore>(&self, _: K, mask: u64, rng: &mut R) -> u64 {
         // Integer weights: the sums are exact and the adds are not a float chain.
         let weight = &self.0;
         let mut total = 0;
@@ -569,7 +570,7 @@ impl<W: Fn(u32) -> u32> Pick for Roulette<W> {
             x -= w;
             m &= m - 1;
         }
-        sq
+        1 << sq
     }
 }
 
@@ -578,7 +579,12 @@ impl Othello {
     /// [`Kernels`] this CPU runs: `pick` chooses each square, `on_move` hears each
     /// (player, square).
     #[inline(always)]
-    fn play_out_masks<R: RngCore>(&mut self, rng: &mut R, pick: impl Pick, on_move: impl FnMut(Player, u32)) -> Outcome {
+    fn play_out_masks<R: RngCore>(
+        &mut self,
+        rng: &mut R,
+        pick: impl Pick,
+        on_move: impl FnMut(Player, u32),
+    ) -> Outcome {
         #[cfg(target_arch = "x86_64")]
         if let Some(avx2) = kernels::Avx2::detect() {
             return avx2.run(|k| self.play_out_with(k, rng, pick, on_move));
@@ -607,12 +613,12 @@ impl Othello {
                 rng.next_u32();
                 mask = reply;
             } else {
-                let sq = pick.pick(kernels, mask, rng);
+                let placed = pick.pick(kernels, mask, rng);
+                let sq = placed.trailing_zeros();
                 on_move(side, sq);
-                let flipped = kernels.flips(me, opp, sq);
-                me |= (1u64 << sq) | flipped;
-                opp &= !flipped;
-                mask = kernels.legal_squares(opp, me);
+                (me, opp, mask) = kernels.play(me, opp, placed);
+                side = side.other();
+                continue;
             }
             std::mem::swap(&mut me, &mut opp);
             side = side.other();
