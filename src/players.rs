@@ -13,7 +13,9 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::alphabeta::{minimax, AbError, AlphaBeta, Evaluate, Limits};
 use crate::games::{random_below, Game, Move};
-use crate::search::{FinalMove, Mode, Playout, Search, SearchConfig, SearchConfigBuilder, SearchError, SearchResult};
+use crate::search::{
+    FinalMove, Mode, Playout, Search, SearchConfig, SearchConfigBuilder, SearchError, SearchResult, Weights,
+};
 use crate::weights::MoveWeights;
 
 /// A bad player spec or search option, naming the bad part.
@@ -92,7 +94,11 @@ pub fn apply_search_option(
         "prune" => builder.prune(on_off(key, value)?),
         "solver" => builder.solver(on_off(key, value)?),
         "rave" => builder.rave(parse_num(key, value)?),
-        "weights" => builder.weights(MoveWeights::load(value).map_err(|e| SpecError(e.0))?),
+        "weights" => builder.weights(match value {
+            "default" => Weights::Shipped,
+            "hand-set" => Weights::HandSet,
+            file => MoveWeights::load(file).map_err(|e| SpecError(e.0))?.into(),
+        }),
         _ => return Err(SpecError(format!("unknown option '{key}' (expected one of: {})", SEARCH_KEYS.join(", ")))),
     })
 }

@@ -226,15 +226,26 @@ fn train_weights_writes_a_file_searches_load() {
     for key in ["learned_log_likelihood", "hand_set_log_likelihood", "learned_top_feature", "hand_set_top_feature"] {
         assert!(v[key].is_number(), "missing {key}: {v}");
     }
+    // The written gammas are the fitted ones at the default temperature 0.5 (squared).
+    let (fitted, written) = (v["fitted_gammas"].as_array().unwrap(), v["gammas"].as_array().unwrap());
+    for (f, w) in fitted.iter().zip(written) {
+        let (f, w) = (f.as_f64().unwrap(), w.as_f64().unwrap());
+        assert!((w - f * f).abs() <= 1e-4 * w.max(1.0), "{f} squared is not {w}");
+    }
     let spec = format!("mcts:playouts=500,bias=0.5,playout=biased,weights={out}");
     let v = json(&["play", "--game", "othello", "--p1", &spec, "--p2", "random", "--json"]);
     assert!(!v.is_null());
+    for choice in ["hand-set", "default"] {
+        let v = json(&["search", "--game", "othello", "--playouts", "300", "--weights", choice, "--json"]);
+        assert_eq!(v["playouts"], 300, "{choice}: {v}");
+    }
     let weights = format!("--weights={out}");
     rejects(&["search", "--game", "connect4", "--playouts", "100", &weights], "othello");
     rejects(&["search", "--game", "othello", "--playouts", "100", "--weights", "/nonexistent.json"], "nonexistent");
     rejects(&["train-weights", "--game", "connect4"], "move features");
     rejects(&["train-weights", "--game", "othello", "--games", "0"], "--games");
     rejects(&["train-weights", "--game", "othello", "--teacher", "wizard"], "--teacher");
+    rejects(&["train-weights", "--game", "othello", "--temperature", "0"], "--temperature");
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -308,3 +308,27 @@ fn learned_weights_drive_playouts_and_priors() {
     assert!(matches!(err, SearchError::Weights(_)));
     assert!(err.to_string().contains("othello") && err.to_string().contains("connect4"), "{err}");
 }
+
+/// `weights=default` is the game's shipped set where it has one: on Othello the default
+/// search equals one given the shipped file and differs from the hand-set action values;
+/// on Connect Four (no shipped set) the default is the hand-set action values.
+#[test]
+fn default_weights_are_the_shipped_set() {
+    use parmcts::search::Weights;
+    use parmcts::weights::MoveWeights;
+    fn visits<G: Game>(root: &G, weights: Option<Weights>) -> Vec<u64> {
+        let mut builder = SearchConfig::builder().playouts(3_000).seed(5);
+        if let Some(weights) = weights {
+            builder = builder.weights(weights);
+        }
+        let result = Search::new(builder.build().unwrap()).unwrap().run(root).unwrap();
+        result.children.iter().map(|c| c.visits).collect()
+    }
+    let othello = Othello::new();
+    let default = visits(&othello, None);
+    assert_eq!(default, visits(&othello, Some(Weights::Shipped)));
+    assert_eq!(default, visits(&othello, Some(MoveWeights::load("default").unwrap().into())));
+    assert_ne!(default, visits(&othello, Some(Weights::HandSet)));
+    let c4 = ConnectFour::new();
+    assert_eq!(visits(&c4, None), visits(&c4, Some(Weights::HandSet)));
+}

@@ -20,7 +20,7 @@ use parmcts::players::{apply_search_option, PlayerSpec};
 use parmcts::search::format_moves;
 use parmcts::solver::connect4::Solver;
 use parmcts::tree::NODE_BYTES;
-use parmcts::weights::train::{collect_decisions, evaluate_fit, fit_mm, hold_out, TrainingGames};
+use parmcts::weights::train::{collect_decisions, evaluate_fit, fit_mm, hold_out, with_temperature, TrainingGames};
 use parmcts::weights::MoveWeights;
 use parmcts::{ConnectFour, Game, GameKind, Othello, Outcome, Player, Proof, Search, SearchConfig, TicTacToe};
 
@@ -118,6 +118,10 @@ struct TrainArgs {
     /// MM iterations.
     #[arg(long, default_value_t = 200)]
     iterations: usize,
+    /// Softmax temperature of the written policy: gammas raised to 1/T (1 = the fit
+    /// itself; 0.5, the default, played best in playouts).
+    #[arg(long, default_value_t = 0.5)]
+    temperature: f64,
     /// Seed of the openings.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -225,7 +229,8 @@ struct SearchArgs {
     /// RAVE constant k in beta = sqrt(k / (3N + k)) (0: off).
     #[arg(long, allow_hyphen_values = true)]
     rave: Option<String>,
-    /// Learned move weights file (`parmcts train-weights`), or `default` for the shipped set.
+    /// Move strengths: `default` (the game's shipped learned set where it has one, else its
+    /// hand-set action values), `hand-set`, or a `parmcts train-weights` file.
     #[arg(long)]
     weights: Option<String>,
     /// Check the quiescent tree invariants after the search (exit 1 on a violation).
@@ -473,6 +478,8 @@ fn run_train<G: Evaluate>(args: &TrainArgs, hand_set: &[f32]) -> Result<(), Fail
     if args.games == 0 || args.threads == 0 || args.iterations == 0 {
         return Err(Failure("--games, --threads and --iterations must be at least 1".into(), 2));
     }
+    // Checked before the teacher's games, not after them.
+    with_temperature(&[1.0], args.temperature).map_err(|e| Failure(format!("--temperature: {e}"), 2))?;
     let teacher = PlayerSpec::parse(&args.teacher).map_err(|e| Failure(format!("--teacher: {e}"), 2))?;
     let plan = TrainingGames {
         games: args.games,
@@ -492,17 +499,20 @@ fn run_train<G: Evaluate>(args: &TrainArgs, hand_set: &[f32]) -> Result<(), Fail
     // Every fifth decision is held out to compare the fitted and the hand-set gammas.
     let total = decisions.len();
     let (held_out, training) = hold_out(decisions, 5);
-    let gammas = fit_mm(&training, G::MOVE_FEATURES.len(), args.iterations);
+    let fitted = fit_mm(&training, G::MOVE_FEATURES.len(), args.iterations);
+    let gammas = with_temperature(&fitted, args.temperature)?;
     let hand: Vec<f64> = hand_set.iter().map(|&g| g as f64).collect();
-    let (learned_fit, hand_fit) = (evaluate_fit(&held_out, &gammas), evaluate_fit(&held_out, &hand));
+    let (fitted_fit, learned_fit, hand_fit) =
+        (evaluate_fit(&held_out, &fitted), evaluate_fit(&held_out, &gammas), evaluate_fit(&held_out, &hand));
     let source = format!(
-        "parmcts train-weights --game {} --games {} --teacher {} --random-plies {} --iterations {} --seed {}",
+        "parmcts train-weights --game {} --games {} --teacher {} --random-plies {} --iterations {} --seed {} --temperature {}",
         G::NAME,
         args.games,
         args.teacher,
         args.random_plies,
         args.iterations,
-        args.seed
+        args.seed,
+        args.temperature
     );
     let weights = MoveWeights::new::<G>(gammas.iter().map(|&g| g as f32).collect(), &source)?;
     weights.save(&args.out)?;
@@ -511,18 +521,21 @@ fn run_train<G: Evaluate>(args: &TrainArgs, hand_set: &[f32]) -> Result<(), Fail
         print_json(&json!({
             "game": G::NAME, "out": args.out, "decisions": total, "held_out": held_out.len(),
             "features": G::MOVE_FEATURES, "gammas": weights.gammas, "hand_set": hand_set,
+            "temperature": args.temperature, "fitted_gammas": fitted, "fitted_log_likelihood": fitted_fit.log_likelihood,
             "learned_log_likelihood": learned_fit.log_likelihood, "learned_top_feature": learned_fit.top_feature,
             "hand_set_log_likelihood": hand_fit.log_likelihood, "hand_set_top_feature": hand_fit.top_feature,
             "seconds": seconds,
         }));
     } else {
         out!("{} decisions of the teacher {}, {} held out; {seconds:.1} s", total, args.teacher, held_out.len());
-        out!("{:>10} {:>9} {:>9}", "feature", "hand-set", "learned");
-        for ((name, hand), learned) in G::MOVE_FEATURES.iter().zip(hand_set).zip(&weights.gammas) {
-            out!("{name:>10} {hand:>9.3} {learned:>9.3}");
+        let written = format!("T = {}", args.temperature);
+        out!("{:>10} {:>9} {:>9} {:>9}", "feature", "hand-set", "fitted", written);
+        for (((name, hand), fit), learned) in G::MOVE_FEATURES.iter().zip(hand_set).zip(&fitted).zip(&weights.gammas) {
+            out!("{name:>10} {hand:>9.3} {fit:>9.3} {learned:>9.3}");
         }
         out!(
-            "held-out fit: log-likelihood per move {:.4} learned vs {:.4} hand-set; top feature {:.1} % vs {:.1} %",
+            "held-out fit: log-likelihood per move {:.4} fitted, {:.4} written, {:.4} hand-set; top feature {:.1} % written vs {:.1} % hand-set",
+            fitted_fit.log_likelihood,
             learned_fit.log_likelihood,
             hand_fit.log_likelihood,
             100.0 * learned_fit.top_feature,

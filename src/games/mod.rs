@@ -336,6 +336,11 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
     /// when the game has none. A weights file holds one gamma per feature.
     const MOVE_FEATURES: &'static [&'static str] = &[];
 
+    /// The learned weights file (JSON, [`crate::weights::MoveWeights`]) a search uses by
+    /// default in place of the game's action values, if the game ships one: learned sets
+    /// are measured against the hand-set action values before they replace them.
+    const SHIPPED_WEIGHTS: Option<&'static str> = None;
+
     /// The feature (an index into [`Game::MOVE_FEATURES`]) of move `mv` here: with learned
     /// gammas, a move's strength is its feature's gamma (Coulom 2007). `None`: strength 1.
     #[inline]

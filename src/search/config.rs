@@ -202,7 +202,26 @@ pub struct SearchConfig {
     pub(crate) prune: bool,
     pub(crate) solver: bool,
     pub(crate) rave: f32,
-    pub(crate) weights: Option<Arc<MoveWeights>>,
+    pub(crate) weights: Weights,
+}
+
+/// The move strengths behind progressive bias and biased playouts.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Weights {
+    /// The game's shipped learned set ([`crate::Game::SHIPPED_WEIGHTS`]) where it has one, else
+    /// its hand-set [`crate::Game::action_value`]s. The default (`weights=default`).
+    #[default]
+    Shipped,
+    /// The game's hand-set [`crate::Game::action_value`]s (`weights=hand-set`).
+    HandSet,
+    /// A learned set, such as a `parmcts train-weights` file (`weights=FILE`).
+    Learned(Arc<MoveWeights>),
+}
+
+impl From<MoveWeights> for Weights {
+    fn from(weights: MoveWeights) -> Weights {
+        Weights::Learned(Arc::new(weights))
+    }
 }
 
 impl SearchConfig {
@@ -284,9 +303,9 @@ impl SearchConfig {
     pub fn rave(&self) -> f32 {
         self.rave
     }
-    /// Learned move weights in place of the game's action values, if any.
-    pub fn weights(&self) -> Option<&MoveWeights> {
-        self.weights.as_deref()
+    /// The move strengths behind progressive bias and biased playouts.
+    pub fn weights(&self) -> &Weights {
+        &self.weights
     }
     /// A copy with another seed (used by players that search once per move).
     pub fn with_seed(&self, seed: u64) -> SearchConfig {
@@ -314,7 +333,7 @@ pub struct SearchConfigBuilder {
     prune: bool,
     solver: bool,
     rave: f64,
-    weights: Option<Arc<MoveWeights>>,
+    weights: Weights,
 }
 
 impl Default for SearchConfigBuilder {
@@ -341,7 +360,7 @@ impl Default for SearchConfigBuilder {
             prune: false,
             solver: false,
             rave: 0.0,
-            weights: None,
+            weights: Weights::Shipped,
         }
     }
 }
@@ -448,10 +467,11 @@ impl SearchConfigBuilder {
         self
     }
 
-    /// Learned move weights ([`crate::weights`]) for progressive bias and biased playouts,
-    /// in place of the game's action values (checked against the game when a search runs).
-    pub fn weights(mut self, weights: MoveWeights) -> Self {
-        self.weights = Some(Arc::new(weights));
+    /// The move strengths for progressive bias and biased playouts: a learned set
+    /// ([`MoveWeights`], checked against the game when a search runs), the game's hand-set
+    /// action values, or (the default) the game's shipped set.
+    pub fn weights(mut self, weights: impl Into<Weights>) -> Self {
+        self.weights = weights.into();
         self
     }
 

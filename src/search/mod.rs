@@ -24,8 +24,8 @@ use std::fmt;
 use std::time::Instant;
 
 pub use config::{
-    ConfigError, FinalMove, Mode, Playout, SearchConfig, SearchConfigBuilder, DEFAULT_ARENA_NODES, DEFAULT_BIAS_K,
-    DEFAULT_EXPAND_THRESHOLD, MAX_PLAYOUTS, MIN_ARENA_NODES, SECURE_A,
+    ConfigError, FinalMove, Mode, Playout, SearchConfig, SearchConfigBuilder, Weights, DEFAULT_ARENA_NODES,
+    DEFAULT_BIAS_K, DEFAULT_EXPAND_THRESHOLD, MAX_PLAYOUTS, MIN_ARENA_NODES, SECURE_A,
 };
 use result::RootChild;
 pub use result::{format_moves, ChildResult, SearchResult};
@@ -39,7 +39,7 @@ use crate::games::{Game, Move};
 use crate::policy::UctParams;
 use crate::tree::invariants::{self, Expectations, InvariantViolation};
 use crate::tree::{Arena, ExclusiveTree, Expansion, NodeId, SharedTree, TreeOps};
-use crate::weights::WeightsError;
+use crate::weights::{MoveWeights, WeightsError};
 use drivers::{run_tree_parallel, run_worker, LocalBudget};
 use iteration::{expand, IterationParams, Worker};
 
@@ -154,9 +154,25 @@ impl Search {
         if root.outcome().is_some() {
             return Err(SearchError::GameOver);
         }
-        if let Some(weights) = &self.config.weights {
-            weights.check::<G>().map_err(SearchError::Weights)?;
-        }
+        // The learned gammas in use, if any (the shipped set is read only where used).
+        let uses_weights = self.config.playout == Playout::Biased || self.config.bias > 0.0;
+        let shipped;
+        let gammas = match &self.config.weights {
+            Weights::Learned(weights) => {
+                weights.check::<G>().map_err(SearchError::Weights)?;
+                Some(weights.gammas.as_slice())
+            }
+            Weights::HandSet => None,
+            Weights::Shipped => match G::SHIPPED_WEIGHTS {
+                Some(json) if uses_weights => {
+                    shipped = MoveWeights::from_json(json)
+                        .and_then(|w| w.check::<G>().map(|()| w))
+                        .map_err(SearchError::Weights)?;
+                    Some(shipped.gammas.as_slice())
+                }
+                _ => None,
+            },
+        };
         let needed = 1 + root.legal_moves().as_ref().len() as u64;
         let capacity = self.arenas[0].capacity() as u64;
         if needed > capacity {
@@ -176,7 +192,7 @@ impl Search {
             virtual_loss: if cfg.threads > 1 { cfg.virtual_loss } else { 0 },
             expand_threshold: cfg.expand_threshold,
             biased_playouts: cfg.playout == Playout::Biased,
-            gammas: cfg.weights.as_ref().map(|w| w.gammas.as_slice()),
+            gammas,
             prune: cfg.prune,
             solver: cfg.solver,
             batch_min_visits,

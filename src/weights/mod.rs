@@ -2,7 +2,8 @@
 //! ([`Game::MOVE_FEATURES`], [`Game::move_feature`]), as in Coulom 2007, "Computing
 //! 'Elo Ratings' of Move Patterns in the Game of Go". A move's strength is its feature's
 //! gamma; progressive bias and biased playouts use strengths in place of the game's
-//! hand-set [`Game::action_value`] when a search is given weights (`weights=FILE`).
+//! hand-set [`Game::action_value`] when a search is given weights (`weights=FILE`), and by
+//! default in a game that ships a set ([`Game::SHIPPED_WEIGHTS`]; Othello).
 //!
 //! * [`MoveWeights`]: the file (JSON: game, feature names, gammas), loaded and checked
 //!   against the game;
@@ -18,8 +19,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::games::Game;
 
-/// The learned Othello gammas shipped with the crate (`weights=default`), trained by
-/// `parmcts train-weights --game othello` (the command is in the file's `source`).
+/// The learned Othello gammas shipped with the crate (Othello's default strengths), trained
+/// by `parmcts train-weights --game othello` (the command is in the file's `source`).
 pub const OTHELLO_DEFAULT: &str = include_str!("othello.json");
 
 /// One gamma per move feature of a game.

@@ -17,6 +17,8 @@ use crate::alphabeta::Evaluate;
 use crate::games::{random_below, Game, Move};
 use crate::players::{Agent, PlayerError, PlayerSpec};
 
+use super::WeightsError;
+
 /// One choice of the teacher: how many legal moves of each feature there were, and the
 /// feature of the move chosen.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -151,6 +153,25 @@ pub fn fit_mm(decisions: &[Decision], features: usize, iterations: usize) -> Vec
     gammas
 }
 
+/// The gammas of the fitted policy at `temperature`: each raised to `1 / temperature`,
+/// the move probabilities `gamma^(1/T) / Σ gamma'^(1/T)` of a softmax over log-gammas.
+///
+/// At `T = 1` this is the fit itself, the best predictor of the teacher. A playout
+/// policy is not a predictor, though: what makes playouts informative is that their
+/// outcomes follow the position's value (Silver & Tesauro 2009, "Monte-Carlo Simulation
+/// Balancing"), and a sharper policy (`T < 1`) makes fewer of the blunders a fitted
+/// policy still spreads probability over. `train-weights` writes `T = 0.5` by default,
+/// the best measured in play (`docs/RESULTS.md`).
+///
+/// # Errors
+/// [`WeightsError`] if `temperature` is not a positive finite number.
+pub fn with_temperature(gammas: &[f64], temperature: f64) -> Result<Vec<f64>, WeightsError> {
+    if !(temperature.is_finite() && temperature > 0.0) {
+        return Err(WeightsError(format!("temperature {temperature} must be a positive finite number")));
+    }
+    Ok(gammas.iter().map(|g| g.powf(1.0 / temperature)).collect())
+}
+
 /// How well gammas predict held-out decisions.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Fit {
@@ -206,5 +227,21 @@ mod tests {
         assert!((r0 - 4.0).abs() < 0.25, "{gammas:?}");
         assert!((r2 - 0.25).abs() < 0.03, "{gammas:?}");
         assert!(evaluate_fit(&decisions, &gammas).log_likelihood > evaluate_fit(&decisions, &[1.0; 3]).log_likelihood);
+        // The fit predicts its own data better than a sharper or a flatter version of it.
+        for t in [0.5, 2.0] {
+            let tempered = with_temperature(&gammas, t).unwrap();
+            assert!(
+                evaluate_fit(&decisions, &tempered).log_likelihood < evaluate_fit(&decisions, &gammas).log_likelihood
+            );
+        }
+    }
+
+    #[test]
+    fn temperature_sharpens_and_rejects_bad_values() {
+        assert_eq!(with_temperature(&[4.0, 1.0, 0.25], 0.5).unwrap(), vec![16.0, 1.0, 0.0625]);
+        assert_eq!(with_temperature(&[4.0, 1.0], 1.0).unwrap(), vec![4.0, 1.0]);
+        for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+            assert!(with_temperature(&[1.0], bad).is_err(), "{bad}");
+        }
     }
 }
