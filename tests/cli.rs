@@ -114,6 +114,7 @@ fn bench_json() {
         assert!(r["playouts_per_sec"].as_f64().unwrap() > 0.0);
         assert!(r["ratio_to_seq"].as_f64().unwrap() > 0.0);
     }
+    assert!(["avx2+bmi2", "portable"].contains(&v["othello_playout_build"].as_str().unwrap()), "{v}");
 }
 
 #[test]

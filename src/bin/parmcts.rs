@@ -768,7 +768,10 @@ fn run_bench(args: &BenchArgs) -> Result<(), Failure> {
                 })
             })
             .collect();
-        print_json(&json!({"results": results, "repeat": args.repeat, "cores": available_cores()}));
+        print_json(&json!({
+            "results": results, "repeat": args.repeat, "cores": available_cores(),
+            "othello_playout_build": parmcts::games::othello::playout_build(),
+        }));
     }
     Ok(())
 }
@@ -780,6 +783,9 @@ fn available_cores() -> usize {
 fn print_bench_table(rows: &[BenchRow]) {
     let Some(first) = rows.first() else { return };
     out!("{} ({} playouts per run, median of repeats, {} cores)", first.game, first.playouts, available_cores());
+    if first.game == Othello::NAME {
+        out!("(playouts on the {} build of the Othello kernels)", parmcts::games::othello::playout_build());
+    }
     out!("{:<6} {:>7} {:>14} {:>12} {:>12}", "mode", "threads", "playouts/s", "ns/playout", "x seq");
     for r in rows {
         out!(

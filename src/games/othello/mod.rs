@@ -532,6 +532,16 @@ fn hand_set_weight(sq: u32) -> u32 {
     SQUARE_WEIGHT[sq as usize]
 }
 
+/// Which build of the playout primitives this CPU runs: `"avx2+bmi2"` or `"portable"`
+/// (benchmarks print it, so that figures from different machines can be compared).
+pub fn playout_build() -> &'static str {
+    #[cfg(target_arch = "x86_64")]
+    if kernels::Avx2::detect().is_some() {
+        return "avx2+bmi2";
+    }
+    "portable"
+}
+
 /// How a bitboard playout chooses its square from the (non-empty) legal-square mask.
 trait Pick {
     /// The chosen square.
