@@ -14,7 +14,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::alphabeta::{minimax, AbError, AlphaBeta, Evaluate, Limits};
 use crate::games::{random_below, Game, Move};
 use crate::search::{
-    FinalMove, Mode, Playout, Search, SearchConfig, SearchConfigBuilder, SearchError, SearchResult, Weights,
+    FinalMove, InFlight, Mode, Playout, Search, SearchConfig, SearchConfigBuilder, SearchError, SearchResult, Weights,
 };
 use crate::weights::MoveWeights;
 
@@ -39,6 +39,7 @@ pub const SEARCH_KEYS: &[&str] = &[
     "mode",
     "threads",
     "virtual-loss",
+    "in-flight",
     "memory-mb",
     "nodes",
     "expand",
@@ -83,6 +84,7 @@ pub fn apply_search_option(
         "mode" => builder.mode(value.parse::<Mode>().map_err(|e| SpecError(e.to_string()))?),
         "threads" => builder.threads(parse_num(key, value)?),
         "virtual-loss" => builder.virtual_loss(parse_num(key, value)?),
+        "in-flight" => builder.in_flight(value.parse::<InFlight>().map_err(|e| SpecError(e.to_string()))?),
         "memory-mb" => builder.memory_mb(parse_num(key, value)?),
         "nodes" => builder.arena_nodes(parse_num(key, value)?),
         "expand" => builder.expand_threshold(parse_num(key, value)?),

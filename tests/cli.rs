@@ -202,6 +202,7 @@ fn bad_input_is_rejected_with_exit_code_2() {
     rejects(&["bench", "--threads", "1,0"], "0");
     rejects(&["bench", "--modes", "seq,warp"], "warp");
     rejects(&["bench", "--game", "hex"], "hex");
+    rejects(&["search", "--game", "connect4", "--playouts", "100", "--in-flight", "wu"], "wu");
 }
 
 #[test]

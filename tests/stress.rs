@@ -34,6 +34,33 @@ fn stress_connect4_16_threads() {
     stress(&ConnectFour::new(), 500_000, 3, 2, 1 << 22);
 }
 
+/// WU-UCT reads the same in-flight counter without changing the protocol: the
+/// invariants hold, and the searches still find the clear best move of a position.
+#[test]
+fn stress_wu_uct_16_threads() {
+    use parmcts::search::InFlight;
+    let win = ConnectFour::parse_position("121212").unwrap();
+    for (root, playouts) in [(ConnectFour::new(), 1_000_000), (win, 300_000)] {
+        let config = SearchConfig::builder()
+            .playouts(playouts)
+            .mode(Mode::TreeParallel)
+            .threads(16)
+            .virtual_loss(2)
+            .in_flight(InFlight::WuUct)
+            .expand_threshold(1)
+            .seed(9)
+            .build()
+            .unwrap();
+        let mut search = Search::new(config).unwrap();
+        let result = search.run(&root).unwrap();
+        let reachable = search.check_invariants().unwrap_or_else(|e| panic!("wu-uct: {e}"));
+        assert_eq!((result.root_visits, reachable), (playouts, result.nodes));
+        if root == win {
+            assert_eq!(win.format_move(result.best_move.unwrap()), "1");
+        }
+    }
+}
+
 #[test]
 fn stress_othello_16_threads() {
     stress(&Othello::new(), 1_000_000, 1, 1, 1 << 24);

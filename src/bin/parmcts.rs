@@ -199,6 +199,9 @@ struct SearchArgs {
     /// Virtual loss per in-flight playout (tree mode; 0 disables).
     #[arg(long = "virtual-loss")]
     virtual_loss: Option<String>,
+    /// How selection reads in-flight playouts: loss (virtual loss) or wu-uct.
+    #[arg(long = "in-flight")]
+    in_flight: Option<String>,
     /// Arena size in MiB.
     #[arg(long = "memory-mb")]
     memory_mb: Option<String>,
@@ -364,6 +367,7 @@ fn search_config(args: &SearchArgs) -> Result<SearchConfig, Failure> {
         ("mode", &args.mode),
         ("threads", &args.threads),
         ("virtual-loss", &args.virtual_loss),
+        ("in-flight", &args.in_flight),
         ("memory-mb", &args.memory_mb),
         ("nodes", &args.nodes),
         ("expand", &args.expand),

@@ -96,7 +96,8 @@ pub fn progressive_bias_scale(c_bt: f32, k: f32, parent_visits: u32) -> f32 {
 /// The first unvisited child in block order comes first (the expansion laid the block
 /// out in random order, so this is a uniformly random unvisited child); exact ties go to
 /// the earlier child, which is random for the same reason. Virtual loss counts as visits
-/// that were lost, so concurrent workers spread over siblings; `own_virtual_loss` (what
+/// that were lost (with `params.wu_uct`, as visits of unknown result: in the exploration
+/// term only), so concurrent workers spread over siblings; `own_virtual_loss` (what
 /// this worker itself put on `parent`) is left out of the parent's count, so a lone
 /// worker selects exactly as the sequential search does.
 ///
@@ -119,7 +120,8 @@ pub fn select_child<T: TreeOps, const SOLVER: bool>(
     own_virtual_loss: u32,
 ) -> NodeId {
     let parent_visits = tree.stats(parent).visits + tree.virtual_loss(parent) - own_virtual_loss;
-    let mut terms = Terms { explore: params.c * TABLES.sqrt_ln(parent_visits), bias_scale: 0.0, beta: 0.0 };
+    let mut terms =
+        Terms { explore: params.c * TABLES.sqrt_ln(parent_visits), bias_scale: 0.0, beta: 0.0, wu_uct: params.wu_uct };
     if params.bias > 0.0 {
         // Priors are stored in units of 1/65535.
         terms.bias_scale = progressive_bias_scale(params.bias, params.bias_k, parent_visits) / 65535.0;
@@ -146,6 +148,9 @@ pub struct UctParams {
     pub bias_k: f32,
     /// RAVE constant k (0: off).
     pub rave: f32,
+    /// WU-UCT (Liu et al. 2020): in-flight playouts count as visits in the exploration
+    /// term only, not as losses in the mean.
+    pub wu_uct: bool,
 }
 
 /// RAVE's weight on the AMAF mean, `sqrt(k / (3N + k))` (Gelly & Silver 2011).
@@ -163,6 +168,8 @@ struct Terms {
     bias_scale: f32,
     /// RAVE weight.
     beta: f32,
+    /// The mean over completed playouts only (WU-UCT).
+    wu_uct: bool,
 }
 
 /// The selection loop; the flags keep the plain loop free of the prior term, the proof
@@ -200,7 +207,10 @@ fn scan<T: TreeOps, const BIAS: bool, const SOLVER: bool, const RAVE: bool>(
             // Explored as if visited once, on its AMAF mean.
             amaf.half_points as f32 * tables.half_inv(amaf.visits) + explore
         } else {
-            let mut q = child.stats.half_points as f32 * tables.half_inv(visits);
+            // Virtual loss: in-flight playouts are lost visits. WU-UCT: the mean is over
+            // completed ones (0 before the first), the exploration term counts both.
+            let completed = if terms.wu_uct { child.stats.visits } else { visits };
+            let mut q = child.stats.half_points as f32 * tables.half_inv(completed);
             if RAVE && amaf.visits != 0 {
                 let q_amaf = amaf.half_points as f32 * tables.half_inv(amaf.visits);
                 q += terms.beta * (q_amaf - q);

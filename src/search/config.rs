@@ -101,6 +101,31 @@ impl FromStr for FinalMove {
     }
 }
 
+/// How selection on a shared tree reads the playouts other workers have in flight
+/// through a node (the node's `virtual_loss` counter).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum InFlight {
+    /// Virtual loss (Chaslot, Winands & van den Herik 2008): each counts as a lost
+    /// visit, lowering the node's mean and its exploration term alike.
+    #[default]
+    Loss,
+    /// WU-UCT (Liu et al. 2020, "Watch the Unobserved"): each counts as a visit in the
+    /// exploration term only, `q + C sqrt(ln(N + O) / (n + o))` with `q` over completed
+    /// playouts, so the mean is not biased by playouts whose result is unknown.
+    WuUct,
+}
+
+impl FromStr for InFlight {
+    type Err = ConfigError;
+    fn from_str(s: &str) -> Result<InFlight, ConfigError> {
+        match s {
+            "loss" => Ok(InFlight::Loss),
+            "wu-uct" => Ok(InFlight::WuUct),
+            _ => Err(ConfigError::UnknownInFlight(s.to_string())),
+        }
+    }
+}
+
 /// A configuration that failed validation.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ConfigError {
@@ -130,6 +155,8 @@ pub enum ConfigError {
     BadBiasK(f64),
     /// The playout policy is not `random` or `biased`.
     UnknownPlayout(String),
+    /// `in-flight` was not `loss` or `wu-uct`.
+    UnknownInFlight(String),
     /// RAVE k is negative or not finite.
     BadRave(f64),
 }
@@ -160,6 +187,7 @@ impl fmt::Display for ConfigError {
             ConfigError::BadBias(b) => write!(f, "progressive bias must be finite and >= 0 (got {b})"),
             ConfigError::BadBiasK(k) => write!(f, "progressive bias K must be finite and > 0 (got {k})"),
             ConfigError::UnknownPlayout(p) => write!(f, "unknown playout policy '{p}' (expected random or biased)"),
+            ConfigError::UnknownInFlight(p) => write!(f, "unknown in-flight rule '{p}' (expected loss or wu-uct)"),
             ConfigError::BadRave(k) => write!(f, "RAVE k must be finite and >= 0 (got {k})"),
         }
     }
@@ -192,6 +220,7 @@ pub struct SearchConfig {
     pub(crate) mode: Mode,
     pub(crate) threads: usize,
     pub(crate) virtual_loss: u32,
+    pub(crate) in_flight: InFlight,
     pub(crate) arena_nodes: u64,
     pub(crate) expand_threshold: u32,
     pub(crate) final_move: FinalMove,
@@ -263,6 +292,10 @@ impl SearchConfig {
     pub fn virtual_loss(&self) -> u32 {
         self.virtual_loss
     }
+    /// How selection reads other workers' in-flight playouts.
+    pub fn in_flight(&self) -> InFlight {
+        self.in_flight
+    }
     /// Arena capacity in nodes (for root-parallel: shared out between the trees).
     pub fn arena_nodes(&self) -> u64 {
         self.arena_nodes
@@ -323,6 +356,7 @@ pub struct SearchConfigBuilder {
     mode: Mode,
     threads: usize,
     virtual_loss: u32,
+    in_flight: InFlight,
     arena_nodes: u64,
     expand_threshold: u32,
     final_move: FinalMove,
@@ -346,6 +380,7 @@ impl Default for SearchConfigBuilder {
             mode: Mode::Sequential,
             threads: 1,
             virtual_loss: 1,
+            in_flight: InFlight::Loss,
             arena_nodes: DEFAULT_ARENA_NODES,
             expand_threshold: DEFAULT_EXPAND_THRESHOLD,
             final_move: FinalMove::Visits,
@@ -399,6 +434,12 @@ impl SearchConfigBuilder {
     /// Virtual loss per in-flight playout (0 disables).
     pub fn virtual_loss(mut self, virtual_loss: u32) -> Self {
         self.virtual_loss = virtual_loss;
+        self
+    }
+
+    /// How selection reads in-flight playouts ([`InFlight`]; tree mode).
+    pub fn in_flight(mut self, in_flight: InFlight) -> Self {
+        self.in_flight = in_flight;
         self
     }
     /// Arena capacity in nodes.
@@ -519,6 +560,7 @@ impl SearchConfigBuilder {
             mode: self.mode,
             threads,
             virtual_loss: self.virtual_loss,
+            in_flight: self.in_flight,
             arena_nodes: self.arena_nodes,
             expand_threshold: self.expand_threshold,
             final_move: self.final_move,
@@ -550,6 +592,9 @@ mod tests {
         assert_eq!(b().arena_nodes(1).build(), Err(ConfigError::ArenaTooSmall(1)));
         assert_eq!(b().mode(Mode::RootParallel).threads(4).arena_nodes(7).build(), Err(ConfigError::ArenaTooSmall(7)));
         assert_eq!("fast".parse::<Mode>(), Err(ConfigError::UnknownMode("fast".into())));
+        assert_eq!("wu-uct".parse::<InFlight>(), Ok(InFlight::WuUct));
+        assert_eq!("loss".parse::<InFlight>(), Ok(InFlight::Loss));
+        assert!("wu".parse::<InFlight>().unwrap_err().to_string().contains("'wu'"));
         assert_eq!(b().rave(-1.0).build(), Err(ConfigError::BadRave(-1.0)));
         assert!(b().build().is_ok());
         assert_eq!(b().memory_mb(24).build().unwrap().arena_nodes(), (24 << 20) / 24);

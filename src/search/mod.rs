@@ -24,7 +24,7 @@ use std::fmt;
 use std::time::Instant;
 
 pub use config::{
-    ConfigError, FinalMove, Mode, Playout, SearchConfig, SearchConfigBuilder, Weights, DEFAULT_ARENA_NODES,
+    ConfigError, FinalMove, InFlight, Mode, Playout, SearchConfig, SearchConfigBuilder, Weights, DEFAULT_ARENA_NODES,
     DEFAULT_BIAS_K, DEFAULT_EXPAND_THRESHOLD, MAX_PLAYOUTS, MIN_ARENA_NODES, SECURE_A,
 };
 use result::RootChild;
@@ -186,7 +186,13 @@ impl Search {
             _ => u32::MAX,
         };
         let params = IterationParams {
-            uct: UctParams { c: cfg.c, bias: cfg.bias, bias_k: cfg.bias_k, rave: cfg.rave },
+            uct: UctParams {
+                c: cfg.c,
+                bias: cfg.bias,
+                bias_k: cfg.bias_k,
+                rave: cfg.rave,
+                wu_uct: cfg.in_flight == InFlight::WuUct,
+            },
             // A lone worker gains nothing from virtual loss (its own is left out of every
             // choice it makes), so it skips the two extra atomic adds per node.
             virtual_loss: if cfg.threads > 1 { cfg.virtual_loss } else { 0 },
