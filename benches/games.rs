@@ -41,10 +41,46 @@ fn bench_game<G: Game>(c: &mut Criterion, perft_depth: u32, perft_nodes: u64) {
     group.finish();
 }
 
+/// Othello's two builds of the playout primitives side by side (the same games: each
+/// iteration asserts both builds' outcomes agree).
+fn othello_builds(c: &mut Criterion) {
+    use parmcts::games::othello::PlayoutBuild;
+    const PLAYOUTS: u64 = 10_000;
+    let mut group = c.benchmark_group("othello_playout_builds");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(PLAYOUTS));
+    let run = |build: PlayoutBuild| {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);
+        let mut black_wins = 0u32;
+        for _ in 0..PLAYOUTS {
+            let mut game = black_box(Othello::new());
+            let outcome = game.random_playout_on(build, &mut rng).expect("checked before the bench");
+            black_wins += u32::from(outcome == Outcome::Win(parmcts::Player::One));
+        }
+        black_wins
+    };
+    let builds: Vec<PlayoutBuild> = [PlayoutBuild::Portable, PlayoutBuild::Avx2]
+        .into_iter()
+        .filter(|&b| Othello::new().random_playout_on(b, &mut Xoshiro256PlusPlus::seed_from_u64(0)).is_some())
+        .collect();
+    let expected = run(PlayoutBuild::Portable);
+    for build in builds {
+        group.bench_function(build.name(), |b| {
+            b.iter(|| {
+                let black_wins = run(build);
+                assert_eq!(black_wins, expected, "{} plays other games", build.name());
+                black_wins
+            })
+        });
+    }
+    group.finish();
+}
+
 fn games(c: &mut Criterion) {
     bench_game::<TicTacToe>(c, 9, 255_168);
     bench_game::<ConnectFour>(c, 8, 5_673_234);
     bench_game::<Othello>(c, 7, 55_092);
+    othello_builds(c);
 }
 
 criterion_group!(benches, games);

@@ -429,6 +429,28 @@ fn random_playout_plays_the_default_loops_games() {
     assert!(long as f64 > 0.98 * games as f64, "{long} of {games} games have 50-64 plies");
 }
 
+/// Both builds of the playout primitives play the default loop's games (the AVX2 one
+/// where this CPU has it): every build is held to the same oracle.
+#[test]
+fn every_playout_build_plays_the_default_loops_games() {
+    use parmcts::games::othello::PlayoutBuild;
+    for build in [PlayoutBuild::Portable, PlayoutBuild::Avx2] {
+        let (mut rng, mut slow_rng) = (Xoshiro256PlusPlus::seed_from_u64(6), Xoshiro256PlusPlus::seed_from_u64(6));
+        for _ in 0..5_000 {
+            let (mut game, mut slow) = (Othello::new(), Othello::new());
+            let Some(outcome) = game.random_playout_on(build, &mut rng) else {
+                eprintln!("{} skipped: this CPU cannot run it", build.name());
+                break;
+            };
+            let (expected, _) = default_playout(&mut slow, &mut slow_rng);
+            assert_eq!((outcome, game), (expected, slow), "{}", build.name());
+        }
+    }
+    // The build playouts use is one this CPU runs.
+    let detected = PlayoutBuild::detect();
+    assert!(Othello::new().random_playout_on(detected, &mut Xoshiro256PlusPlus::seed_from_u64(1)).is_some());
+}
+
 #[test]
 fn random_playout_winner_distribution_matches_the_default_loop() {
     // Independent seeds: the two winner distributions must agree within sampling noise.

@@ -774,7 +774,7 @@ fn run_bench(args: &BenchArgs) -> Result<(), Failure> {
             .collect();
         print_json(&json!({
             "results": results, "repeat": args.repeat, "cores": available_cores(),
-            "othello_playout_build": parmcts::games::othello::playout_build(),
+            "othello_playout_build": parmcts::games::othello::PlayoutBuild::detect().name(),
         }));
     }
     Ok(())
@@ -788,7 +788,10 @@ fn print_bench_table(rows: &[BenchRow]) {
     let Some(first) = rows.first() else { return };
     out!("{} ({} playouts per run, median of repeats, {} cores)", first.game, first.playouts, available_cores());
     if first.game == Othello::NAME {
-        out!("(playouts on the {} build of the Othello kernels)", parmcts::games::othello::playout_build());
+        out!(
+            "(playouts on the {} build of the Othello kernels)",
+            parmcts::games::othello::PlayoutBuild::detect().name()
+        );
     }
     out!("{:<6} {:>7} {:>14} {:>12} {:>12}", "mode", "threads", "playouts/s", "ns/playout", "x seq");
     for r in rows {

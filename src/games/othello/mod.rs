@@ -532,14 +532,50 @@ fn hand_set_weight(sq: u32) -> u32 {
     SQUARE_WEIGHT[sq as usize]
 }
 
-/// Which build of the playout primitives this CPU runs: `"avx2+bmi2"` or `"portable"`
-/// (benchmarks print it, so that figures from different machines can be compared).
-pub fn playout_build() -> &'static str {
-    #[cfg(target_arch = "x86_64")]
-    if kernels::Avx2::detect().is_some() {
-        return "avx2+bmi2";
+/// A build of the playout primitives (`kernels`): playouts use the fastest one the CPU
+/// runs; benchmarks and tests can ask for either.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PlayoutBuild {
+    /// Plain Rust for baseline x86-64 or any other target.
+    Portable,
+    /// AVX2, BMI1/2, POPCNT and LZCNT (x86-64), picked at run time.
+    Avx2,
+}
+
+impl PlayoutBuild {
+    /// The build playouts use on this CPU.
+    pub fn detect() -> PlayoutBuild {
+        #[cfg(target_arch = "x86_64")]
+        if kernels::Avx2::detect().is_some() {
+            return PlayoutBuild::Avx2;
+        }
+        PlayoutBuild::Portable
     }
-    "portable"
+
+    /// `"avx2+bmi2"` or `"portable"` (benchmarks print it, so that figures from
+    /// different machines can be compared).
+    pub fn name(self) -> &'static str {
+        match self {
+            PlayoutBuild::Portable => "portable",
+            PlayoutBuild::Avx2 => "avx2+bmi2",
+        }
+    }
+}
+
+impl Othello {
+    /// [`Game::random_playout`] on the given build (the same game from the same
+    /// generator state on either); `None` when this CPU cannot run `build`.
+    pub fn random_playout_on<R: RngCore>(&mut self, build: PlayoutBuild, rng: &mut R) -> Option<Outcome> {
+        match build {
+            PlayoutBuild::Portable => Some(Portable.run(|k| self.play_out_with(k, rng, Uniform, |_, _| {}))),
+            #[cfg(target_arch = "x86_64")]
+            PlayoutBuild::Avx2 => {
+                kernels::Avx2::detect().map(|k| k.run(|k| self.play_out_with(k, rng, Uniform, |_, _| {})))
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            PlayoutBuild::Avx2 => None,
+        }
+    }
 }
 
 /// How a bitboard playout chooses its square from the (non-empty) legal-square mask.
