@@ -20,8 +20,9 @@
 //! a table of the 8 rays of each square: along each ray the nearest square without an
 //! opponent disc is isolated with a bit trick, and the run before it flips when that
 //! square holds one of the mover's discs. Nothing allocates, and nothing branches on
-//! the board. Playouts run these primitives through `kernels`, which has an AVX2 + BMI2
-//! build of them chosen at run time (the release binary targets baseline x86-64).
+//! the board. Playouts also have an AVX2 + BMI2 build of these primitives (flips there
+//! come from the same fill as the legal squares, seeded with the placed disc), chosen at
+//! run time because the release binary targets baseline x86-64 ([`PlayoutBuild`]).
 //!
 //! # Text
 //! Squares are written `a1`…`h8` (upper case is accepted), the pass `pass` (`pa` is
