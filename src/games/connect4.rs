@@ -253,7 +253,7 @@ impl Game for ConnectFour {
     /// instead of move by move; about 3x cheaper than the trait's loop (tested to draw
     /// with the same frequencies).
     fn biased_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
-        self.play_out_cells(rng, false, true, |_, _| {})
+        self.play_out_cells(rng, |game, playable, rng| game.pick_cell(playable, false, true, rng), |_, _| {})
     }
 
     /// Every policy on bitboards (`ConnectFour::play_out_cells`; Connect Four has no
@@ -264,37 +264,22 @@ impl Game for ConnectFour {
         policy: PlayoutPolicy,
         played: &mut MovesPlayed,
     ) -> Outcome {
-        self.play_out_cells(rng, policy.prune, policy.biased, |player, mv| played.insert(player, mv))
+        let pick = |game: &Self, playable, rng: &mut R| game.pick_cell(playable, policy.prune, policy.biased, rng);
+        self.play_out_cells(rng, pick, |player, mv| played.insert(player, mv))
     }
 
     #[inline]
     fn random_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
-        if let Some(outcome) = self.outcome() {
-            return outcome;
-        }
-        loop {
-            if self.plies as u32 == WIDTH * HEIGHT {
-                return Outcome::Draw;
+        // Uniform over the open columns by rejection: draw a column, redraw if it is
+        // full. Measured: 1,268 instructions and 332 cycles per playout, against 1,462
+        // and 670 for a branch-free gather plus table lookup.
+        let pick = |_: &Self, playable: u64, rng: &mut R| loop {
+            let cell = playable & column_mask(random_below(rng, WIDTH));
+            if cell != 0 {
+                break cell;
             }
-            // Uniform over the open columns by rejection: draw a column, redraw if it is
-            // full. Measured: 1,268 instructions and 332 cycles per playout, against 1,462
-            // and 670 for a branch-free gather plus table lookup.
-            let playable = self.playable();
-            let cell = loop {
-                let cell = playable & column_mask(random_below(rng, WIDTH));
-                if cell != 0 {
-                    break cell;
-                }
-            };
-            // Test the mover's stones with the new one before the board update, off the
-            // update's dependency chain.
-            let won = has_four(self.current | cell);
-            let mover = self.side_to_move();
-            self.play_cell(cell);
-            if won {
-                return Outcome::Win(mover);
-            }
-        }
+        };
+        self.play_out_cells(rng, pick, |_, _| {})
     }
 }
 
@@ -353,18 +338,45 @@ impl ConnectFour {
         }
     }
 
-    /// The playout loop on bitboards behind the pruned and the biased playouts. With
-    /// `prune`, only [`ConnectFour::pruned_cells`]. Among the cells kept: with `weighted`, the
+    /// The cell a pruned or biased playout plays among the `playable` ones. With `prune`,
+    /// only [`ConnectFour::pruned_cells`]. Among the cells kept: with `weighted`, the
     /// roulette wheel of [`ConnectFour::cell_weights`] (the action values), else uniform,
     /// numbering the cells in column order and drawing one number per ply even when one
     /// cell is kept, exactly as the trait's loop does — so the pruned uniform playout
     /// plays the same game as the trait's from the same generator state (tested), about
     /// 1.5x cheaper; the biased one is about 1.8x cheaper than the trait's roulette.
+    #[inline(always)]
+    fn pick_cell<R: RngCore>(&self, playable: u64, prune: bool, weighted: bool, rng: &mut R) -> u64 {
+        let kept = if prune { self.pruned_cells(playable) } else { playable };
+        if weighted {
+            let weights = self.cell_weights(kept);
+            let total: u32 = weights.iter().map(|&(_, w)| w).sum();
+            let mut x = random_below(rng, total);
+            let mut cell = 0;
+            for &(c, w) in &weights {
+                cell = c;
+                if x < w {
+                    break;
+                }
+                x -= w;
+            }
+            cell
+        } else {
+            let mut cells = kept;
+            for _ in 0..random_below(rng, kept.count_ones()) {
+                cells &= cells - 1;
+            }
+            cells & cells.wrapping_neg()
+        }
+    }
+
+    /// The playout loop on bitboards behind every playout: `pick` chooses each cell (one
+    /// bit) among the playable ones; `on_move` hears each (player, column).
+    #[inline(always)]
     fn play_out_cells<R: RngCore>(
         &mut self,
         rng: &mut R,
-        prune: bool,
-        weighted: bool,
+        mut pick: impl FnMut(&Self, u64, &mut R) -> u64,
         mut on_move: impl FnMut(Player, Move),
     ) -> Outcome {
         if let Some(outcome) = self.outcome() {
@@ -374,28 +386,9 @@ impl ConnectFour {
             if self.plies as u32 == WIDTH * HEIGHT {
                 return Outcome::Draw;
             }
-            let playable = self.playable();
-            let kept = if prune { self.pruned_cells(playable) } else { playable };
-            let cell = if weighted {
-                let weights = self.cell_weights(kept);
-                let total: u32 = weights.iter().map(|&(_, w)| w).sum();
-                let mut x = random_below(rng, total);
-                let mut cell = 0;
-                for &(c, w) in &weights {
-                    cell = c;
-                    if x < w {
-                        break;
-                    }
-                    x -= w;
-                }
-                cell
-            } else {
-                let mut cells = kept;
-                for _ in 0..random_below(rng, kept.count_ones()) {
-                    cells &= cells - 1;
-                }
-                cells & cells.wrapping_neg()
-            };
+            let cell = pick(self, self.playable(), rng);
+            // Test the mover's stones with the new one before the board update, off the
+            // update's dependency chain.
             let won = has_four(self.current | cell);
             let mover = self.side_to_move();
             on_move(mover, Move((cell.trailing_zeros() / H1) as u16));
