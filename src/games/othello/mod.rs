@@ -483,9 +483,7 @@ impl Game for Othello {
 
     /// The bitboard roulette wheel over the classes' gammas, as integers.
     fn learned_playout<R: RngCore>(&mut self, rng: &mut R, gammas: &[f32]) -> Outcome {
-        let class_weight = learned_class_weights(gammas);
-        let weight = |sq: u32| class_weight[SQUARE_CLASS[sq as usize] as usize];
-        self.play_out_masks(rng, Roulette(weight), |_, _| {})
+        self.play_out_masks(rng, learned_roulette(gammas), |_, _| {})
     }
 
     /// A uniformly random game to the end, on bitboards: one move generation per ply,
@@ -508,23 +506,21 @@ impl Game for Othello {
         match (policy.prune, policy.biased, policy.gammas) {
             (true, _, _) => recorded_play_out(self, rng, policy, played),
             (false, true, None) => self.play_out_masks(rng, Roulette(hand_set_weight), record),
-            (false, true, Some(gammas)) => {
-                let class_weight = learned_class_weights(gammas);
-                let weight = |sq: u32| class_weight[SQUARE_CLASS[sq as usize] as usize];
-                self.play_out_masks(rng, Roulette(weight), record)
-            }
+            (false, true, Some(gammas)) => self.play_out_masks(rng, learned_roulette(gammas), record),
             (false, false, _) => self.play_out_masks(rng, Uniform, record),
         }
     }
 }
 
-/// Integer class weights from per-class gammas (once per playout, 10 entries): the
-/// largest gamma maps to 2^16, every class to at least 1, so the wheel stays exact and its
-/// total fits a `u32`.
-fn learned_class_weights(gammas: &[f32]) -> [u32; 10] {
+/// The roulette wheel over per-class gammas, as integer class weights built once per
+/// playout (10 entries): the largest gamma maps to 2^16, every class to at least 1, so the
+/// wheel stays exact and its total fits a `u32`.
+fn learned_roulette(gammas: &[f32]) -> Roulette<impl Fn(u32) -> u32> {
     let max = gammas.iter().copied().filter(|g| g.is_finite()).fold(0.0f32, f32::max);
     let scale = if max > 0.0 { 65536.0 / max } else { 1.0 };
-    std::array::from_fn(|class| ((gammas.get(class).copied().unwrap_or(1.0) * scale).round() as u32).max(1))
+    let class_weight: [u32; 10] =
+        std::array::from_fn(|class| ((gammas.get(class).copied().unwrap_or(1.0) * scale).round() as u32).max(1));
+    Roulette(move |sq: u32| class_weight[SQUARE_CLASS[sq as usize] as usize])
 }
 
 /// 20 × the hand-set gamma of square `sq`.
