@@ -20,7 +20,9 @@ use parmcts::players::{apply_search_option, PlayerSpec};
 use parmcts::search::format_moves;
 use parmcts::solver::connect4::Solver;
 use parmcts::tree::NODE_BYTES;
-use parmcts::weights::train::{collect_decisions, evaluate_fit, fit_mm, hold_out, with_temperature, TrainingGames};
+use parmcts::weights::train::{
+    collect_decisions, evaluate_fit, fit_mm, hold_out, temperature_exponent, with_temperature, TrainingGames,
+};
 use parmcts::weights::MoveWeights;
 use parmcts::{ConnectFour, Game, GameKind, Othello, Outcome, Player, Proof, Search, SearchConfig, TicTacToe};
 
@@ -483,7 +485,7 @@ fn run_train<G: Evaluate>(args: &TrainArgs, hand_set: &[f32]) -> Result<(), Fail
         return Err(Failure("--games, --threads and --iterations must be at least 1".into(), 2));
     }
     // Checked before the teacher's games, not after them.
-    with_temperature(&[1.0], args.temperature).map_err(|e| Failure(format!("--temperature: {e}"), 2))?;
+    temperature_exponent(args.temperature).map_err(|e| Failure(format!("--temperature: {e}"), 2))?;
     let teacher = PlayerSpec::parse(&args.teacher).map_err(|e| Failure(format!("--teacher: {e}"), 2))?;
     let plan = TrainingGames {
         games: args.games,

@@ -106,6 +106,9 @@ pub struct Search {
     reuse_hash: Option<u64>,
     /// Spare arena for compaction (allocated on first reuse; pages untouched until used).
     scratch: Option<Arena>,
+    /// The shipped weights of the last game searched ([`Game::SHIPPED_WEIGHTS`]), read
+    /// once rather than on every move.
+    shipped: Option<(&'static str, MoveWeights)>,
 }
 
 impl Search {
@@ -132,6 +135,7 @@ impl Search {
             prior_root: vec![(0, 0); trees],
             reuse_hash: None,
             scratch: None,
+            shipped: None,
         })
     }
 
@@ -156,7 +160,6 @@ impl Search {
         }
         // The learned gammas in use, if any (the shipped set is read only where used).
         let uses_weights = self.config.playout == Playout::Biased || self.config.bias > 0.0;
-        let shipped;
         let gammas = match &self.config.weights {
             Weights::Learned(weights) => {
                 weights.check::<G>().map_err(SearchError::Weights)?;
@@ -165,10 +168,13 @@ impl Search {
             Weights::HandSet => None,
             Weights::Shipped => match G::SHIPPED_WEIGHTS {
                 Some(json) if uses_weights => {
-                    shipped = MoveWeights::from_json(json)
-                        .and_then(|w| w.check::<G>().map(|()| w))
-                        .map_err(SearchError::Weights)?;
-                    Some(shipped.gammas.as_slice())
+                    if self.shipped.as_ref().is_none_or(|(game, _)| *game != G::NAME) {
+                        let weights = MoveWeights::from_json(json)
+                            .and_then(|w| w.check::<G>().map(|()| w))
+                            .map_err(SearchError::Weights)?;
+                        self.shipped = Some((G::NAME, weights));
+                    }
+                    self.shipped.as_ref().map(|(_, weights)| weights.gammas.as_slice())
                 }
                 _ => None,
             },

@@ -166,10 +166,19 @@ pub fn fit_mm(decisions: &[Decision], features: usize, iterations: usize) -> Vec
 /// # Errors
 /// [`WeightsError`] if `temperature` is not a positive finite number.
 pub fn with_temperature(gammas: &[f64], temperature: f64) -> Result<Vec<f64>, WeightsError> {
+    let exponent = temperature_exponent(temperature)?;
+    Ok(gammas.iter().map(|g| g.powf(exponent)).collect())
+}
+
+/// The exponent `1 / temperature` of [`with_temperature`].
+///
+/// # Errors
+/// [`WeightsError`] if `temperature` is not a positive finite number.
+pub fn temperature_exponent(temperature: f64) -> Result<f64, WeightsError> {
     if !(temperature.is_finite() && temperature > 0.0) {
         return Err(WeightsError(format!("temperature {temperature} must be a positive finite number")));
     }
-    Ok(gammas.iter().map(|g| g.powf(1.0 / temperature)).collect())
+    Ok(1.0 / temperature)
 }
 
 /// How well gammas predict held-out decisions.
