@@ -85,7 +85,42 @@ fn bench_value_sum(c: &mut Criterion) {
     group.finish();
 }
 
+/// What one cache-line transfer between two cores costs: two threads hand one atomic
+/// counter back and forth (each waits for the other's increment), so every handoff moves
+/// the line once. Tree-parallel search pays this on every shared counter it touches.
+fn bench_line_handoff(c: &mut Criterion) {
+    const HANDOFFS: u64 = 200_000;
+    let mut group = c.benchmark_group("cache_line");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(HANDOFFS));
+    group.bench_function("handoff_between_two_threads", |b| {
+        b.iter(|| {
+            let turn = AtomicU64::new(0);
+            std::thread::scope(|s| {
+                for me in 0..2 {
+                    let turn = &turn;
+                    s.spawn(move || {
+                        let mut next = me;
+                        while next < HANDOFFS {
+                            // ORDERING: Acquire/Release pair the two threads' turns; the
+                            // bench only needs each to see the other's increment.
+                            while turn.load(Ordering::Acquire) != next {
+                                std::hint::spin_loop();
+                            }
+                            turn.store(next + 1, Ordering::Release);
+                            next += 2;
+                        }
+                    });
+                }
+            });
+            assert_eq!(turn.load(Ordering::Relaxed), HANDOFFS);
+        })
+    });
+    group.finish();
+}
+
 fn search(c: &mut Criterion) {
+    bench_line_handoff(c);
     bench_value_sum(c);
     bench_modes::<TicTacToe>(c, 100_000);
     bench_modes::<ConnectFour>(c, 200_000);

