@@ -4,9 +4,9 @@
 
 use std::time::{Duration, Instant};
 
-use crate::games::Game;
+use crate::games::{Game, Player, PlayoutPolicy};
 use crate::search::iteration::worker_rng;
-use crate::search::{Mode, Playout, Search, SearchConfig, SearchError};
+use crate::search::{Mode, Playout, Search, SearchConfig, SearchError, MAX_LEAVES};
 
 /// What one benchmark row measures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -49,6 +49,8 @@ pub struct BenchRow {
     pub mode: BenchMode,
     /// Threads used.
     pub threads: usize,
+    /// Playouts in flight per thread ([`crate::search::SearchConfigBuilder::leaves`]).
+    pub leaves: usize,
     /// Playouts per repeat.
     pub playouts: u64,
     /// Median playouts per second over the repeats.
@@ -66,24 +68,49 @@ impl BenchRow {
     }
 }
 
-/// Runs `playouts` random games from `root` split over `threads`; returns the wall time.
-pub fn time_pure_playouts<G: Game>(root: &G, threads: usize, playouts: u64, seed: u64) -> Duration {
+/// Runs `playouts` random games from `root` split over `threads`, each thread keeping
+/// `lanes` games in flight ([`Game::playouts`], as a search worker with `leaves = lanes`
+/// does); returns the wall time. `lanes` is clamped to 1..=[`MAX_LEAVES`].
+pub fn time_pure_playouts<G: Game>(root: &G, threads: usize, playouts: u64, seed: u64, lanes: usize) -> Duration {
     let start = Instant::now();
     std::thread::scope(|scope| {
         for t in 0..threads {
             let share = playouts / threads as u64 + u64::from((t as u64) < playouts % threads as u64);
             scope.spawn(move || {
-                let mut rng = worker_rng(seed, t);
-                let mut first_player_points = 0u64;
-                for _ in 0..share {
-                    let mut game = *root;
-                    first_player_points += game.random_playout(&mut rng).half_points(crate::Player::One) as u64;
-                }
-                std::hint::black_box(first_player_points);
+                let points = match lanes {
+                    0 | 1 => pure_playouts::<G, 1>(root, share, seed, t),
+                    2 => pure_playouts::<G, 2>(root, share, seed, t),
+                    3 => pure_playouts::<G, 3>(root, share, seed, t),
+                    _ => pure_playouts::<G, 4>(root, share, seed, t),
+                };
+                std::hint::black_box(points);
             });
         }
     });
     start.elapsed()
+}
+
+/// `playouts` uniform random games from `root`, `N` at a time (the remainder one at a
+/// time); returns the first player's half points, so that nothing is optimised away.
+fn pure_playouts<G: Game, const N: usize>(root: &G, playouts: u64, seed: u64, thread: usize) -> u64 {
+    let mut rngs: [_; N] = std::array::from_fn(|lane| worker_rng(seed, thread * MAX_LEAVES + lane));
+    let policy = PlayoutPolicy::default();
+    let mut first_player_points = 0u64;
+    let mut left = playouts;
+    while left > 0 {
+        if left >= N as u64 {
+            let mut games = [*root; N];
+            for outcome in G::playouts(&mut games, &mut rngs, policy) {
+                first_player_points += u64::from(outcome.half_points(Player::One));
+            }
+            left -= N as u64;
+        } else {
+            let mut game = *root;
+            first_player_points += u64::from(policy.play_out(&mut game, &mut rngs[0]).half_points(Player::One));
+            left -= 1;
+        }
+    }
+    first_player_points
 }
 
 /// Runs one MCTS search of `playouts` playouts; returns the wall time of the search.
@@ -100,8 +127,9 @@ pub fn time_mcts<G: Game>(root: &G, config: &SearchConfig) -> Result<Duration, S
 /// Measures every (mode, threads) pair for one game, interleaving the repeats so that
 /// machine noise spreads evenly, and returns the medians with their ratio to `seq`.
 ///
-/// `base` supplies the MCTS settings (C, virtual loss, arena size, seed); mode, threads
-/// and the playout budget are set per row. `seq` always runs at 1 thread, and is added
+/// `base` supplies the MCTS settings (C, virtual loss, arena size, seed, leaves — the
+/// game's [`Game::PLAYOUT_LANES`] when unset, for the pure rows too); mode, threads and
+/// the playout budget are set per row. `seq` always runs at 1 thread, and is added
 /// if missing so the ratios have a baseline.
 ///
 /// # Errors
@@ -123,12 +151,13 @@ pub fn bench_game<G: Game>(
             }
         }
     }
+    let lanes = base.leaves().map_or(G::PLAYOUT_LANES, |n| n as usize);
     let mut samples = vec![Vec::with_capacity(repeats); plan.len()];
     for repeat in 0..repeats.max(1) {
         for (i, &(mode, t)) in plan.iter().enumerate() {
             let seed = base.seed().wrapping_add(repeat as u64);
             let elapsed = match mode {
-                BenchMode::Pure => time_pure_playouts(root, t, playouts, seed),
+                BenchMode::Pure => time_pure_playouts(root, t, playouts, seed, lanes),
                 BenchMode::Mcts(m) => {
                     let config = SearchConfig::builder()
                         .playouts(playouts)
@@ -139,6 +168,7 @@ pub fn bench_game<G: Game>(
                         .virtual_loss(base.virtual_loss())
                         .arena_nodes(base.arena_nodes())
                         .expand_threshold(base.expand_threshold())
+                        .leaves(lanes as u32)
                         // Uniform playouts, the same as the pure rate's: the ratio is
                         // then exactly the cost of the tree.
                         .playout(Playout::Random)
@@ -156,6 +186,7 @@ pub fn bench_game<G: Game>(
             game: G::NAME,
             mode,
             threads: t,
+            leaves: lanes,
             playouts,
             playouts_per_sec: median(&samples),
             samples,

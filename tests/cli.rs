@@ -203,6 +203,9 @@ fn bad_input_is_rejected_with_exit_code_2() {
     rejects(&["bench", "--modes", "seq,warp"], "warp");
     rejects(&["bench", "--game", "hex"], "hex");
     rejects(&["search", "--game", "connect4", "--playouts", "100", "--in-flight", "wu"], "wu");
+    rejects(&["search", "--game", "othello", "--playouts", "100", "--leaves", "0"], "leaves must be 1 to 4 (got 0)");
+    rejects(&["play", "--game", "othello", "--p1", "mcts:playouts=10,leaves=9"], "got 9");
+    rejects(&["bench", "--game", "othello", "--leaves", "5"], "--leaves");
 }
 
 #[test]

@@ -17,7 +17,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use parmcts::games::othello::{Othello, PASS};
 use parmcts::games::perft::perft;
-use parmcts::games::{random_below, Game, GameError, Move, Outcome, Player};
+use parmcts::games::{random_below, Game, GameError, Move, Outcome, Player, PlayoutPolicy};
 use proptest::prelude::*;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -547,5 +547,60 @@ proptest! {
         // 60 squares, and a pass is never followed by another pass.
         prop_assert!(game.outcome().is_some(), "not over after {} plies", plies);
         prop_assert!(plies <= 120);
+    }
+}
+
+/// `Othello::playouts` interleaves its lanes; each lane must play exactly the game a lone
+/// playout plays from its generator (same outcome, final position and draws), under every
+/// policy, with lanes that finish at different plies (starts from random depths and from
+/// the FFO endgames, a few plies from the end).
+fn lanes_play_the_lone_games<const N: usize>(policy: PlayoutPolicy) {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(40 + N as u64);
+    let ffo: Vec<Othello> = ffo_positions().iter().map(|(line, ..)| Othello::parse_position(line).unwrap()).collect();
+    for round in 0..1_500u64 {
+        let mut games: [Othello; N] = std::array::from_fn(|lane| match (round as usize + lane) % 3 {
+            0 => ffo[random_below(&mut rng, ffo.len() as u32) as usize],
+            _ => {
+                let plies = random_below(&mut rng, 50) as usize;
+                random_game_of(&mut rng, plies)
+            }
+        });
+        let mut rngs: [Xoshiro256PlusPlus; N] =
+            std::array::from_fn(|lane| Xoshiro256PlusPlus::seed_from_u64(round * 8 + lane as u64));
+        let (mut lone_games, mut lone_rngs) = (games, rngs.clone());
+        let outcomes = Othello::playouts(&mut games, &mut rngs, policy);
+        for lane in 0..N {
+            let expected = policy.play_out(&mut lone_games[lane], &mut lone_rngs[lane]);
+            assert_eq!((outcomes[lane], games[lane]), (expected, lone_games[lane]), "round {round} lane {lane}");
+            assert_eq!(rngs[lane].next_u64(), lone_rngs[lane].next_u64(), "round {round} lane {lane}: draws differ");
+        }
+    }
+}
+
+/// A game of `plies` random moves from the start (fewer if it ends first).
+fn random_game_of(rng: &mut impl RngCore, plies: usize) -> Othello {
+    let mut game = Othello::new();
+    for _ in 0..plies {
+        let moves = game.legal_moves();
+        if game.outcome().is_some() {
+            break;
+        }
+        game.play_unchecked(moves[random_below(rng, moves.len() as u32) as usize]);
+    }
+    game
+}
+
+#[test]
+fn interleaved_lanes_play_the_lone_games() {
+    let gammas = [9.0, 0.2, 2.5, 1.5, 0.1, 1.0, 1.2, 0.8, 0.6, 0.9];
+    for policy in [
+        PlayoutPolicy::default(),
+        PlayoutPolicy { biased: true, ..PlayoutPolicy::default() },
+        PlayoutPolicy { biased: true, gammas: Some(&gammas), ..PlayoutPolicy::default() },
+    ] {
+        lanes_play_the_lone_games::<1>(policy);
+        lanes_play_the_lone_games::<2>(policy);
+        lanes_play_the_lone_games::<3>(policy);
+        lanes_play_the_lone_games::<4>(policy);
     }
 }

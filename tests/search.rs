@@ -127,3 +127,47 @@ fn values_and_visits_are_consistent() {
     }
     assert!(!result.pv.is_empty() && result.pv[0] == result.best_move.unwrap());
 }
+
+/// `leaves = n`: each worker descends to `n` leaves (virtual loss spreads them) and plays
+/// their playouts together. In every mode the budget is spent exactly, every quiescent
+/// invariant holds, tactics are still found, and a sequential search stays reproducible.
+#[test]
+fn several_leaves_in_flight_search_correctly() {
+    let win = ConnectFour::parse_position("121213").unwrap();
+    for leaves in 2..=4 {
+        for mode in [Mode::Sequential, Mode::TreeParallel, Mode::RootParallel] {
+            // 10,001: not a multiple of the lanes, so the remainder runs one at a time.
+            let result = run_checked(&win, config(10_001, 3).mode(mode).threads(2).leaves(leaves).build().unwrap());
+            assert_eq!(result.playouts, 10_001, "leaves={leaves} {mode}");
+            assert_eq!(win.format_move(result.best_move.unwrap()), "1", "leaves={leaves} {mode}");
+        }
+        let othello = parmcts::Othello::new();
+        for mode in [Mode::Sequential, Mode::TreeParallel] {
+            for playout in ["random", "biased"] {
+                let cfg = config(3_000, 7)
+                    .mode(mode)
+                    .threads(2)
+                    .leaves(leaves)
+                    .playout(playout.parse().unwrap())
+                    .build()
+                    .unwrap();
+                run_checked(&othello, cfg);
+            }
+        }
+        let cfg = config(20_000, 42).leaves(leaves).build().unwrap();
+        let (a, b) = (run_checked(&othello, cfg.clone()), run_checked(&othello, cfg));
+        assert_eq!((a.children, a.nodes), (b.children, b.nodes), "leaves={leaves}");
+    }
+    // With one lane per worker, nothing changes: the default for Connect Four.
+    let one = run_checked(&win, config(5_000, 8).leaves(1).build().unwrap());
+    let default = run_checked(&win, config(5_000, 8).build().unwrap());
+    assert_eq!(one.children, default.children);
+}
+
+#[test]
+fn leaves_outside_one_to_four_are_rejected() {
+    use parmcts::search::ConfigError;
+    assert_eq!(config(10, 0).leaves(0).build().unwrap_err(), ConfigError::BadLeaves(0));
+    assert_eq!(config(10, 0).leaves(5).build().unwrap_err(), ConfigError::BadLeaves(5));
+    assert!(config(10, 0).leaves(4).build().is_ok());
+}

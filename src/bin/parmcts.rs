@@ -17,7 +17,7 @@ use parmcts::benchmark::{bench_game, BenchMode, BenchRow};
 use parmcts::games::perft::perft;
 use parmcts::matches::{run_match, MatchConfig, Openings, Sprt};
 use parmcts::players::{apply_search_option, PlayerSpec};
-use parmcts::search::format_moves;
+use parmcts::search::{format_moves, ConfigError};
 use parmcts::solver::connect4::Solver;
 use parmcts::tree::NODE_BYTES;
 use parmcts::weights::train::{
@@ -204,6 +204,9 @@ struct SearchArgs {
     /// How selection reads in-flight playouts: loss (virtual loss) or wu-uct.
     #[arg(long = "in-flight")]
     in_flight: Option<String>,
+    /// Playouts each worker keeps in flight, 1-4 (default: the game's playout lanes).
+    #[arg(long)]
+    leaves: Option<String>,
     /// Arena size in MiB.
     #[arg(long = "memory-mb")]
     memory_mb: Option<String>,
@@ -266,6 +269,10 @@ struct BenchArgs {
     /// Virtual loss for tree mode.
     #[arg(long = "virtual-loss", default_value_t = 1)]
     virtual_loss: u32,
+    /// Playouts (pure: games) each thread keeps in flight, 1-4 (default: each game's
+    /// playout lanes).
+    #[arg(long)]
+    leaves: Option<u32>,
     /// Seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -370,6 +377,7 @@ fn search_config(args: &SearchArgs) -> Result<SearchConfig, Failure> {
         ("threads", &args.threads),
         ("virtual-loss", &args.virtual_loss),
         ("in-flight", &args.in_flight),
+        ("leaves", &args.leaves),
         ("memory-mb", &args.memory_mb),
         ("nodes", &args.nodes),
         ("expand", &args.expand),
@@ -750,8 +758,14 @@ fn run_bench(args: &BenchArgs) -> Result<(), Failure> {
     let mut rows: Vec<BenchRow> = Vec::new();
     for game in games {
         let playouts = args.playouts.unwrap_or_else(|| default_bench_playouts(game));
-        let base =
-            SearchConfig::builder().playouts(playouts).seed(args.seed).virtual_loss(args.virtual_loss).build()?;
+        let mut base = SearchConfig::builder().playouts(playouts).seed(args.seed).virtual_loss(args.virtual_loss);
+        if let Some(n) = args.leaves {
+            base = base.leaves(n);
+        }
+        let base = base.build().map_err(|e| match e {
+            ConfigError::BadLeaves(_) => Failure(format!("--leaves: {e}"), 2),
+            e => e.into(),
+        })?;
         let game_rows = with_game!(game, G => bench_game(&G::new(), &modes, &threads, playouts, args.repeat, &base))?;
         if !args.json {
             print_bench_table(&game_rows);
@@ -766,6 +780,7 @@ fn run_bench(args: &BenchArgs) -> Result<(), Failure> {
                     "game": r.game,
                     "mode": r.mode.name(),
                     "threads": r.threads,
+                    "leaves": r.leaves,
                     "playouts": r.playouts,
                     "playouts_per_sec": r.playouts_per_sec,
                     "ns_per_playout": r.ns_per_playout(),
@@ -788,7 +803,14 @@ fn available_cores() -> usize {
 
 fn print_bench_table(rows: &[BenchRow]) {
     let Some(first) = rows.first() else { return };
-    out!("{} ({} playouts per run, median of repeats, {} cores)", first.game, first.playouts, available_cores());
+    out!(
+        "{} ({} playouts per run, median of repeats, {} cores, {} playout{} in flight per thread)",
+        first.game,
+        first.playouts,
+        available_cores(),
+        first.leaves,
+        if first.leaves == 1 { "" } else { "s" }
+    );
     if first.game == Othello::NAME {
         out!(
             "(playouts on the {} build of the Othello kernels)",

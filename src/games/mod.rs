@@ -355,6 +355,25 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
         play_out(self, rng, |game, moves, rng| policy.pick(game, moves, rng))
     }
 
+    /// How many playouts a search worker keeps in flight by default
+    /// ([`crate::search::SearchConfigBuilder::leaves`]): 1, unless [`Game::playouts`]
+    /// interleaves lanes and that measured stronger at equal time.
+    const PLAYOUT_LANES: usize = 1;
+
+    /// `N` playouts under `policy` at once: lane `i` plays `games[i]` to the end with
+    /// `rngs[i]`, exactly the game [`PlayoutPolicy::play_out`] plays from that generator
+    /// state. The default plays the lanes one after the other. A game whose playout is one
+    /// long chain of dependent steps overrides it to advance the lanes in turn, so that
+    /// the core overlaps their chains (Othello: 1.65x the playouts per second with 2
+    /// lanes); the search runs [`crate::search::SearchConfig::leaves`] playouts this way.
+    fn playouts<R: RngCore, const N: usize>(
+        games: &mut [Self; N],
+        rngs: &mut [R; N],
+        policy: PlayoutPolicy,
+    ) -> [Outcome; N] {
+        std::array::from_fn(|i| policy.play_out(&mut games[i], &mut rngs[i]))
+    }
+
     /// Plays uniformly random moves until the game ends and returns the outcome.
     /// Games override this with a faster loop; the distribution must stay uniform over
     /// [`Game::legal_moves`] (chance positions: by [`Game::chance_weight`]).
@@ -435,6 +454,18 @@ impl PlayoutPolicy<'_> {
         match self.gammas {
             Some(gammas) => game.move_feature(mv).and_then(|f| gammas.get(f)).copied().unwrap_or(1.0),
             None => game.action_value(mv),
+        }
+    }
+
+    /// Plays `game` to the end under this policy with the game's fastest playout for it
+    /// and returns the outcome.
+    #[inline]
+    pub fn play_out<G: Game, R: RngCore>(&self, game: &mut G, rng: &mut R) -> Outcome {
+        match (self.prune, self.biased, self.gammas) {
+            (true, _, _) => game.recorded_playout(rng, *self, &mut MovesPlayed::default()),
+            (false, true, Some(gammas)) => game.learned_playout(rng, gammas),
+            (false, true, None) => game.biased_playout(rng),
+            (false, false, _) => game.random_playout(rng),
         }
     }
 

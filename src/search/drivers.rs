@@ -93,15 +93,36 @@ pub(crate) fn run_worker<G: Game, T: TreeOps, B: Budget>(
             break;
         }
         if params.solver {
-            for _ in 0..granted {
-                worker.iterate::<G, T, true>(tree, root, params);
-            }
+            run_iterations::<G, T, true>(tree, root, params, worker, granted);
         } else {
-            for _ in 0..granted {
-                worker.iterate::<G, T, false>(tree, root, params);
-            }
+            run_iterations::<G, T, false>(tree, root, params, worker, granted);
         }
         worker.flush(tree);
+    }
+}
+
+/// Runs `count` iterations, `params.leaves` playouts in flight at a time (the remainder,
+/// and every iteration on an exclusive tree, one at a time).
+#[inline]
+fn run_iterations<G: Game, T: TreeOps, const SOLVER: bool>(
+    tree: &mut T,
+    root: &G,
+    params: IterationParams<'_>,
+    worker: &mut Worker,
+    count: u64,
+) {
+    let lanes = if T::SHARED { params.leaves as u64 } else { 1 };
+    let mut left = count;
+    while left >= lanes && lanes > 1 {
+        match lanes {
+            2 => worker.iterate::<G, T, SOLVER, 2>(tree, root, params),
+            3 => worker.iterate::<G, T, SOLVER, 3>(tree, root, params),
+            _ => worker.iterate::<G, T, SOLVER, 4>(tree, root, params),
+        }
+        left -= lanes;
+    }
+    for _ in 0..left {
+        worker.iterate::<G, T, SOLVER, 1>(tree, root, params);
     }
 }
 

@@ -8,6 +8,16 @@ use crate::games::{random_below, sample_weighted, Game, Move, MovesPlayed, Outco
 use crate::policy::{select_child, UctParams};
 use crate::tree::{Expansion, NodeId, Proof, TreeOps};
 
+/// The most playouts one worker keeps in flight (`leaves`).
+pub const MAX_LEAVES: usize = 4;
+
+/// The playout policy of `params`, and whether its playouts go through
+/// [`Game::recorded_playout`] (RAVE needs the moves; pruning has no faster path).
+fn playout_policy(params: IterationParams<'_>) -> (PlayoutPolicy<'_>, bool) {
+    let policy = PlayoutPolicy { biased: params.biased_playouts, prune: params.prune, gammas: params.gammas };
+    (policy, params.uct.rave > 0.0 || params.prune)
+}
+
 /// Parameters an iteration reads (copied out of the configuration once).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct IterationParams<'a> {
@@ -15,6 +25,9 @@ pub(crate) struct IterationParams<'a> {
     /// priors), RAVE (k = 0 disables it and the AMAF updates).
     pub uct: UctParams,
     pub virtual_loss: u32,
+    /// Playouts in flight per worker (1 to [`MAX_LEAVES`]; more than 1 only on a shared
+    /// tree).
+    pub leaves: usize,
     pub expand_threshold: u32,
     /// Roulette-wheel playouts driven by the game's action values, instead of uniform.
     pub biased_playouts: bool,
@@ -54,18 +67,25 @@ impl Pending {
     const EMPTY: Pending = Pending { node: NodeId::ROOT, playouts: 0, half_points: 0 };
 }
 
+/// Distinguishes the lanes' generators from the workers' (`worker_rng`).
+const LANE_SEEDS: u64 = 0x5DEE_CE66_D1CE_5EED;
+
 /// Per-worker state: its generator and a reusable path buffer (no allocation once warm).
 #[derive(Debug)]
 pub(crate) struct Worker {
     pub rng: Xoshiro256PlusPlus,
-    /// The nodes of the current iteration's path.
-    path: Vec<Step>,
+    /// The nodes of each lane's current iteration path (lane 0 only, unless
+    /// `leaves > 1`).
+    paths: [Vec<Step>; MAX_LEAVES],
+    /// The generators of the lanes' playouts when `leaves > 1` (with one lane, `rng`
+    /// serves the tree and the playout).
+    lane_rngs: [Xoshiro256PlusPlus; MAX_LEAVES],
     /// Batched backups not yet written to the tree, direct-mapped by node: a lookup is
     /// one hash (scanning a 64-entry list cost 150-300 instructions per iteration at 2
     /// threads on Connect Four).
     pending: Box<[Pending]>,
     /// RAVE: the moves each player made from the current level of the path down.
-    played: MovesPlayed,
+    played: [MovesPlayed; MAX_LEAVES],
     /// Deepest path seen (edges below the root).
     pub max_depth: u32,
     /// An expansion failed because the arena was full.
@@ -97,35 +117,83 @@ impl Worker {
     pub fn new(seed: u64, index: usize) -> Worker {
         Worker {
             rng: worker_rng(seed, index),
-            path: Vec::with_capacity(256),
+            paths: std::array::from_fn(|_| Vec::with_capacity(256)),
+            lane_rngs: std::array::from_fn(|lane| worker_rng(seed ^ LANE_SEEDS, index * MAX_LEAVES + lane)),
             pending: vec![Pending::EMPTY; PENDING_SLOTS].into_boxed_slice(),
-            played: MovesPlayed::default(),
+            played: [MovesPlayed::default(); MAX_LEAVES],
             max_depth: 0,
             arena_full: false,
             playouts: 0,
         }
     }
 
-    /// Runs one iteration from `root` (the root node must already be expanded).
-    /// `SOLVER` must equal `params.solver`: a compile-time flag keeps the solver's checks
-    /// out of the plain search loop.
+    /// Runs `N` iterations from `root` (the root node must already be expanded) with
+    /// their playouts in flight together (`leaves = N`): `N` descents (virtual loss
+    /// spreads them, so `T` must be shared for `N > 1`), then the `N` playouts at once
+    /// through [`Game::playouts`], each lane on its own generator (the lanes' playouts are
+    /// independent chains the core overlaps), then `N` backups. One lane is the plain
+    /// iteration: `rng` serves its tree and its playout. `SOLVER` must equal
+    /// `params.solver`: a compile-time flag keeps the solver's checks out of the plain
+    /// search loop.
     #[inline]
-    pub fn iterate<G: Game, T: TreeOps, const SOLVER: bool>(
+    pub fn iterate<G: Game, T: TreeOps, const SOLVER: bool, const N: usize>(
         &mut self,
         tree: &mut T,
         root: &G,
         params: IterationParams<'_>,
     ) {
+        const { assert!(N >= 1 && N <= MAX_LEAVES) };
+        debug_assert!(T::SHARED || N == 1, "lanes need virtual loss to spread");
+        let mut states = [*root; N];
+        let mut exact = [None; N];
+        for lane in 0..N {
+            (states[lane], exact[lane]) = self.descend::<G, T, SOLVER>(tree, root, params, lane);
+        }
+        let (policy, recorded) = playout_policy(params);
+        let rngs: &mut [Xoshiro256PlusPlus] =
+            if N == 1 { std::slice::from_mut(&mut self.rng) } else { &mut self.lane_rngs[..N] };
+        let rngs: &mut [Xoshiro256PlusPlus; N] = rngs.try_into().expect("N generators (N <= MAX_LEAVES)");
+        let outcomes: [Outcome; N] = if !recorded && exact.iter().all(Option::is_none) {
+            G::playouts(&mut states, rngs, policy)
+        } else {
+            let played = &mut self.played;
+            std::array::from_fn(|lane| match exact[lane] {
+                Some(outcome) => outcome,
+                None if recorded => {
+                    played[lane].clear();
+                    states[lane].recorded_playout(&mut rngs[lane], policy, &mut played[lane])
+                }
+                None => policy.play_out(&mut states[lane], &mut rngs[lane]),
+            })
+        };
+        for lane in 0..N {
+            self.back_up(tree, params, lane, outcomes[lane], exact[lane].is_some());
+        }
+    }
+
+    /// Selection and expansion from `root` into `self.paths[lane]` (virtual loss on the
+    /// way down on a shared tree): returns the position reached and, when the value there
+    /// is known without a playout (a proven node or a finished game, with the solver),
+    /// that outcome.
+    #[inline]
+    fn descend<G: Game, T: TreeOps, const SOLVER: bool>(
+        &mut self,
+        tree: &mut T,
+        root: &G,
+        params: IterationParams<'_>,
+        lane: usize,
+    ) -> (G, Option<Outcome>) {
         debug_assert_eq!(SOLVER, params.solver);
+        let mut path = std::mem::take(&mut self.paths[lane]);
         let vl = if T::SHARED { params.virtual_loss } else { 0 };
         // Compile-time false for the exclusive tree: the sequential loop keeps no trace of it.
         let batching = T::SHARED && params.batch_min_visits != u32::MAX;
         let mut state = *root;
         let mut node = NodeId::ROOT;
-        self.path.clear();
+        path.clear();
         // The root's "mover" is the player who moved before the root position.
         let batched = batching && tree.stats(node).visits >= params.batch_min_visits;
-        self.path.push(Step { node, mover: root.side_to_move().other(), batched, chance: false });
+        path.push(Step { node, mover: root.side_to_move().other(), batched, chance: false });
         // Virtual loss this worker put on `node` (none on batched nodes).
         let mut own_vl = if batched { 0 } else { vl };
         if own_vl != 0 {
@@ -137,7 +205,7 @@ impl Worker {
             if SOLVER {
                 let proof = tree.proof(node);
                 if proof.is_known() {
-                    exact = Some(outcome_of(proof, self.path[self.path.len() - 1].mover));
+                    exact = Some(outcome_of(proof, path[path.len() - 1].mover));
                     break;
                 }
             }
@@ -146,8 +214,8 @@ impl Worker {
                     let child = match state.turn() {
                         Turn::Player(_) => select_child::<T, SOLVER>(tree, node, first, count, params.uct, own_vl),
                         Turn::Chance => {
-                            let last = self.path.len() - 1;
-                            self.path[last].chance = true;
+                            let last = path.len() - 1;
+                            path[last].chance = true;
                             sample_chance_child(tree, &state, first, count, &mut self.rng)
                         }
                     };
@@ -158,7 +226,7 @@ impl Worker {
                     if own_vl != 0 {
                         tree.add_virtual_loss(child, own_vl);
                     }
-                    self.path.push(Step { node: child, mover, batched, chance: false });
+                    path.push(Step { node: child, mover, batched, chance: false });
                     node = child;
                 }
                 // A leaf for good (terminal, or the arena was full), or another thread is
@@ -171,7 +239,7 @@ impl Worker {
                         if let Some(outcome) = state.outcome() {
                             if tree.try_claim(node) {
                                 tree.publish(node, NodeId(0), 0);
-                                let mover = self.path[self.path.len() - 1].mover;
+                                let mover = path[path.len() - 1].mover;
                                 tree.prove(node, Proof::from_half_points(outcome.half_points(mover)));
                             }
                             exact = Some(outcome);
@@ -192,22 +260,26 @@ impl Worker {
                 }
             }
         }
-        self.max_depth = self.max_depth.max(self.path.len() as u32 - 1);
-        let rave = params.uct.rave > 0.0;
-        let policy = PlayoutPolicy { biased: params.biased_playouts, prune: params.prune, gammas: params.gammas };
-        let outcome = match exact {
-            Some(outcome) => outcome,
-            None if rave || params.prune => {
-                self.played.clear();
-                state.recorded_playout(&mut self.rng, policy, &mut self.played)
-            }
-            None if params.biased_playouts => match params.gammas {
-                Some(gammas) => state.learned_playout(&mut self.rng, gammas),
-                None => state.biased_playout(&mut self.rng),
-            },
-            None => state.random_playout(&mut self.rng),
-        };
-        let path = std::mem::take(&mut self.path);
+        self.max_depth = self.max_depth.max(path.len() as u32 - 1);
+        self.paths[lane] = path;
+        (state, exact)
+    }
+
+    /// Backs up `outcome` along `self.paths[lane]` (removing its virtual loss), proves
+    /// the path's ancestors when the value was `exact` (solver), and feeds RAVE the lane's
+    /// recorded moves.
+    #[inline]
+    fn back_up<T: TreeOps>(
+        &mut self,
+        tree: &mut T,
+        params: IterationParams<'_>,
+        lane: usize,
+        outcome: Outcome,
+        exact: bool,
+    ) {
+        let vl = if T::SHARED { params.virtual_loss } else { 0 };
+        let batching = T::SHARED && params.batch_min_visits != u32::MAX;
+        let path = std::mem::take(&mut self.paths[lane]);
         for step in &path {
             let half_points = outcome.half_points(step.mover);
             if batching && step.batched {
@@ -216,16 +288,16 @@ impl Worker {
                 tree.record(step.node, half_points, vl);
             }
         }
-        if SOLVER && exact.is_some() {
+        if params.solver && exact {
             prove_ancestors(tree, &path);
         }
-        if rave {
-            if exact.is_some() {
-                self.played.clear();
+        if params.uct.rave > 0.0 {
+            if exact {
+                self.played[lane].clear();
             }
-            update_amaf(tree, &path, outcome, &mut self.played);
+            update_amaf(tree, &path, outcome, &mut self.played[lane]);
         }
-        self.path = path;
+        self.paths[lane] = path;
         self.playouts += 1;
     }
 

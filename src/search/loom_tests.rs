@@ -135,8 +135,8 @@ fn loom_concurrent_iterations_keep_invariants() {
             assert!(tree.try_claim(NodeId::ROOT));
             expand(&mut tree, NodeId::ROOT, &root, None::<&mut Xoshiro256PlusPlus>, None, false);
             let mut worker = Worker::new(1, 0);
-            worker.iterate::<_, _, false>(&mut tree, &root, params);
-            worker.iterate::<_, _, false>(&mut tree, &root, params);
+            worker.iterate::<_, _, false, 1>(&mut tree, &root, params);
+            worker.iterate::<_, _, false, 1>(&mut tree, &root, params);
             worker.flush(&mut tree);
         }
         let arena = Arc::new(arena);
@@ -146,7 +146,7 @@ fn loom_concurrent_iterations_keep_invariants() {
                 loom::thread::spawn(move || {
                     let mut worker = Worker::new(5, i);
                     // The root has 2 visits: its backup is batched, then flushed.
-                    worker.iterate::<_, _, false>(&mut SharedTree(&arena), &root, params);
+                    worker.iterate::<_, _, false, 1>(&mut SharedTree(&arena), &root, params);
                     worker.flush(&mut SharedTree(&arena));
                     worker.playouts
                 })

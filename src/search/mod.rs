@@ -25,7 +25,7 @@ use std::time::Instant;
 
 pub use config::{
     ConfigError, FinalMove, InFlight, Mode, Playout, SearchConfig, SearchConfigBuilder, Weights, DEFAULT_ARENA_NODES,
-    DEFAULT_BIAS_K, DEFAULT_EXPAND_THRESHOLD, MAX_PLAYOUTS, MIN_ARENA_NODES, SECURE_A,
+    DEFAULT_BIAS_K, DEFAULT_EXPAND_THRESHOLD, MAX_LEAVES, MAX_PLAYOUTS, MIN_ARENA_NODES, SECURE_A,
 };
 use result::RootChild;
 pub use result::{format_moves, ChildResult, SearchResult};
@@ -99,6 +99,8 @@ pub struct Search {
     arenas: Vec<Arena>,
     /// Playouts completed on each arena by the last run (for the invariant check).
     last_playouts: Vec<u64>,
+    /// The playouts per worker kept in flight by the last run (its resolved `leaves`).
+    last_leaves: usize,
     /// Per arena: (visits, leaf visits) its root had when the last run started.
     prior_root: Vec<(u64, u64)>,
     /// Set by [`Search::reuse`]: the hash of the position whose subtree now sits at the
@@ -132,6 +134,7 @@ impl Search {
             config,
             arenas,
             last_playouts: vec![0; trees],
+            last_leaves: 1,
             prior_root: vec![(0, 0); trees],
             reuse_hash: None,
             scratch: None,
@@ -185,6 +188,8 @@ impl Search {
             return Err(SearchError::ArenaTooSmall { needed, capacity });
         }
         let cfg = &self.config;
+        let leaves = cfg.leaves.map_or(G::PLAYOUT_LANES, |n| n as usize);
+        self.last_leaves = leaves;
         // Batched backups only where threads share a tree (a lone worker must select
         // exactly as the sequential search does).
         let batch_min_visits = match (cfg.mode, cfg.threads) {
@@ -199,9 +204,11 @@ impl Search {
                 rave: cfg.rave,
                 wu_uct: cfg.in_flight == InFlight::WuUct,
             },
-            // A lone worker gains nothing from virtual loss (its own is left out of every
-            // choice it makes), so it skips the two extra atomic adds per node.
-            virtual_loss: if cfg.threads > 1 { cfg.virtual_loss } else { 0 },
+            // A lone worker with one lane gains nothing from virtual loss (its own is left
+            // out of every choice it makes), so it skips the two extra atomic adds per
+            // node; its lanes need it to spread.
+            virtual_loss: if cfg.threads > 1 || leaves > 1 { cfg.virtual_loss } else { 0 },
+            leaves,
             expand_threshold: cfg.expand_threshold,
             biased_playouts: cfg.playout == Playout::Biased,
             gammas,
@@ -242,6 +249,13 @@ impl Search {
         }
         let solved = &AtomicBool::new(false);
         match cfg.mode {
+            // Lanes spread by virtual loss, which only the shared tree keeps: with more
+            // than one, a lone worker runs the shared tree's code (its atomics
+            // uncontended).
+            Mode::Sequential if leaves > 1 => {
+                let mut tree = SharedTree(&self.arenas[0]);
+                run_worker(&mut tree, root, params, &mut workers[0], LocalBudget(limit), deadline, solved);
+            }
             Mode::Sequential => {
                 let mut tree = ExclusiveTree(&mut self.arenas[0]);
                 run_worker(&mut tree, root, params, &mut workers[0], LocalBudget(limit), deadline, solved);
@@ -253,8 +267,12 @@ impl Search {
                     for (i, (worker, arena)) in workers.iter_mut().zip(self.arenas.iter_mut()).enumerate() {
                         let share = limit / trees + u64::from((i as u64) < limit % trees);
                         scope.spawn(move || {
-                            let mut tree = ExclusiveTree(arena);
-                            run_worker(&mut tree, root, params, worker, LocalBudget(share), deadline, solved);
+                            let budget = LocalBudget(share);
+                            if leaves > 1 {
+                                run_worker(&mut SharedTree(arena), root, params, worker, budget, deadline, solved);
+                            } else {
+                                run_worker(&mut ExclusiveTree(arena), root, params, worker, budget, deadline, solved);
+                            }
                         });
                     }
                 });
@@ -373,7 +391,7 @@ impl Search {
                 Expectations {
                     playouts,
                     expand_threshold: self.config.expand_threshold,
-                    exact_leaf_visits: self.config.mode != Mode::TreeParallel,
+                    exact_leaf_visits: self.config.mode != Mode::TreeParallel && self.last_leaves == 1,
                     prior_root_visits: prior.0,
                     prior_root_leaf: prior.1,
                     amaf_covers_visits: self.config.rave > 0.0,

@@ -495,6 +495,25 @@ impl Game for Othello {
         self.play_out_masks(rng, Uniform, |_, _| {})
     }
 
+    /// Two playouts in flight per search worker: 1.65x the pure playout rate, and +46
+    /// Elo [+12, +80] over one at 20 ms per move (400 games, `docs/RESULTS.md`).
+    const PLAYOUT_LANES: usize = 2;
+
+    /// Lanes interleaved on bitboards ([`Othello::play_out_lanes`]); pruned playouts go
+    /// one at a time through the trait's loop.
+    fn playouts<R: RngCore, const N: usize>(
+        games: &mut [Self; N],
+        rngs: &mut [R; N],
+        policy: PlayoutPolicy,
+    ) -> [Outcome; N] {
+        match (policy.prune, policy.biased, policy.gammas) {
+            (true, _, _) => std::array::from_fn(|i| policy.play_out(&mut games[i], &mut rngs[i])),
+            (false, true, Some(gammas)) => Othello::lanes_on_fastest(games, rngs, &learned_roulette(gammas)),
+            (false, true, None) => Othello::lanes_on_fastest(games, rngs, &Roulette(hand_set_weight)),
+            (false, false, _) => Othello::lanes_on_fastest(games, rngs, &Uniform),
+        }
+    }
+
     /// The bitboard loop, recording squares (pruned playouts take the trait's loop).
     fn recorded_playout<R: RngCore>(
         &mut self,
@@ -639,7 +658,22 @@ impl Othello {
         Portable.run(|k| self.play_out_with(k, rng, pick, on_move))
     }
 
-    /// [`Othello::play_out_masks`] with the given kernels.
+    /// [`Othello::play_out_lanes`] with the fastest [`Kernels`] this CPU runs.
+    #[inline(always)]
+    fn lanes_on_fastest<const N: usize, R: RngCore>(
+        games: &mut [Othello; N],
+        rngs: &mut [R; N],
+        pick: &impl Pick,
+    ) -> [Outcome; N] {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(avx2) = kernels::Avx2::detect() {
+            return avx2.run(|k| Othello::play_out_lanes(games, k, rngs, pick, |_, _, _| {}));
+        }
+        Portable.run(|k| Othello::play_out_lanes(games, k, rngs, pick, |_, _, _| {}))
+    }
+
+    /// [`Othello::play_out_masks`] with the given kernels: one lane of
+    /// [`Othello::play_out_lanes`].
     #[inline(always)]
     fn play_out_with<K: Kernels, R: RngCore>(
         &mut self,
@@ -648,30 +682,63 @@ impl Othello {
         pick: impl Pick,
         mut on_move: impl FnMut(Player, u32),
     ) -> Outcome {
-        let (mut me, mut opp, mut side) = (self.me, self.opp, self.to_move);
-        let mut mask = kernels.legal_squares(me, opp);
-        loop {
-            if mask == 0 {
-                let reply = kernels.legal_squares(opp, me);
-                if reply == 0 {
-                    break;
+        let [outcome] = Othello::play_out_lanes(
+            std::array::from_mut(self),
+            kernels,
+            std::array::from_mut(rng),
+            &pick,
+            |_, side, sq| on_move(side, sq),
+        );
+        outcome
+    }
+
+    /// The bitboard playout loop: `N` games, lane `i` playing `games[i]` to the end with
+    /// `rngs[i]`, one ply of each lane per turn of the loop. A ply waits for the last
+    /// (generate, pick, flip, generate, …: about 77 cycles at an IPC of 1.5 on Zen 3), so
+    /// a lone game leaves most of the core idle; the plies of different lanes are
+    /// independent, and the out-of-order core overlaps them (2 lanes: 1.65x the playouts
+    /// per second). Each lane draws from its own generator exactly what a lone game
+    /// draws, so it plays the same game. `on_move` hears each (lane, player, square).
+    #[inline(always)]
+    fn play_out_lanes<const N: usize, K: Kernels, R: RngCore>(
+        games: &mut [Othello; N],
+        kernels: K,
+        rngs: &mut [R; N],
+        pick: &impl Pick,
+        mut on_move: impl FnMut(usize, Player, u32),
+    ) -> [Outcome; N] {
+        // Plain arrays of bitboards in the loop (not `games`), so the lanes stay in
+        // registers; a lane is finished when neither side has a square (`done`).
+        let (mut me, mut opp): ([u64; N], [u64; N]) = (games.map(|g| g.me), games.map(|g| g.opp));
+        let mut side: [Player; N] = games.map(|g| g.to_move);
+        let mut masks: [u64; N] = std::array::from_fn(|i| kernels.legal_squares(me[i], opp[i]));
+        let mut done = [false; N];
+        let mut running = N;
+        while running > 0 {
+            for i in 0..N {
+                if masks[i] != 0 {
+                    let placed = pick.pick(kernels, masks[i], &mut rngs[i]);
+                    on_move(i, side[i], placed.trailing_zeros());
+                    (me[i], opp[i], masks[i]) = kernels.play(me[i], opp[i], placed);
+                    side[i] = side[i].other();
+                } else if !done[i] {
+                    let reply = kernels.legal_squares(opp[i], me[i]);
+                    if reply == 0 {
+                        done[i] = true;
+                        running -= 1;
+                    } else {
+                        // Forced pass: the default loop draws `random_below(rng, 1)` here.
+                        rngs[i].next_u32();
+                        (me[i], opp[i], masks[i]) = (opp[i], me[i], reply);
+                        side[i] = side[i].other();
+                    }
                 }
-                // Forced pass: the default loop draws `random_below(rng, 1)` here.
-                rng.next_u32();
-                mask = reply;
-            } else {
-                let placed = pick.pick(kernels, mask, rng);
-                let sq = placed.trailing_zeros();
-                on_move(side, sq);
-                (me, opp, mask) = kernels.play(me, opp, placed);
-                side = side.other();
-                continue;
             }
-            std::mem::swap(&mut me, &mut opp);
-            side = side.other();
         }
-        *self = Othello { me, opp, to_move: side };
-        self.count_outcome()
+        for i in 0..N {
+            games[i] = Othello { me: me[i], opp: opp[i], to_move: side[i] };
+        }
+        std::array::from_fn(|i| games[i].count_outcome())
     }
 }
 
