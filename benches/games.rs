@@ -76,11 +76,58 @@ fn othello_builds(c: &mut Criterion) {
     group.finish();
 }
 
+/// Othello playouts with 1 to 4 games in flight ([`Game::playouts`], as a search worker
+/// with `leaves = N` runs them), side by side. Lane `i` plays from generator `i` the games
+/// lone playouts play from it, so each width's count of first-player wins is asserted
+/// equal to that of lone playouts on the same generators.
+fn othello_lanes(c: &mut Criterion) {
+    use parmcts::games::PlayoutPolicy;
+    const PLAYOUTS: u64 = 10_008; // a multiple of 1, 2, 3 and 4
+    fn run<const N: usize>() -> u32 {
+        let mut rngs: [Xoshiro256PlusPlus; N] = std::array::from_fn(|i| Xoshiro256PlusPlus::seed_from_u64(i as u64));
+        let mut black_wins = 0u32;
+        for _ in 0..PLAYOUTS / N as u64 {
+            let mut games = black_box([Othello::new(); N]);
+            for outcome in Othello::playouts(&mut games, &mut rngs, PlayoutPolicy::default()) {
+                black_wins += u32::from(outcome == Outcome::Win(parmcts::Player::One));
+            }
+        }
+        black_wins
+    }
+    fn lone(lanes: u64) -> u32 {
+        let mut black_wins = 0u32;
+        for lane in 0..lanes {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(lane);
+            for _ in 0..PLAYOUTS / lanes {
+                let outcome = Othello::new().random_playout(&mut rng);
+                black_wins += u32::from(outcome == Outcome::Win(parmcts::Player::One));
+            }
+        }
+        black_wins
+    }
+    let mut group = c.benchmark_group("othello_playout_lanes");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(PLAYOUTS));
+    let widths: [(u64, fn() -> u32); 4] = [(1, run::<1>), (2, run::<2>), (3, run::<3>), (4, run::<4>)];
+    for (lanes, run) in widths {
+        let expected = lone(lanes);
+        group.bench_function(lanes.to_string(), |b| {
+            b.iter(|| {
+                let black_wins = run();
+                assert_eq!(black_wins, expected, "{lanes} lanes play other games than lone playouts");
+                black_wins
+            })
+        });
+    }
+    group.finish();
+}
+
 fn games(c: &mut Criterion) {
     bench_game::<TicTacToe>(c, 9, 255_168);
     bench_game::<ConnectFour>(c, 8, 5_673_234);
     bench_game::<Othello>(c, 7, 55_092);
     othello_builds(c);
+    othello_lanes(c);
 }
 
 criterion_group!(benches, games);

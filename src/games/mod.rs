@@ -364,7 +364,7 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
     /// `rngs[i]`, exactly the game [`PlayoutPolicy::play_out`] plays from that generator
     /// state. The default plays the lanes one after the other. A game whose playout is one
     /// long chain of dependent steps overrides it to advance the lanes in turn, so that
-    /// the core overlaps their chains (Othello: 1.65x the playouts per second with 2
+    /// the core overlaps their chains (Othello: 1.62x the playouts per second with 2
     /// lanes); the search runs [`crate::search::SearchConfig::leaves`] playouts this way.
     fn playouts<R: RngCore, const N: usize>(
         games: &mut [Self; N],

@@ -458,7 +458,7 @@ impl SearchConfigBuilder {
     /// [`crate::games::Game::PLAYOUT_LANES`]): a worker descends to `n` leaves, virtual
     /// loss spreading them, then runs their `n` playouts at once through
     /// [`crate::games::Game::playouts`], which a game whose playout is one long
-    /// dependency chain interleaves (Othello: 1.65x the playouts per second for 2). With
+    /// dependency chain interleaves (Othello: 1.62x the playouts per second for 2). With
     /// `n > 1` a sequential or root-parallel tree runs the shared tree's code on its one
     /// thread, for the virtual loss.
     pub fn leaves(mut self, n: u32) -> Self {

@@ -495,11 +495,12 @@ impl Game for Othello {
         self.play_out_masks(rng, Uniform, |_, _| {})
     }
 
-    /// Two playouts in flight per search worker: 1.65x the pure playout rate, and +46
-    /// Elo [+12, +80] over one at 20 ms per move (400 games, `docs/RESULTS.md`).
+    /// Two playouts in flight per search worker: 1.62x the pure playout rate and
+    /// 1.4-1.5x the sequential search's; as strong at 20 ms per move as one lane or
+    /// stronger (+17 Elo [-2, +37], 1,200 games; `docs/RESULTS.md`).
     const PLAYOUT_LANES: usize = 2;
 
-    /// Lanes interleaved on bitboards ([`Othello::play_out_lanes`]); pruned playouts go
+    /// Lanes interleaved on bitboards (`Othello::play_out_lanes`); pruned playouts go
     /// one at a time through the trait's loop.
     fn playouts<R: RngCore, const N: usize>(
         games: &mut [Self; N],
@@ -696,7 +697,7 @@ impl Othello {
     /// `rngs[i]`, one ply of each lane per turn of the loop. A ply waits for the last
     /// (generate, pick, flip, generate, …: about 77 cycles at an IPC of 1.5 on Zen 3), so
     /// a lone game leaves most of the core idle; the plies of different lanes are
-    /// independent, and the out-of-order core overlaps them (2 lanes: 1.65x the playouts
+    /// independent, and the out-of-order core overlaps them (2 lanes: 1.62x the playouts
     /// per second). Each lane draws from its own generator exactly what a lone game
     /// draws, so it plays the same game. `on_move` hears each (lane, player, square).
     #[inline(always)]
