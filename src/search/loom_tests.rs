@@ -115,7 +115,20 @@ fn loom_one_claim_wins() {
 /// quiescent invariant holds.
 #[test]
 fn loom_concurrent_iterations_keep_invariants() {
-    model(|| {
+    concurrent_iterations(1);
+}
+
+/// The same with the first worker keeping two playouts in flight (`leaves = 2`): its two
+/// walks down, the other worker's iteration, and all three backups interleave.
+#[test]
+fn loom_two_lanes_beside_a_worker_keep_invariants() {
+    concurrent_iterations(2);
+}
+
+/// Two workers on one tree after two sequential iterations; worker 0 runs `lanes`
+/// iterations at once.
+fn concurrent_iterations(lanes: usize) {
+    model(move || {
         let mut arena = Arena::new(16).unwrap();
         let root = Nim::new();
         let params = IterationParams {
@@ -127,6 +140,7 @@ fn loom_concurrent_iterations_keep_invariants() {
             prune: false,
             solver: false,
             batch_min_visits: 2,
+            leaves: 1,
         };
         // Two sequential iterations first, so both root children have a visit and the
         // workers below race to expand them.
@@ -146,7 +160,11 @@ fn loom_concurrent_iterations_keep_invariants() {
                 loom::thread::spawn(move || {
                     let mut worker = Worker::new(5, i);
                     // The root has 2 visits: its backup is batched, then flushed.
-                    worker.iterate::<_, _, false, 1>(&mut SharedTree(&arena), &root, params);
+                    if i == 0 && lanes == 2 {
+                        worker.iterate::<_, _, false, 2>(&mut SharedTree(&arena), &root, params);
+                    } else {
+                        worker.iterate::<_, _, false, 1>(&mut SharedTree(&arena), &root, params);
+                    }
                     worker.flush(&mut SharedTree(&arena));
                     worker.playouts
                 })
