@@ -138,7 +138,7 @@ fn several_leaves_in_flight_search_correctly() {
         for mode in [Mode::Sequential, Mode::TreeParallel, Mode::RootParallel] {
             // 10,001: not a multiple of the lanes, so the remainder runs one at a time.
             let result = run_checked(&win, config(10_001, 3).mode(mode).threads(2).leaves(leaves).build().unwrap());
-            assert_eq!(result.playouts, 10_001, "leaves={leaves} {mode}");
+            assert_eq!((result.playouts, result.leaves), (10_001, leaves as usize), "leaves={leaves} {mode}");
             assert_eq!(win.format_move(result.best_move.unwrap()), "1", "leaves={leaves} {mode}");
         }
         let othello = parmcts::Othello::new();
@@ -158,10 +158,12 @@ fn several_leaves_in_flight_search_correctly() {
         let (a, b) = (run_checked(&othello, cfg.clone()), run_checked(&othello, cfg));
         assert_eq!((a.children, a.nodes), (b.children, b.nodes), "leaves={leaves}");
     }
-    // With one lane per worker, nothing changes: the default for Connect Four.
+    // With one lane per worker, nothing changes: the default for Connect Four. Othello's
+    // default is its two lanes.
     let one = run_checked(&win, config(5_000, 8).leaves(1).build().unwrap());
     let default = run_checked(&win, config(5_000, 8).build().unwrap());
-    assert_eq!(one.children, default.children);
+    assert_eq!((one.children, default.leaves), (default.children, 1));
+    assert_eq!(run_checked(&parmcts::Othello::new(), config(100, 8).build().unwrap()).leaves, 2);
 }
 
 #[test]

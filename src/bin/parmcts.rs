@@ -442,6 +442,7 @@ fn run_search<G: Game>(args: &SearchArgs) -> Result<(), Failure> {
             "arena_full": result.arena_full,
             "mode": result.mode.name(),
             "threads": result.threads,
+            "leaves": result.leaves,
             "reused_nodes": result.reused_nodes,
             "proof": proof_name(result.proof),
             "node_bytes": NODE_BYTES,

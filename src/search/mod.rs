@@ -375,6 +375,7 @@ impl Search {
             proof,
             mode: self.config.mode,
             threads: self.config.threads,
+            leaves: self.last_leaves,
         }
     }
 

@@ -50,6 +50,8 @@ pub struct SearchResult {
     pub mode: Mode,
     /// Worker threads.
     pub threads: usize,
+    /// Playouts each worker kept in flight (`leaves`, resolved for the game).
+    pub leaves: usize,
 }
 
 impl SearchResult {
