@@ -173,3 +173,21 @@ fn leaves_outside_one_to_four_are_rejected() {
     assert_eq!(config(10, 0).leaves(5).build().unwrap_err(), ConfigError::BadLeaves(5));
     assert!(config(10, 0).leaves(4).build().is_ok());
 }
+
+/// A worker's lanes see each other's virtual loss: from a fresh root, `n` lanes walk to
+/// `n` different unvisited children (without virtual loss they all take the first one),
+/// on the exclusive trees of the sequential and root-parallel modes and on a shared tree.
+#[test]
+fn lanes_spread_by_virtual_loss() {
+    let root = TicTacToe::new();
+    let visited = |result: &SearchResult| result.children.iter().filter(|c| c.visits > 0).count();
+    for leaves in 2..=4u32 {
+        for mode in [Mode::Sequential, Mode::TreeParallel, Mode::RootParallel] {
+            let cfg = config(u64::from(leaves), 4).mode(mode).threads(1).leaves(leaves).build().unwrap();
+            let result = run_checked(&root, cfg);
+            assert_eq!(visited(&result), leaves as usize, "leaves={leaves} {mode}");
+        }
+    }
+    let cfg = config(2, 4).leaves(2).virtual_loss(0).build().unwrap();
+    assert_eq!(visited(&run_checked(&root, cfg)), 1, "without virtual loss both lanes take one child");
+}

@@ -459,8 +459,8 @@ impl SearchConfigBuilder {
     /// loss spreading them, then runs their `n` playouts at once through
     /// [`crate::games::Game::playouts`], which a game whose playout is one long
     /// dependency chain interleaves (Othello: 1.62x the playouts per second for 2). With
-    /// `n > 1` a sequential or root-parallel tree runs the shared tree's code on its one
-    /// thread, for the virtual loss.
+    /// `n > 1` the exclusive trees of the sequential and root-parallel modes keep virtual
+    /// loss too (plain adds, still no atomic instruction).
     pub fn leaves(mut self, n: u32) -> Self {
         self.leaves = Some(n);
         self

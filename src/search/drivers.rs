@@ -102,7 +102,7 @@ pub(crate) fn run_worker<G: Game, T: TreeOps, B: Budget>(
 }
 
 /// Runs `count` iterations, `params.leaves` playouts in flight at a time (the remainder,
-/// and every iteration on an exclusive tree, one at a time).
+/// and every iteration on a tree without virtual loss, one at a time).
 #[inline]
 fn run_iterations<G: Game, T: TreeOps, const SOLVER: bool>(
     tree: &mut T,
@@ -111,7 +111,7 @@ fn run_iterations<G: Game, T: TreeOps, const SOLVER: bool>(
     worker: &mut Worker,
     count: u64,
 ) {
-    let lanes = if T::SHARED { params.leaves as u64 } else { 1 };
+    let lanes = if T::VIRTUAL_LOSS { params.leaves as u64 } else { 1 };
     let mut left = count;
     while left >= lanes && lanes > 1 {
         match lanes {

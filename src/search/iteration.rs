@@ -25,8 +25,8 @@ pub(crate) struct IterationParams<'a> {
     /// priors), RAVE (k = 0 disables it and the AMAF updates).
     pub uct: UctParams,
     pub virtual_loss: u32,
-    /// Playouts in flight per worker (1 to [`MAX_LEAVES`]; more than 1 only on a shared
-    /// tree).
+    /// Playouts in flight per worker (1 to [`MAX_LEAVES`]; more than 1 only on a tree
+    /// that keeps virtual loss).
     pub leaves: usize,
     pub expand_threshold: u32,
     /// Roulette-wheel playouts driven by the game's action values, instead of uniform.
@@ -129,7 +129,7 @@ impl Worker {
 
     /// Runs `N` iterations from `root` (the root node must already be expanded) with
     /// their playouts in flight together (`leaves = N`): `N` descents (virtual loss
-    /// spreads them, so `T` must be shared for `N > 1`), then the `N` playouts at once
+    /// spreads them, so `T` must keep it for `N > 1`), then the `N` playouts at once
     /// through [`Game::playouts`], each lane on its own generator (the lanes' playouts are
     /// independent chains the core overlaps), then `N` backups. One lane is the plain
     /// iteration: `rng` serves its tree and its playout. `SOLVER` must equal
@@ -143,7 +143,7 @@ impl Worker {
         params: IterationParams<'_>,
     ) {
         const { assert!(N >= 1 && N <= MAX_LEAVES) };
-        debug_assert!(T::SHARED || N == 1, "lanes need virtual loss to spread");
+        debug_assert!(T::VIRTUAL_LOSS || N == 1, "lanes need virtual loss to spread");
         let mut states = [*root; N];
         let mut exact = [None; N];
         for lane in 0..N {
@@ -172,7 +172,7 @@ impl Worker {
     }
 
     /// Selection and expansion from `root` into `self.paths[lane]` (virtual loss on the
-    /// way down on a shared tree): returns the position reached and, when the value there
+    /// way down where the tree keeps it): returns the position reached and, when the value there
     /// is known without a playout (a proven node or a finished game, with the solver),
     /// that outcome.
     #[inline]
@@ -185,7 +185,7 @@ impl Worker {
     ) -> (G, Option<Outcome>) {
         debug_assert_eq!(SOLVER, params.solver);
         let mut path = std::mem::take(&mut self.paths[lane]);
-        let vl = if T::SHARED { params.virtual_loss } else { 0 };
+        let vl = if T::VIRTUAL_LOSS { params.virtual_loss } else { 0 };
         // Compile-time false for the exclusive tree: the sequential loop keeps no trace of it.
         let batching = T::SHARED && params.batch_min_visits != u32::MAX;
         let mut state = *root;
@@ -277,7 +277,7 @@ impl Worker {
         outcome: Outcome,
         exact: bool,
     ) {
-        let vl = if T::SHARED { params.virtual_loss } else { 0 };
+        let vl = if T::VIRTUAL_LOSS { params.virtual_loss } else { 0 };
         let batching = T::SHARED && params.batch_min_visits != u32::MAX;
         let path = std::mem::take(&mut self.paths[lane]);
         for step in &path {

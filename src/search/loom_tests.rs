@@ -145,7 +145,7 @@ fn concurrent_iterations(lanes: usize) {
         // Two sequential iterations first, so both root children have a visit and the
         // workers below race to expand them.
         {
-            let mut tree = ExclusiveTree(&mut arena);
+            let mut tree = ExclusiveTree::<false>(&mut arena);
             assert!(tree.try_claim(NodeId::ROOT));
             expand(&mut tree, NodeId::ROOT, &root, None::<&mut Xoshiro256PlusPlus>, None, false);
             let mut worker = Worker::new(1, 0);
@@ -196,7 +196,7 @@ fn loom_racing_proofs_are_sound() {
         let root = Nim { stones: 3, to_move: Player::One };
         // Expand the whole game tree first (3 → {2, 1}; 2 → {1, 0}; 1 → {0}): the race is
         // only over the proofs.
-        let mut tree = ExclusiveTree(&mut arena);
+        let mut tree = ExclusiveTree::<false>(&mut arena);
         let grow = |tree: &mut ExclusiveTree, node: NodeId, state: Nim| {
             assert!(tree.try_claim(node));
             expand(tree, node, &state, None::<&mut Xoshiro256PlusPlus>, None, false);

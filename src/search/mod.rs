@@ -229,7 +229,7 @@ impl Search {
         let reusing = self.reuse_hash.take() == Some(root.hash());
         let mut reused_nodes = 0;
         for (arena, prior) in self.arenas.iter_mut().zip(&mut self.prior_root) {
-            let mut tree = ExclusiveTree(arena);
+            let mut tree = ExclusiveTree::<false>(arena);
             let keep = reusing
                 && match tree.expansion(NodeId::ROOT) {
                     Expansion::Unexpanded => true,
@@ -241,7 +241,7 @@ impl Search {
             } else {
                 tree.0.reset();
             }
-            let mut tree = ExclusiveTree(arena);
+            let mut tree = ExclusiveTree::<false>(arena);
             if tree.try_claim(NodeId::ROOT) {
                 expand(&mut tree, NodeId::ROOT, root, None::<&mut Xoshiro256PlusPlus>, params.priors(), params.prune);
             }
@@ -249,15 +249,14 @@ impl Search {
         }
         let solved = &AtomicBool::new(false);
         match cfg.mode {
-            // Lanes spread by virtual loss, which only the shared tree keeps: with more
-            // than one, a lone worker runs the shared tree's code (its atomics
-            // uncontended).
+            // Lanes spread by virtual loss: with more than one, the exclusive tree keeps
+            // it (plain adds).
             Mode::Sequential if leaves > 1 => {
-                let mut tree = SharedTree(&self.arenas[0]);
+                let mut tree = ExclusiveTree::<true>(&mut self.arenas[0]);
                 run_worker(&mut tree, root, params, &mut workers[0], LocalBudget(limit), deadline, solved);
             }
             Mode::Sequential => {
-                let mut tree = ExclusiveTree(&mut self.arenas[0]);
+                let mut tree = ExclusiveTree::<false>(&mut self.arenas[0]);
                 run_worker(&mut tree, root, params, &mut workers[0], LocalBudget(limit), deadline, solved);
             }
             Mode::TreeParallel => run_tree_parallel(&self.arenas[0], root, params, &mut workers, limit, deadline),
@@ -269,9 +268,18 @@ impl Search {
                         scope.spawn(move || {
                             let budget = LocalBudget(share);
                             if leaves > 1 {
-                                run_worker(&mut SharedTree(arena), root, params, worker, budget, deadline, solved);
+                                let mut tree = ExclusiveTree::<true>(arena);
+                                run_worker(&mut tree, root, params, worker, budget, deadline, solved);
                             } else {
-                                run_worker(&mut ExclusiveTree(arena), root, params, worker, budget, deadline, solved);
+                                run_worker(
+                                    &mut ExclusiveTree::<false>(arena),
+                                    root,
+                                    params,
+                                    worker,
+                                    budget,
+                                    deadline,
+                                    solved,
+                                );
                             }
                         });
                     }
@@ -302,7 +310,9 @@ impl Search {
         let target = new_root.hash();
         let mut kept = 0;
         for i in 0..self.arenas.len() {
-            let Some(node) = find_position(&mut ExclusiveTree(&mut self.arenas[i]), old_root, target, max_plies) else {
+            let Some(node) =
+                find_position(&mut ExclusiveTree::<false>(&mut self.arenas[i]), old_root, target, max_plies)
+            else {
                 return 0;
             };
             if node != NodeId::ROOT {

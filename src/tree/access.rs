@@ -2,7 +2,8 @@
 //! twice over the same [`Arena`]:
 //!
 //! * [`ExclusiveTree`] holds `&mut Arena` and uses plain loads and stores (no atomic
-//!   instruction, no virtual loss) — the sequential baseline;
+//!   instruction; virtual loss only when its `VIRTUAL_LOSS` parameter asks, for a worker
+//!   with several playouts in flight) — the sequential baseline;
 //! * [`SharedTree`] holds `&Arena` and uses the lock-free protocol of
 //!   `docs/CONCURRENCY.md` — one handle per tree-parallel worker.
 //!
@@ -18,8 +19,11 @@ use crate::sync::{Exclusive, Ordering};
 /// What a search iteration needs from the tree. Methods take `&mut self` so that the
 /// exclusive implementation can use `&mut` access; a shared handle is cheap to copy.
 pub trait TreeOps {
-    /// Whether this tree is shared between threads (virtual loss applies only then).
+    /// Whether this tree is shared between threads.
     const SHARED: bool;
+    /// Whether this tree keeps virtual loss (a shared tree always does; an exclusive one
+    /// when a worker keeps several playouts in flight).
+    const VIRTUAL_LOSS: bool;
     /// The node's expansion state.
     fn expansion(&mut self, id: NodeId) -> Expansion;
     /// Claims the node for expansion; `false` if another thread got there first.
@@ -32,7 +36,7 @@ pub trait TreeOps {
     fn publish(&mut self, id: NodeId, first: NodeId, count: u32);
     /// The node's visits and score.
     fn stats(&mut self, id: NodeId) -> Stats;
-    /// The node's current virtual loss (always 0 for the exclusive tree).
+    /// The node's current virtual loss (always 0 without `VIRTUAL_LOSS`).
     fn virtual_loss(&mut self, id: NodeId) -> u32;
     /// The move into the node.
     fn mv(&mut self, id: NodeId) -> u16;
@@ -66,7 +70,7 @@ pub trait TreeOps {
 pub struct ChildView {
     /// Visits and score.
     pub stats: Stats,
-    /// Virtual loss now on it (0 on the exclusive tree).
+    /// Virtual loss now on it (0 without `VIRTUAL_LOSS`).
     pub virtual_loss: u32,
     /// Prior of its move for progressive bias, in units of 1/65535.
     pub prior: u16,
@@ -76,12 +80,16 @@ pub struct ChildView {
     pub amaf: Stats,
 }
 
-/// Exclusive access for the sequential baseline: no atomic instructions.
+/// Exclusive access for the sequential baseline: no atomic instructions. With
+/// `VIRTUAL_LOSS`, plain adds keep the virtual loss of a worker's playouts in flight
+/// (`leaves > 1`); without it (one playout at a time) there is none to keep, and
+/// selection reads no counter for it.
 #[derive(Debug)]
-pub struct ExclusiveTree<'a>(pub &'a mut Arena);
+pub struct ExclusiveTree<'a, const VIRTUAL_LOSS: bool = false>(pub &'a mut Arena);
 
-impl TreeOps for ExclusiveTree<'_> {
+impl<const VIRTUAL_LOSS: bool> TreeOps for ExclusiveTree<'_, VIRTUAL_LOSS> {
     const SHARED: bool = false;
+    const VIRTUAL_LOSS: bool = VIRTUAL_LOSS;
     #[inline]
     fn expansion(&mut self, id: NodeId) -> Expansion {
         self.0.node_mut(id).expansion_mut()
@@ -108,8 +116,12 @@ impl TreeOps for ExclusiveTree<'_> {
         self.0.node_mut(id).stats_mut()
     }
     #[inline]
-    fn virtual_loss(&mut self, _id: NodeId) -> u32 {
-        0
+    fn virtual_loss(&mut self, id: NodeId) -> u32 {
+        if VIRTUAL_LOSS {
+            self.0.node_mut(id).virtual_loss_mut()
+        } else {
+            0
+        }
     }
     #[inline]
     fn mv(&mut self, id: NodeId) -> u16 {
@@ -143,7 +155,7 @@ impl TreeOps for ExclusiveTree<'_> {
         for (i, node) in nodes.iter_mut().enumerate() {
             let view = ChildView {
                 stats: node.stats_mut(),
-                virtual_loss: 0,
+                virtual_loss: if VIRTUAL_LOSS { node.virtual_loss_mut() } else { 0 },
                 prior: node.prior_mut(),
                 proof: if PROOFS { node.proof_mut() } else { Proof::Unknown },
                 amaf: match &mut amaf {
@@ -157,10 +169,18 @@ impl TreeOps for ExclusiveTree<'_> {
         }
     }
     #[inline]
-    fn add_virtual_loss(&mut self, _id: NodeId, _amount: u32) {}
+    fn add_virtual_loss(&mut self, id: NodeId, amount: u32) {
+        if VIRTUAL_LOSS {
+            self.0.node_mut(id).add_virtual_loss_mut(amount as i32);
+        }
+    }
     #[inline]
-    fn record(&mut self, id: NodeId, half_points: u32, _virtual_loss: u32) {
-        self.0.node_mut(id).record_mut(half_points);
+    fn record(&mut self, id: NodeId, half_points: u32, virtual_loss: u32) {
+        let node = self.0.node_mut(id);
+        node.record_mut(half_points);
+        if VIRTUAL_LOSS && virtual_loss != 0 {
+            node.add_virtual_loss_mut(-(virtual_loss as i32));
+        }
     }
     #[inline]
     fn record_batch(&mut self, id: NodeId, playouts: u32, half_points: u32) {
@@ -174,6 +194,7 @@ pub struct SharedTree<'a>(pub &'a Arena);
 
 impl TreeOps for SharedTree<'_> {
     const SHARED: bool = true;
+    const VIRTUAL_LOSS: bool = true;
     #[inline]
     fn expansion(&mut self, id: NodeId) -> Expansion {
         self.0.node(id).expansion()

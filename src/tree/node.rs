@@ -367,6 +367,18 @@ impl Node {
         self.stats.with_exclusive(|w| *w += Stats::one_playout(half_points));
     }
 
+    /// Virtual loss through `&mut` (plain load).
+    #[inline]
+    pub fn virtual_loss_mut(&mut self) -> u32 {
+        self.virtual_loss.with_exclusive(|v| *v)
+    }
+
+    /// Adds (`delta` > 0) or removes virtual loss through `&mut` (plain add).
+    #[inline]
+    pub fn add_virtual_loss_mut(&mut self, delta: i32) {
+        self.virtual_loss.with_exclusive(|v| *v = v.wrapping_add_signed(delta));
+    }
+
     /// Records a batch through `&mut` (plain add).
     #[inline]
     pub fn record_batch_mut(&mut self, playouts: u32, half_points: u32) {
