@@ -509,9 +509,11 @@ impl Game for Othello {
     ) -> [Outcome; N] {
         match (policy.prune, policy.biased, policy.gammas) {
             (true, _, _) => std::array::from_fn(|i| policy.play_out(&mut games[i], &mut rngs[i])),
-            (false, true, Some(gammas)) => Othello::lanes_on_fastest(games, rngs, &learned_roulette(gammas)),
-            (false, true, None) => Othello::lanes_on_fastest(games, rngs, &Roulette(hand_set_weight)),
-            (false, false, _) => Othello::lanes_on_fastest(games, rngs, &Uniform),
+            (false, true, Some(gammas)) => {
+                Othello::lanes_on_fastest(games, rngs, &learned_roulette(gammas), |_, _, _| {})
+            }
+            (false, true, None) => Othello::lanes_on_fastest(games, rngs, &Roulette(hand_set_weight), |_, _, _| {}),
+            (false, false, _) => Othello::lanes_on_fastest(games, rngs, &Uniform, |_, _, _| {}),
         }
     }
 
@@ -584,11 +586,9 @@ impl Othello {
     /// generator state on either); `None` when this CPU cannot run `build`.
     pub fn random_playout_on<R: RngCore>(&mut self, build: PlayoutBuild, rng: &mut R) -> Option<Outcome> {
         match build {
-            PlayoutBuild::Portable => Some(Portable.run(|k| self.play_out_with(k, rng, Uniform, |_, _| {}))),
+            PlayoutBuild::Portable => Some(Portable.run(|k| self.random_playout_with(k, rng))),
             #[cfg(target_arch = "x86_64")]
-            PlayoutBuild::Avx2 => {
-                kernels::Avx2::detect().map(|k| k.run(|k| self.play_out_with(k, rng, Uniform, |_, _| {})))
-            }
+            PlayoutBuild::Avx2 => kernels::Avx2::detect().map(|k| k.run(|k| self.random_playout_with(k, rng))),
             #[cfg(not(target_arch = "x86_64"))]
             PlayoutBuild::Avx2 => None,
         }
@@ -642,21 +642,21 @@ impl<W: Fn(u32) -> u32> Pick for Roulette<W> {
 }
 
 impl Othello {
-    /// The playout loop on bitboards shared by the fast playouts, with the fastest
-    /// [`Kernels`] this CPU runs: `pick` chooses each square, `on_move` hears each
+    /// One playout on bitboards with the fastest [`Kernels`] this CPU runs (one lane of
+    /// [`Othello::lanes_on_fastest`]): `pick` chooses each square, `on_move` hears each
     /// (player, square).
     #[inline(always)]
     fn play_out_masks<R: RngCore>(
         &mut self,
         rng: &mut R,
         pick: impl Pick,
-        on_move: impl FnMut(Player, u32),
+        mut on_move: impl FnMut(Player, u32),
     ) -> Outcome {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(avx2) = kernels::Avx2::detect() {
-            return avx2.run(|k| self.play_out_with(k, rng, pick, on_move));
-        }
-        Portable.run(|k| self.play_out_with(k, rng, pick, on_move))
+        let [outcome] =
+            Othello::lanes_on_fastest(std::array::from_mut(self), std::array::from_mut(rng), &pick, |_, side, sq| {
+                on_move(side, sq)
+            });
+        outcome
     }
 
     /// [`Othello::play_out_lanes`] with the fastest [`Kernels`] this CPU runs.
@@ -665,30 +665,25 @@ impl Othello {
         games: &mut [Othello; N],
         rngs: &mut [R; N],
         pick: &impl Pick,
+        on_move: impl FnMut(usize, Player, u32),
     ) -> [Outcome; N] {
         #[cfg(target_arch = "x86_64")]
         if let Some(avx2) = kernels::Avx2::detect() {
-            return avx2.run(|k| Othello::play_out_lanes(games, k, rngs, pick, |_, _, _| {}));
+            return avx2.run(|k| Othello::play_out_lanes(games, k, rngs, pick, on_move));
         }
-        Portable.run(|k| Othello::play_out_lanes(games, k, rngs, pick, |_, _, _| {}))
+        Portable.run(|k| Othello::play_out_lanes(games, k, rngs, pick, on_move))
     }
 
-    /// [`Othello::play_out_masks`] with the given kernels: one lane of
-    /// [`Othello::play_out_lanes`].
+    /// One uniform playout with the given kernels (one lane of
+    /// [`Othello::play_out_lanes`]).
     #[inline(always)]
-    fn play_out_with<K: Kernels, R: RngCore>(
-        &mut self,
-        kernels: K,
-        rng: &mut R,
-        pick: impl Pick,
-        mut on_move: impl FnMut(Player, u32),
-    ) -> Outcome {
+    fn random_playout_with<K: Kernels, R: RngCore>(&mut self, kernels: K, rng: &mut R) -> Outcome {
         let [outcome] = Othello::play_out_lanes(
             std::array::from_mut(self),
             kernels,
             std::array::from_mut(rng),
-            &pick,
-            |_, side, sq| on_move(side, sq),
+            &Uniform,
+            |_, _, _| {},
         );
         outcome
     }
