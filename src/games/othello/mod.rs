@@ -462,10 +462,10 @@ impl Game for Othello {
         SQUARE_WEIGHT.get(mv.0 as usize).map_or(1.0, |&w| w as f32 / WEIGHT_SCALE as f32)
     }
 
-    /// The roulette wheel over the legal-move mask directly (no move list): the same
-    /// distribution as the trait's default, about 1.2x as fast.
+    /// The roulette wheel over the legal-move mask directly (no move list), by square
+    /// class (`ClassRoulette`): the same distribution as the trait's default.
     fn biased_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
-        self.play_out_masks(rng, Roulette(hand_set_weight), |_, _| {})
+        self.play_out_masks(rng, hand_set_roulette(), |_, _| {})
     }
 
     /// Gammas fitted to alpha-beta's moves, at temperature 0.5: +40 Elo [+7, +74] over
@@ -512,7 +512,7 @@ impl Game for Othello {
             (false, true, Some(gammas)) => {
                 Othello::lanes_on_fastest(games, rngs, &learned_roulette(gammas), |_, _, _| {})
             }
-            (false, true, None) => Othello::lanes_on_fastest(games, rngs, &Roulette(hand_set_weight), |_, _, _| {}),
+            (false, true, None) => Othello::lanes_on_fastest(games, rngs, &hand_set_roulette(), |_, _, _| {}),
             (false, false, _) => Othello::lanes_on_fastest(games, rngs, &Uniform, |_, _, _| {}),
         }
     }
@@ -527,7 +527,7 @@ impl Game for Othello {
         let record = |player, sq: u32| played.insert(player, Move(sq as u16));
         match (policy.prune, policy.biased, policy.gammas) {
             (true, _, _) => recorded_play_out(self, rng, policy, played),
-            (false, true, None) => self.play_out_masks(rng, Roulette(hand_set_weight), record),
+            (false, true, None) => self.play_out_masks(rng, hand_set_roulette(), record),
             (false, true, Some(gammas)) => self.play_out_masks(rng, learned_roulette(gammas), record),
             (false, false, _) => self.play_out_masks(rng, Uniform, record),
         }
@@ -537,19 +537,29 @@ impl Game for Othello {
 /// The roulette wheel over per-class gammas, as integer class weights built once per
 /// playout (10 entries): the largest gamma maps to 2^16, every class to at least 1, so the
 /// wheel stays exact and its total fits a `u32`.
-fn learned_roulette(gammas: &[f32]) -> Roulette<impl Fn(u32) -> u32> {
+fn learned_roulette(gammas: &[f32]) -> ClassRoulette {
     let max = gammas.iter().copied().filter(|g| g.is_finite()).fold(0.0f32, f32::max);
     let scale = if max > 0.0 { 65536.0 / max } else { 1.0 };
-    let class_weight: [u32; 10] =
-        std::array::from_fn(|class| ((gammas.get(class).copied().unwrap_or(1.0) * scale).round() as u32).max(1));
-    Roulette(move |sq: u32| class_weight[SQUARE_CLASS[sq as usize] as usize])
+    ClassRoulette(std::array::from_fn(|class| {
+        ((gammas.get(class).copied().unwrap_or(1.0) * scale).round() as u32).max(1)
+    }))
 }
 
-/// 20 × the hand-set gamma of square `sq`.
-#[inline(always)]
-fn hand_set_weight(sq: u32) -> u32 {
-    SQUARE_WEIGHT[sq as usize]
+/// The roulette wheel over the hand-set gammas (x20: [`SQUARE_WEIGHT`] by class).
+fn hand_set_roulette() -> ClassRoulette {
+    ClassRoulette(std::array::from_fn(|class| (HAND_SET_GAMMAS[class] * WEIGHT_SCALE as f32 + 0.5) as u32))
 }
+
+/// The squares of each class (index into [`CLASSES`]).
+static CLASS_SQUARES: [u64; 10] = {
+    let mut masks = [0u64; 10];
+    let mut sq = 0;
+    while sq < 64 {
+        masks[SQUARE_CLASS[sq] as usize] |= 1 << sq;
+        sq += 1;
+    }
+    masks
+};
 
 /// A build of the playout primitives (`kernels`): playouts use the fastest one the CPU
 /// runs; benchmarks and tests can ask for either.
@@ -611,33 +621,27 @@ impl Pick for Uniform {
     }
 }
 
-/// The roulette wheel over integer weights per square.
-struct Roulette<W: Fn(u32) -> u32>(W);
+/// The roulette wheel over integer weights per square class (every class weight at
+/// least 1): `p(square) = w(class) / Σ w` over the legal squares. Branch-free, so that
+/// interleaved lanes keep overlapping: the legal squares of each class are counted (10
+/// popcounts), one number drawn over the weighted total picks the class (the number of
+/// classes whose running total is at most it), and a second one a square of that class
+/// uniformly. (A scan of the legal squares with a data-dependent exit mispredicted
+/// about once a ply.)
+struct ClassRoulette([u32; 10]);
 
-impl<W: Fn(u32) -> u32> Pick for Roulette<W> {
+impl Pick for ClassRoulette {
     #[inline(always)]
-    fn pick<K: Kernels, R: RngCore>(&self, _: K, mask: u64, rng: &mut R) -> u64 {
-        // Integer weights: the sums are exact and the adds are not a float chain.
-        let weight = &self.0;
+    fn pick<K: Kernels, R: RngCore>(&self, kernels: K, mask: u64, rng: &mut R) -> u64 {
+        let mut running = [0u32; 10];
         let mut total = 0;
-        let mut m = mask;
-        while m != 0 {
-            total += weight(m.trailing_zeros());
-            m &= m - 1;
+        for class in 0..10 {
+            total += (mask & CLASS_SQUARES[class]).count_ones() * self.0[class];
+            running[class] = total;
         }
-        let mut x = random_below(rng, total);
-        let mut m = mask;
-        let mut sq = mask.trailing_zeros();
-        while m != 0 {
-            sq = m.trailing_zeros();
-            let w = weight(sq);
-            if x < w {
-                break;
-            }
-            x -= w;
-            m &= m - 1;
-        }
-        1 << sq
+        let x = random_below(rng, total);
+        let class = running.iter().map(|&t| usize::from(t <= x)).sum::<usize>();
+        kernels.random_square(mask & CLASS_SQUARES[class.min(9)], rng)
     }
 }
 
@@ -741,5 +745,45 @@ impl Othello {
 impl fmt::Debug for Othello {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Othello({})", self.to_obf())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand_core::SeedableRng;
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    use super::*;
+
+    /// The class wheel draws every legal square with probability `w(class) / Σ w`:
+    /// 200,000 draws per mask, each frequency within 4 % (relative) of its share, over
+    /// masks with one, several and every class, for the hand-set and a learned set.
+    #[test]
+    fn class_roulette_follows_the_class_weights() {
+        let learned = learned_roulette(&[9.0, 0.2, 2.5, 1.5, 0.1, 1.0, 1.2, 0.8, 0.6, 0.9]);
+        let masks = [0x8100_0000_0018_0001u64, 0x0000_0042_2400_0081, 0xFFFF_0000_0000_FFFF, 0x0000_0018_1800_0000];
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(12);
+        for wheel in [hand_set_roulette(), learned] {
+            for mask in masks {
+                let weight = |sq: usize| u64::from(wheel.0[SQUARE_CLASS[sq] as usize]);
+                let total: u64 = (0..64).filter(|&sq| mask >> sq & 1 != 0).map(weight).sum();
+                let mut counts = [0u32; 64];
+                let draws = 200_000;
+                for _ in 0..draws {
+                    let placed = wheel.pick(Portable, mask, &mut rng);
+                    assert!(placed.is_power_of_two() && placed & mask != 0, "{placed:#x} not in {mask:#x}");
+                    counts[placed.trailing_zeros() as usize] += 1;
+                }
+                for sq in (0..64).filter(|&sq| mask >> sq & 1 != 0) {
+                    let expected = draws as f64 * weight(sq) as f64 / total as f64;
+                    let tolerance = 0.04 * expected + 4.0 * expected.sqrt();
+                    assert!(
+                        (counts[sq] as f64 - expected).abs() < tolerance,
+                        "square {sq} of {mask:#x}: {} draws, expected {expected:.0}",
+                        counts[sq]
+                    );
+                }
+            }
+        }
     }
 }
