@@ -496,8 +496,8 @@ impl Game for Othello {
     }
 
     /// Two playouts in flight per search worker: 1.62x the pure playout rate and
-    /// 1.4-1.5x the sequential search's; as strong at 20 ms per move as one lane or
-    /// stronger (+17 Elo [-2, +37], 1,200 games; `docs/RESULTS.md`).
+    /// 1.4-1.6x the sequential search's; +20 Elo [+3, +37] over one lane at 20 ms per
+    /// move (1,600 games; `docs/RESULTS.md`).
     const PLAYOUT_LANES: usize = 2;
 
     /// Lanes interleaved on bitboards (`Othello::play_out_lanes`); pruned playouts go
