@@ -167,7 +167,7 @@ impl Worker {
             })
         };
         for lane in 0..N {
-            self.back_up(tree, params, lane, outcomes[lane], exact[lane].is_some());
+            self.back_up::<T, SOLVER>(tree, params, lane, outcomes[lane], exact[lane].is_some());
         }
     }
 
@@ -269,7 +269,7 @@ impl Worker {
     /// the path's ancestors when the value was `exact` (solver), and feeds RAVE the lane's
     /// recorded moves.
     #[inline]
-    fn back_up<T: TreeOps>(
+    fn back_up<T: TreeOps, const SOLVER: bool>(
         &mut self,
         tree: &mut T,
         params: IterationParams<'_>,
@@ -288,7 +288,7 @@ impl Worker {
                 tree.record(step.node, half_points, vl);
             }
         }
-        if params.solver && exact {
+        if SOLVER && exact {
             prove_ancestors(tree, &path);
         }
         if params.uct.rave > 0.0 {

@@ -249,15 +249,8 @@ impl Search {
         }
         let solved = &AtomicBool::new(false);
         match cfg.mode {
-            // Lanes spread by virtual loss: with more than one, the exclusive tree keeps
-            // it (plain adds).
-            Mode::Sequential if leaves > 1 => {
-                let mut tree = ExclusiveTree::<true>(&mut self.arenas[0]);
-                run_worker(&mut tree, root, params, &mut workers[0], LocalBudget(limit), deadline, solved);
-            }
             Mode::Sequential => {
-                let mut tree = ExclusiveTree::<false>(&mut self.arenas[0]);
-                run_worker(&mut tree, root, params, &mut workers[0], LocalBudget(limit), deadline, solved);
+                run_exclusive(&mut self.arenas[0], root, params, &mut workers[0], LocalBudget(limit), deadline, solved)
             }
             Mode::TreeParallel => run_tree_parallel(&self.arenas[0], root, params, &mut workers, limit, deadline),
             Mode::RootParallel => {
@@ -266,21 +259,7 @@ impl Search {
                     for (i, (worker, arena)) in workers.iter_mut().zip(self.arenas.iter_mut()).enumerate() {
                         let share = limit / trees + u64::from((i as u64) < limit % trees);
                         scope.spawn(move || {
-                            let budget = LocalBudget(share);
-                            if leaves > 1 {
-                                let mut tree = ExclusiveTree::<true>(arena);
-                                run_worker(&mut tree, root, params, worker, budget, deadline, solved);
-                            } else {
-                                run_worker(
-                                    &mut ExclusiveTree::<false>(arena),
-                                    root,
-                                    params,
-                                    worker,
-                                    budget,
-                                    deadline,
-                                    solved,
-                                );
-                            }
+                            run_exclusive(arena, root, params, worker, LocalBudget(share), deadline, solved)
                         });
                     }
                 });
@@ -462,4 +441,23 @@ fn find_position<G: Game, T: TreeOps>(tree: &mut T, root: &G, target: u64, max_p
 /// As [`Search::new`] and [`Search::run`].
 pub fn search<G: Game>(root: &G, config: &SearchConfig) -> Result<SearchResult, SearchError> {
     Search::new(config.clone())?.run(root)
+}
+
+/// [`run_worker`] on one worker's own tree (sequential and root-parallel). Lanes spread
+/// by virtual loss, so with more than one (`params.leaves > 1`) the exclusive tree keeps
+/// it (plain adds); with one it keeps none.
+fn run_exclusive<G: Game>(
+    arena: &mut Arena,
+    root: &G,
+    params: IterationParams<'_>,
+    worker: &mut Worker,
+    budget: LocalBudget,
+    deadline: Option<Instant>,
+    solved: &AtomicBool,
+) {
+    if params.leaves > 1 {
+        run_worker(&mut ExclusiveTree::<true>(arena), root, params, worker, budget, deadline, solved);
+    } else {
+        run_worker(&mut ExclusiveTree::<false>(arena), root, params, worker, budget, deadline, solved);
+    }
 }

@@ -171,16 +171,12 @@ impl<const VIRTUAL_LOSS: bool> TreeOps for ExclusiveTree<'_, VIRTUAL_LOSS> {
     #[inline]
     fn add_virtual_loss(&mut self, id: NodeId, amount: u32) {
         if VIRTUAL_LOSS {
-            self.0.node_mut(id).add_virtual_loss_mut(amount as i32);
+            self.0.node_mut(id).add_virtual_loss_mut(amount);
         }
     }
     #[inline]
     fn record(&mut self, id: NodeId, half_points: u32, virtual_loss: u32) {
-        let node = self.0.node_mut(id);
-        node.record_mut(half_points);
-        if VIRTUAL_LOSS && virtual_loss != 0 {
-            node.add_virtual_loss_mut(-(virtual_loss as i32));
-        }
+        self.0.node_mut(id).record_mut(half_points, if VIRTUAL_LOSS { virtual_loss } else { 0 });
     }
     #[inline]
     fn record_batch(&mut self, id: NodeId, playouts: u32, half_points: u32) {

@@ -361,10 +361,14 @@ impl Node {
         Stats::decode(self.stats.with_exclusive(|w| *w))
     }
 
-    /// Records a playout through `&mut` (plain add).
+    /// [`Node::record`] through `&mut` (plain adds): one playout, and `virtual_loss`
+    /// removed.
     #[inline]
-    pub fn record_mut(&mut self, half_points: u32) {
+    pub fn record_mut(&mut self, half_points: u32, virtual_loss: u32) {
         self.stats.with_exclusive(|w| *w += Stats::one_playout(half_points));
+        if virtual_loss != 0 {
+            self.virtual_loss.with_exclusive(|v| *v -= virtual_loss);
+        }
     }
 
     /// Virtual loss through `&mut` (plain load).
@@ -373,10 +377,10 @@ impl Node {
         self.virtual_loss.with_exclusive(|v| *v)
     }
 
-    /// Adds (`delta` > 0) or removes virtual loss through `&mut` (plain add).
+    /// [`Node::add_virtual_loss`] through `&mut` (plain add).
     #[inline]
-    pub fn add_virtual_loss_mut(&mut self, delta: i32) {
-        self.virtual_loss.with_exclusive(|v| *v = v.wrapping_add_signed(delta));
+    pub fn add_virtual_loss_mut(&mut self, amount: u32) {
+        self.virtual_loss.with_exclusive(|v| *v += amount);
     }
 
     /// Records a batch through `&mut` (plain add).
