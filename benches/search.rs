@@ -25,6 +25,7 @@ fn bench_modes<G: Game>(c: &mut Criterion, playouts: u64) {
         let config = SearchConfig::builder()
             .playouts(playouts)
             .playout(Playout::Random)
+            .prune(false)
             .mode(mode)
             .threads(threads)
             .seed(1)

@@ -172,6 +172,7 @@ pub fn bench_game<G: Game>(
                         // Uniform playouts, the same as the pure rate's: the ratio is
                         // then exactly the cost of the tree.
                         .playout(Playout::Random)
+                        .prune(false)
                         .build()?;
                     time_mcts(root, &config)?
                 }

@@ -228,7 +228,8 @@ struct SearchArgs {
     /// Playout policy: random or biased (roulette wheel over the game's action values).
     #[arg(long)]
     playout: Option<String>,
-    /// Win-first / block-first pruning in tree and playouts: on or off.
+    /// Win-first / block-first pruning in tree and playouts: on or off (default: on in
+    /// Connect Four, off elsewhere).
     #[arg(long)]
     prune: Option<String>,
     /// MCTS-Solver (proven wins, losses and draws; stops once the root is proven): on or off.

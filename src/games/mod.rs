@@ -355,6 +355,11 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
         play_out(self, rng, |game, moves, rng| policy.pick(game, moves, rng))
     }
 
+    /// Whether a search prunes by default ([`Game::prune_moves`],
+    /// [`crate::search::SearchConfigBuilder::prune`]): false, unless the game's rule is
+    /// cheap and measured stronger at equal time.
+    const PRUNE_BY_DEFAULT: bool = false;
+
     /// How many playouts a search worker keeps in flight by default
     /// ([`crate::search::SearchConfigBuilder::leaves`]): 1, unless [`Game::playouts`]
     /// interleaves lanes and that measured stronger at equal time.

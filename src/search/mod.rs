@@ -212,7 +212,7 @@ impl Search {
             expand_threshold: cfg.expand_threshold,
             biased_playouts: cfg.playout == Playout::Biased,
             gammas,
-            prune: cfg.prune,
+            prune: cfg.prune.unwrap_or(G::PRUNE_BY_DEFAULT),
             solver: cfg.solver,
             batch_min_visits,
         };
