@@ -380,7 +380,8 @@ fn three_makers(stones: u64, open: u64) -> u64 {
         let (odd_high, both_high) = (s[2] ^ s[3], s[2] & s[3]);
         let two = (odd_low & odd_high & !(both_low | both_high)) | ((both_low ^ both_high) & !(odd_low | odd_high));
         let lines = clear & two;
-        makers |= (lines & o[0]) | ((lines & o[1]) << dir) | ((lines & o[2]) << (2 * dir)) | ((lines & o[3]) << (3 * dir));
+        makers |=
+            (lines & o[0]) | ((lines & o[1]) << dir) | ((lines & o[2]) << (2 * dir)) | ((lines & o[3]) << (3 * dir));
     }
     makers
 }
