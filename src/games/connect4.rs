@@ -501,9 +501,8 @@ mod tests {
             20_000
         } else if has_four(theirs | cell) {
             2_000
-        } else if above != 0 && has_four(theirs | above) {
-            1
-        } else if above != 0 && has_four(mine | above) {
+        } else if above != 0 && (has_four(theirs | above) || has_four(mine | above)) {
+            // A gift (the opponent wins above) or a spoil (the opponent blocks above).
             1
         } else if winning_cells(mine | cell, game.mask | cell) & !winning_cells(mine, game.mask) != 0 {
             40
