@@ -250,7 +250,7 @@ impl Game for ConnectFour {
 
     /// The roulette wheel of [`Game::action_value`] on bitboards: the same weights (as
     /// integers, x20), computed for all playable cells from the two sides' winning cells
-    /// instead of move by move ([`CellClasses`]; tested to give every cell its action
+    /// instead of move by move (`CellClasses`; tested to give every cell its action
     /// value and to draw with those frequencies).
     fn biased_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
         self.play_out_cells(rng, |game, playable, rng| game.pick_cell(playable, false, true, rng), |_, _| {})
