@@ -248,6 +248,15 @@ impl PlayerSpec {
         }
     }
 
+    /// The wall-clock budget per move, for the players that have one (`time-ms=`).
+    pub fn time_budget(&self) -> Option<std::time::Duration> {
+        match self {
+            PlayerSpec::Mcts(config) => config.time(),
+            PlayerSpec::AlphaBeta { limits, .. } => limits.time,
+            PlayerSpec::Random | PlayerSpec::Minimax { .. } => None,
+        }
+    }
+
     /// Builds the player; `seed` decorrelates players that share a spec. Games need
     /// [`Evaluate`] for the minimax and alpha-beta players.
     ///

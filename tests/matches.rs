@@ -85,3 +85,35 @@ fn records_alternate_colours_and_share_openings() {
     }
     assert_ne!(records[0].opening, records[2].opening, "pairs differ");
 }
+
+/// Every move is timed and credited to the spec that made it: a timed MCTS player's
+/// moves take at least its budget, and the counts add up to the moves played.
+#[test]
+fn move_times_are_recorded_per_player() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let moves_by = [AtomicUsize::new(0), AtomicUsize::new(0)];
+    let summary = run_match(
+        &ConnectFour::new(),
+        &spec("mcts:time-ms=5,reuse=off"),
+        &spec("random"),
+        &config(6, Openings::Random(2)),
+        |record, _| {
+            // The spec that moved first made the odd-numbered moves of the game.
+            let first = if record.p1_first { 0 } else { 1 };
+            let total = record.moves.len();
+            assert_eq!(record.move_ms[first].len(), total.div_ceil(2), "game {}", record.index);
+            assert_eq!(record.move_ms[1 - first].len(), total / 2, "game {}", record.index);
+            for (spec, all) in moves_by.iter().zip(&record.move_ms) {
+                spec.fetch_add(all.len(), Ordering::Relaxed);
+            }
+        },
+    )
+    .unwrap();
+    let [mcts, random] = summary.move_times.map(|t| t.expect("both players moved"));
+    assert_eq!(mcts.moves, moves_by[0].load(Ordering::Relaxed));
+    assert_eq!(random.moves, moves_by[1].load(Ordering::Relaxed));
+    assert!(mcts.median_ms >= 5.0 && mcts.median_ms <= mcts.p99_ms && mcts.p99_ms <= mcts.max_ms, "{mcts:?}");
+    assert!(random.max_ms < mcts.median_ms, "a random move is not slower than a search: {random:?} {mcts:?}");
+    assert_eq!(spec("mcts:time-ms=5").time_budget(), Some(std::time::Duration::from_millis(5)));
+    assert_eq!(spec("random").time_budget(), None);
+}

@@ -681,6 +681,7 @@ fn run_match_command<G: Evaluate>(args: &MatchArgs) -> Result<(), Failure> {
                 "result": record.result,
                 "p1_first": record.p1_first,
                 "players": [args.p1, args.p2],
+                "move_ms": record.move_ms,
             });
             let mut file = file.lock().unwrap_or_else(|e| e.into_inner());
             if let Err(e) = writeln!(file, "{line}") {
@@ -712,6 +713,17 @@ fn run_match_command<G: Evaluate>(args: &MatchArgs) -> Result<(), Failure> {
         if let Some((verdict, llr)) = summary.sprt {
             out["sprt"] = json!({"verdict": format!("{verdict:?}"), "llr": llr});
         }
+        for ((key, spec), times) in [("p1", &p1), ("p2", &p2)].into_iter().zip(summary.move_times) {
+            if let Some(t) = times {
+                out["move_times"][key] = json!({
+                    "moves": t.moves,
+                    "median_ms": t.median_ms,
+                    "p99_ms": t.p99_ms,
+                    "max_ms": t.max_ms,
+                    "budget_ms": spec.time_budget().map(|b| b.as_secs_f64() * 1e3),
+                });
+            }
+        }
         print_json(&out);
     } else {
         out!("{} vs {} in {} ({} games)", args.p1, args.p2, G::NAME, t.games());
@@ -719,6 +731,24 @@ fn run_match_command<G: Evaluate>(args: &MatchArgs) -> Result<(), Failure> {
         out!("score {:.3} [{slo:.3}, {shi:.3}]  elo {:+.1} [{elo_lo:+.1}, {elo_hi:+.1}] (95 %)", t.score(), t.elo());
         if let Some((verdict, llr)) = summary.sprt {
             out!("sprt: {verdict:?} (llr {llr:.2})");
+        }
+        for ((key, spec), times) in [("p1", &p1), ("p2", &p2)].into_iter().zip(summary.move_times) {
+            let Some(t) = times else { continue };
+            let over = spec.time_budget().map(|b| b.as_secs_f64() * 1e3).map_or(String::new(), |budget| {
+                format!(
+                    "; over the {budget} ms budget: median {:+.3} ms, p99 {:+.3} ms, max {:+.3} ms",
+                    t.median_ms - budget,
+                    t.p99_ms - budget,
+                    t.max_ms - budget
+                )
+            });
+            out!(
+                "{key} move time over {} moves: median {:.3} ms, p99 {:.3} ms, max {:.3} ms{over}",
+                t.moves,
+                t.median_ms,
+                t.p99_ms,
+                t.max_ms
+            );
         }
     }
     Ok(())

@@ -6,6 +6,7 @@ pub mod stats;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
+use std::time::Instant;
 
 use rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -63,6 +64,31 @@ pub struct GameRecord {
     pub moves: Vec<String>,
     /// `p1`, `p2` (by spec, not colour) or `draw`.
     pub result: &'static str,
+    /// Wall time of each move in milliseconds, by spec (`p1`'s, then `p2`'s), in order.
+    pub move_ms: [Vec<f64>; 2],
+}
+
+/// How long one player's moves took over a match (wall time of each `choose`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveTimes {
+    /// Moves timed.
+    pub moves: usize,
+    /// Median, in milliseconds.
+    pub median_ms: f64,
+    /// 99th percentile (nearest rank), in milliseconds.
+    pub p99_ms: f64,
+    /// Slowest, in milliseconds.
+    pub max_ms: f64,
+}
+
+impl MoveTimes {
+    /// The summary of `samples` (milliseconds); `None` when there are none.
+    pub fn of(mut samples: Vec<f64>) -> Option<MoveTimes> {
+        samples.sort_by(f64::total_cmp);
+        let last = samples.len().checked_sub(1)?;
+        let at = |q: f64| samples[(last as f64 * q).round() as usize];
+        Some(MoveTimes { moves: samples.len(), median_ms: at(0.5), p99_ms: at(0.99), max_ms: samples[last] })
+    }
 }
 
 /// The outcome of a match.
@@ -72,6 +98,8 @@ pub struct MatchSummary {
     pub tally: Tally,
     /// The SPRT's verdict, when one ran.
     pub sprt: Option<(SprtVerdict, f64)>,
+    /// How long each spec's moves took (`p1`, `p2`); `None` for a spec that never moved.
+    pub move_times: [Option<MoveTimes>; 2],
 }
 
 /// Why a match could not be played.
@@ -137,8 +165,13 @@ fn play_game<G: Evaluate>(
         second.build::<G>(seed ^ 0xABCD).map_err(MatchError::Player)?,
     ];
     let mut moves = Vec::new();
+    let mut move_ms = [Vec::new(), Vec::new()];
     while game.outcome().is_none() {
-        let mv = agents[game.side_to_move().index()].choose(&game).map_err(MatchError::Player)?;
+        let mover = game.side_to_move().index();
+        let started = Instant::now();
+        let mv = agents[mover].choose(&game).map_err(MatchError::Player)?;
+        // agents[0] is p1's exactly when p1 moves first.
+        move_ms[usize::from((mover == 0) != p1_first)].push(started.elapsed().as_secs_f64() * 1e3);
         moves.push(game.format_move(mv));
         game.try_play(mv).map_err(|e| MatchError::Config(format!("a player chose an illegal move: {e}")))?;
     }
@@ -152,7 +185,7 @@ fn play_game<G: Evaluate>(
         Some(w) if w == p1_first => "p1",
         Some(_) => "p2",
     };
-    Ok(GameRecord { index, p1_first, opening, moves, result })
+    Ok(GameRecord { index, p1_first, opening, moves, result, move_ms })
 }
 
 /// Plays a match between `p1` and `p2` from `start`. `on_game` sees each finished game
@@ -178,7 +211,8 @@ pub fn run_match<G: Evaluate>(
     }
     let next = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
-    let state: Mutex<(Tally, Option<MatchError>)> = Mutex::new((Tally::default(), None));
+    let state: Mutex<(Tally, Option<MatchError>, [Vec<f64>; 2])> =
+        Mutex::new((Tally::default(), None, [Vec::new(), Vec::new()]));
     let workers = config.parallel_games.min(config.games as usize);
     std::thread::scope(|scope| {
         for _ in 0..workers {
@@ -196,13 +230,16 @@ pub fn run_match<G: Evaluate>(
                 let mut guard = state.lock().unwrap_or_else(|e| e.into_inner());
                 match record {
                     Ok(record) => {
-                        let tally = &mut guard.0;
+                        let (tally, _, all_ms) = &mut *guard;
                         match record.result {
                             "p1" => tally.wins += 1,
                             "p2" => tally.losses += 1,
                             _ => tally.draws += 1,
                         }
                         on_game(&record, tally);
+                        for (all, game) in all_ms.iter_mut().zip(&record.move_ms) {
+                            all.extend_from_slice(game);
+                        }
                         if config.sprt.is_some_and(|s| s.verdict(tally) != SprtVerdict::Continue) {
                             stop.store(true, Ordering::Relaxed);
                         }
@@ -215,10 +252,10 @@ pub fn run_match<G: Evaluate>(
             });
         }
     });
-    let (tally, error) = state.into_inner().unwrap_or_else(|e| e.into_inner());
+    let (tally, error, [p1_ms, p2_ms]) = state.into_inner().unwrap_or_else(|e| e.into_inner());
     if let Some(e) = error {
         return Err(e);
     }
     let sprt = config.sprt.map(|s| (s.verdict(&tally), s.llr(&tally)));
-    Ok(MatchSummary { tally, sprt })
+    Ok(MatchSummary { tally, sprt, move_times: [MoveTimes::of(p1_ms), MoveTimes::of(p2_ms)] })
 }

@@ -130,6 +130,13 @@ impl Search {
                 Ok(arena)
             })
             .collect::<Result<Vec<_>, SearchError>>()?;
+        // Tree reuse compacts the kept subtree into a spare arena. Allocated here, with
+        // the others: allocated at the first reuse instead, it made that move overrun its
+        // time by up to a second (the allocator zeroing recycled memory; docs/RESULTS.md).
+        let scratch = match config.reuse {
+            true => Some(Arena::new(per_tree).map_err(|_| ConfigError::ArenaTooSmall(config.arena_nodes))?),
+            false => None,
+        };
         Ok(Search {
             config,
             arenas,
@@ -137,7 +144,7 @@ impl Search {
             last_leaves: 1,
             prior_root: vec![(0, 0); trees],
             reuse_hash: None,
-            scratch: None,
+            scratch,
             shipped: None,
         })
     }
