@@ -464,7 +464,7 @@ impl PlayoutPolicy<'_> {
 
     /// Plays `game` to the end under this policy with the game's fastest playout for it
     /// and returns the outcome.
-    #[inline]
+    #[inline(always)]
     pub fn play_out<G: Game, R: RngCore>(&self, game: &mut G, rng: &mut R) -> Outcome {
         match (self.prune, self.biased, self.gammas) {
             (true, _, _) => game.recorded_playout(rng, *self, &mut MovesPlayed::default()),
