@@ -159,9 +159,13 @@ pub fn bench_game<G: Game>(
             let elapsed = match mode {
                 BenchMode::Pure => time_pure_playouts(root, t, playouts, seed, lanes),
                 BenchMode::Mcts(m) => {
-                    let config = SearchConfig::builder()
+                    let builder = SearchConfig::builder();
+                    let builder = match base.c() {
+                        Some(c) => builder.c(c as f64),
+                        None => builder,
+                    };
+                    let config = builder
                         .playouts(playouts)
-                        .c(base.c() as f64)
                         .seed(seed)
                         .mode(m)
                         .threads(t)

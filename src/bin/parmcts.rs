@@ -189,7 +189,8 @@ struct SearchArgs {
     /// Random seed.
     #[arg(long)]
     seed: Option<String>,
-    /// UCB1 exploration constant.
+    /// UCB1 exploration constant (default per game: 0.5 in Connect Four and Othello,
+    /// sqrt(2) otherwise).
     #[arg(long, allow_hyphen_values = true)]
     c: Option<String>,
     /// seq, tree or root.

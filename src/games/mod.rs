@@ -355,6 +355,11 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
         play_out(self, rng, |game, moves, rng| policy.pick(game, moves, rng))
     }
 
+    /// The UCB1 exploration constant C a search uses unless told
+    /// ([`crate::search::SearchConfigBuilder::c`]): sqrt(2), unless another value measured
+    /// stronger for the game.
+    const EXPLORATION: f64 = std::f64::consts::SQRT_2;
+
     /// Whether a search prunes by default ([`Game::prune_moves`],
     /// [`crate::search::SearchConfigBuilder::prune`]): false, unless the game's rule is
     /// cheap and measured stronger at equal time.

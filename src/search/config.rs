@@ -219,7 +219,7 @@ pub const DEFAULT_ARENA_NODES: u64 = 1 << 24;
 pub struct SearchConfig {
     pub(crate) playouts: Option<u64>,
     pub(crate) time: Option<Duration>,
-    pub(crate) c: f32,
+    pub(crate) c: Option<f32>,
     pub(crate) seed: u64,
     pub(crate) mode: Mode,
     pub(crate) threads: usize,
@@ -277,8 +277,9 @@ impl SearchConfig {
     pub fn time(&self) -> Option<Duration> {
         self.time
     }
-    /// UCB1 exploration constant.
-    pub fn c(&self) -> f32 {
+    /// UCB1 exploration constant; `None`: the game's default
+    /// ([`crate::Game::EXPLORATION`]).
+    pub fn c(&self) -> Option<f32> {
         self.c
     }
     /// Random seed.
@@ -362,7 +363,7 @@ impl SearchConfig {
 pub struct SearchConfigBuilder {
     playouts: Option<u64>,
     time: Option<Duration>,
-    c: f64,
+    c: Option<f64>,
     seed: u64,
     mode: Mode,
     threads: usize,
@@ -387,7 +388,8 @@ impl Default for SearchConfigBuilder {
         SearchConfigBuilder {
             playouts: None,
             time: None,
-            c: std::f64::consts::SQRT_2,
+            // Per game (`Game::EXPLORATION`): sqrt(2) unless the game measured better.
+            c: None,
             seed: 0,
             mode: Mode::Sequential,
             threads: 1,
@@ -427,9 +429,9 @@ impl SearchConfigBuilder {
         self.time = Some(time);
         self
     }
-    /// UCB1 exploration constant C.
+    /// UCB1 exploration constant C. Unset: the game's default ([`crate::Game::EXPLORATION`]).
     pub fn c(mut self, c: f64) -> Self {
-        self.c = c;
+        self.c = Some(c);
         self
     }
     /// Random seed; worker `i` seeds its generator from `(seed, i)`.
@@ -555,8 +557,8 @@ impl SearchConfigBuilder {
             (_, Some(t)) if t.is_zero() => return Err(ConfigError::ZeroTime),
             _ => {}
         }
-        if !self.c.is_finite() || self.c < 0.0 {
-            return Err(ConfigError::BadExploration(self.c));
+        if let Some(c) = self.c.filter(|c| !c.is_finite() || *c < 0.0) {
+            return Err(ConfigError::BadExploration(c));
         }
         if self.threads == 0 {
             return Err(ConfigError::ZeroThreads);
@@ -585,7 +587,7 @@ impl SearchConfigBuilder {
         Ok(SearchConfig {
             playouts: self.playouts,
             time: self.time,
-            c: self.c as f32,
+            c: self.c.map(|c| c as f32),
             seed: self.seed,
             mode: self.mode,
             threads,

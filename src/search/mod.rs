@@ -205,7 +205,7 @@ impl Search {
         };
         let params = IterationParams {
             uct: UctParams {
-                c: cfg.c,
+                c: cfg.c.unwrap_or(G::EXPLORATION as f32),
                 bias: cfg.bias,
                 bias_k: cfg.bias_k,
                 rave: cfg.rave,
