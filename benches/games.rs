@@ -9,6 +9,7 @@ use rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use parmcts::games::perft::perft;
+use parmcts::games::PlayoutPolicy;
 use parmcts::{ConnectFour, Game, Othello, Outcome, TicTacToe};
 
 fn bench_game<G: Game>(c: &mut Criterion, perft_depth: u32, perft_nodes: u64) {
@@ -38,6 +39,36 @@ fn bench_game<G: Game>(c: &mut Criterion, perft_depth: u32, perft_nodes: u64) {
             decided
         })
     });
+    group.finish();
+}
+
+/// Each game's playout policies from the start (`PlayoutPolicy::play_out`, the search's
+/// dispatch): uniform, biased (the game's action values), pruned (win-first /
+/// block-first), pruned and biased. `cargo bench --bench games -- playout_policies`.
+fn playout_policies<G: Game>(c: &mut Criterion) {
+    let mut group = c.benchmark_group(format!("{}_playout_policies", G::NAME));
+    group.sample_size(10);
+    const PLAYOUTS: u64 = 1_000;
+    group.throughput(Throughput::Elements(PLAYOUTS));
+    for (name, biased, prune) in
+        [("random", false, false), ("biased", true, false), ("pruned", false, true), ("pruned_biased", true, true)]
+    {
+        let policy = PlayoutPolicy { biased, prune, gammas: None };
+        group.bench_function(name, |b| {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+            b.iter(|| {
+                let mut decided = 0;
+                for _ in 0..PLAYOUTS {
+                    let mut game = black_box(G::new());
+                    if policy.play_out(&mut game, &mut rng) != Outcome::Draw {
+                        decided += 1;
+                    }
+                    assert!(game.outcome().is_some());
+                }
+                decided
+            })
+        });
+    }
     group.finish();
 }
 
@@ -128,6 +159,8 @@ fn games(c: &mut Criterion) {
     bench_game::<Othello>(c, 7, 55_092);
     othello_builds(c);
     othello_lanes(c);
+    playout_policies::<ConnectFour>(c);
+    playout_policies::<Othello>(c);
 }
 
 criterion_group!(benches, games);
