@@ -240,7 +240,7 @@ impl Game for ConnectFour {
     /// (`ConnectFour::pruned_cells`): the moves whose cell is kept, a winning one alone.
     fn prune_moves(&self, moves: &mut [Move]) -> usize {
         let playable = self.playable();
-        let kept_cells = self.pruned_cells(playable);
+        let kept_cells = self.pruned_cells();
         let mut kept = 0;
         for i in 0..moves.len() {
             if playable & column_mask(moves[i].0 as u32) & kept_cells != 0 {
@@ -321,8 +321,9 @@ impl CellClasses {
         class.map_or(0, |class| Self::WEIGHTS[class])
     }
 
-    /// [`ConnectFour::pruned_cells`] from the classes: the lowest win; else the blocks;
-    /// else the cells that give nothing away; else all.
+    /// The cells win-first / block-first pruning keeps: the lowest win; else the blocks
+    /// (every other move loses at once); else the cells that do not make an opponent's
+    /// winning cell playable; else all.
     #[inline]
     fn pruned(&self) -> u64 {
         let safe = self.spoils | self.threes | self.plain;
@@ -393,38 +394,34 @@ impl ConnectFour {
     /// The playable cells by class (see [`CellClasses`]).
     #[inline]
     fn cell_classes(&self) -> CellClasses {
-        let playable = self.playable();
-        let empty = BOARD ^ self.mask;
         let my_cells = winning_cells(self.current, self.mask);
+        let mut classes = self.threat_classes(my_cells);
+        let open = (BOARD ^ self.mask) & !my_cells;
+        classes.threes = classes.plain & three_makers(self.current, open);
+        classes.plain &= !classes.threes;
+        classes
+    }
+
+    /// The playable cells by the classes that come from winning cells alone (`my_cells`:
+    /// the side to move's); no cell is counted a three-maker yet.
+    #[inline]
+    fn threat_classes(&self, my_cells: u64) -> CellClasses {
+        let playable = self.playable();
         let their_cells = winning_cells(self.current ^ self.mask, self.mask);
         let wins = playable & my_cells;
         let blocks = playable & their_cells & !wins;
         // The opponent's winning cells do not depend on the cell below being filled.
         let gifts = playable & (their_cells >> 1) & !(wins | blocks);
         let spoils = playable & (my_cells >> 1) & !(wins | blocks | gifts);
-        let rest = playable & !(wins | blocks | gifts | spoils);
-        let threes = rest & three_makers(self.current, empty & !my_cells);
-        CellClasses { wins, blocks, gifts, spoils, threes, plain: rest & !threes }
+        let plain = playable & !(wins | blocks | gifts | spoils);
+        CellClasses { wins, blocks, gifts, spoils, threes: 0, plain }
     }
 
-    /// [`Game::prune_moves`]'s rule on the `playable` cells, straight from winning cells:
-    /// the lowest winning cell if there is one; else the opponent's playable winning cells
-    /// (every other move loses at once); else the cells that do not make one of them
-    /// playable (the cell right above); else all.
+    /// [`Game::prune_moves`]'s rule on the playable cells ([`CellClasses::pruned`]),
+    /// without the three-makers it does not need.
     #[inline]
-    fn pruned_cells(&self, playable: u64) -> u64 {
-        let wins = winning_cells(self.current, self.mask) & playable;
-        if wins != 0 {
-            return wins & wins.wrapping_neg();
-        }
-        let threats = winning_cells(self.current ^ self.mask, self.mask);
-        let blocks = threats & playable;
-        let safe = playable & !((threats & BOARD) >> 1);
-        match (blocks, safe) {
-            (0, 0) => playable,
-            (0, safe) => safe,
-            (blocks, _) => blocks,
-        }
+    fn pruned_cells(&self) -> u64 {
+        self.threat_classes(winning_cells(self.current, self.mask)).pruned()
     }
 
     /// The cell a pruned or biased playout plays among the `playable` ones. With `prune`,
@@ -440,7 +437,7 @@ impl ConnectFour {
             let kept = if prune { classes.pruned() } else { playable };
             classes.draw(kept, rng)
         } else {
-            let kept = if prune { self.pruned_cells(playable) } else { playable };
+            let kept = if prune { self.pruned_cells() } else { playable };
             nth_cell(kept, random_below(rng, kept.count_ones()))
         }
     }
@@ -525,7 +522,7 @@ mod tests {
             let playable = game.playable();
             assert_eq!(classes.masks().iter().fold(0, |all, m| all | m), playable, "{game:?}");
             assert_eq!(classes.masks().iter().map(|m| m.count_ones()).sum::<u32>(), playable.count_ones());
-            assert_eq!(classes.pruned(), game.pruned_cells(playable), "{game:?}");
+            assert_eq!(classes.pruned(), game.pruned_cells(), "{game:?}");
             for mv in game.legal_moves() {
                 let cell = playable & column_mask(mv.0 as u32);
                 let weight = weight_by_playing(&game, cell);
