@@ -159,13 +159,9 @@ pub fn bench_game<G: Game>(
             let elapsed = match mode {
                 BenchMode::Pure => time_pure_playouts(root, t, playouts, seed, lanes),
                 BenchMode::Mcts(m) => {
-                    let builder = SearchConfig::builder();
-                    let builder = match base.c() {
-                        Some(c) => builder.c(c as f64),
-                        None => builder,
-                    };
-                    let config = builder
+                    let config = SearchConfig::builder()
                         .playouts(playouts)
+                        .c(base.c().map_or(G::EXPLORATION, f64::from))
                         .seed(seed)
                         .mode(m)
                         .threads(t)

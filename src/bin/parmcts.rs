@@ -695,6 +695,12 @@ fn run_match_command<G: Evaluate>(args: &MatchArgs) -> Result<(), Failure> {
         return Err(Failure(format!("--records: {e}"), 1));
     }
     let t = summary.tally;
+    // Each player's move times with its budget per move in ms, if it has one.
+    let timed: Vec<_> = [("p1", &p1), ("p2", &p2)]
+        .into_iter()
+        .zip(summary.move_times)
+        .filter_map(|((key, spec), times)| Some((key, times?, spec.time_budget().map(|b| b.as_secs_f64() * 1e3))))
+        .collect();
     let (slo, shi) = t.score_ci95();
     let (elo_lo, elo_hi) = t.elo_ci95();
     if args.json {
@@ -714,16 +720,14 @@ fn run_match_command<G: Evaluate>(args: &MatchArgs) -> Result<(), Failure> {
         if let Some((verdict, llr)) = summary.sprt {
             out["sprt"] = json!({"verdict": format!("{verdict:?}"), "llr": llr});
         }
-        for ((key, spec), times) in [("p1", &p1), ("p2", &p2)].into_iter().zip(summary.move_times) {
-            if let Some(t) = times {
-                out["move_times"][key] = json!({
-                    "moves": t.moves,
-                    "median_ms": t.median_ms,
-                    "p99_ms": t.p99_ms,
-                    "max_ms": t.max_ms,
-                    "budget_ms": spec.time_budget().map(|b| b.as_secs_f64() * 1e3),
-                });
-            }
+        for &(key, t, budget) in &timed {
+            out["move_times"][key] = json!({
+                "moves": t.moves,
+                "median_ms": t.median_ms,
+                "p99_ms": t.p99_ms,
+                "max_ms": t.max_ms,
+                "budget_ms": budget,
+            });
         }
         print_json(&out);
     } else {
@@ -733,9 +737,8 @@ fn run_match_command<G: Evaluate>(args: &MatchArgs) -> Result<(), Failure> {
         if let Some((verdict, llr)) = summary.sprt {
             out!("sprt: {verdict:?} (llr {llr:.2})");
         }
-        for ((key, spec), times) in [("p1", &p1), ("p2", &p2)].into_iter().zip(summary.move_times) {
-            let Some(t) = times else { continue };
-            let over = spec.time_budget().map(|b| b.as_secs_f64() * 1e3).map_or(String::new(), |budget| {
+        for &(key, t, budget) in &timed {
+            let over = budget.map_or(String::new(), |budget| {
                 format!(
                     "; over the {budget} ms budget: median {:+.3} ms, p99 {:+.3} ms, max {:+.3} ms",
                     t.median_ms - budget,

@@ -121,9 +121,10 @@ impl Search {
     pub fn new(config: SearchConfig) -> Result<Search, SearchError> {
         let trees = if config.mode == Mode::RootParallel { config.threads } else { 1 };
         let per_tree = config.arena_nodes / trees as u64;
+        let new_arena = || Arena::new(per_tree).map_err(|_| ConfigError::ArenaTooSmall(config.arena_nodes));
         let arenas = (0..trees)
             .map(|_| {
-                let mut arena = Arena::new(per_tree).map_err(|_| ConfigError::ArenaTooSmall(config.arena_nodes))?;
+                let mut arena = new_arena()?;
                 if config.rave > 0.0 {
                     arena.enable_amaf();
                 }
@@ -133,10 +134,7 @@ impl Search {
         // Tree reuse compacts the kept subtree into a spare arena. Allocated here, with
         // the others: allocated at the first reuse instead, it made that move overrun its
         // time by up to a second (the allocator zeroing recycled memory; docs/RESULTS.md).
-        let scratch = match config.reuse {
-            true => Some(Arena::new(per_tree).map_err(|_| ConfigError::ArenaTooSmall(config.arena_nodes))?),
-            false => None,
-        };
+        let scratch = if config.reuse { Some(new_arena()?) } else { None };
         Ok(Search {
             config,
             arenas,
@@ -302,14 +300,8 @@ impl Search {
                 return 0;
             };
             if node != NodeId::ROOT {
-                let capacity = self.arenas[i].capacity() as u64;
-                let mut scratch = match self.scratch.take() {
-                    Some(arena) => arena,
-                    None => match Arena::new(capacity) {
-                        Ok(arena) => arena,
-                        Err(_) => return 0,
-                    },
-                };
+                // `Search::new` allocates the spare arena whenever reuse is on.
+                let Some(mut scratch) = self.scratch.take() else { return 0 };
                 if self.arenas[i].copy_subtree(node, &mut scratch).is_none() {
                     self.scratch = Some(scratch);
                     return 0;
