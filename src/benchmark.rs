@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use crate::games::{Game, Player, PlayoutPolicy};
 use crate::search::iteration::worker_rng;
-use crate::search::{Mode, Playout, Search, SearchConfig, SearchError, MAX_LEAVES};
+use crate::search::{ConfigError, Mode, Search, SearchConfig, SearchError, MAX_LEAVES};
 
 /// What one benchmark row measures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -127,21 +127,27 @@ pub fn time_mcts<G: Game>(root: &G, config: &SearchConfig) -> Result<Duration, S
 /// Measures every (mode, threads) pair for one game, interleaving the repeats so that
 /// machine noise spreads evenly, and returns the medians with their ratio to `seq`.
 ///
-/// `base` supplies the MCTS settings (C, virtual loss, arena size, seed, leaves — the
-/// game's [`Game::PLAYOUT_LANES`] when unset, for the pure rows too); mode, threads and
-/// the playout budget are set per row. `seq` always runs at 1 thread, and is added
-/// if missing so the ratios have a baseline.
+/// `base` is the full search configuration of every MCTS row (its playout budget
+/// included: it must have one); each row only changes its mode, thread count and seed
+/// (`base`'s seed plus the repeat). The pure rows play uniform random games with the
+/// same playouts in flight per thread as the search (`leaves`, resolved for the game).
+/// `parmcts bench` gives `base` uniform playouts and no pruning, so that the ratio of
+/// `seq` to `pure` is exactly the cost of the tree. `seq` always runs at 1 thread, and
+/// is added if missing so the ratios have a baseline.
 ///
 /// # Errors
-/// [`SearchError`] from the first configuration that cannot run.
+/// [`SearchError`] from the first configuration that cannot run (a `base` without a
+/// playout budget is [`crate::ConfigError::NoBudget`]). `on_run` is called after each
+/// timed run (for progress).
 pub fn bench_game<G: Game>(
     root: &G,
     modes: &[BenchMode],
     threads: &[usize],
-    playouts: u64,
     repeats: usize,
     base: &SearchConfig,
+    on_run: &dyn Fn(),
 ) -> Result<Vec<BenchRow>, SearchError> {
+    let playouts = base.playouts().ok_or(ConfigError::NoBudget)?;
     let mut plan: Vec<(BenchMode, usize)> = vec![(BenchMode::Mcts(Mode::Sequential), 1)];
     for &mode in modes {
         for &t in threads {
@@ -151,33 +157,25 @@ pub fn bench_game<G: Game>(
             }
         }
     }
-    let lanes = base.leaves().map_or(G::PLAYOUT_LANES, |n| n as usize);
+    // Every row's configuration is checked before any is timed.
+    let configs = plan
+        .iter()
+        .map(|&(mode, t)| match mode {
+            BenchMode::Pure => Ok(None),
+            BenchMode::Mcts(m) => base.with_mode(m, t).map(Some),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let lanes = base.leaves_for::<G>();
     let mut samples = vec![Vec::with_capacity(repeats); plan.len()];
     for repeat in 0..repeats.max(1) {
-        for (i, &(mode, t)) in plan.iter().enumerate() {
+        for (i, &(_, t)) in plan.iter().enumerate() {
             let seed = base.seed().wrapping_add(repeat as u64);
-            let elapsed = match mode {
-                BenchMode::Pure => time_pure_playouts(root, t, playouts, seed, lanes),
-                BenchMode::Mcts(m) => {
-                    let config = SearchConfig::builder()
-                        .playouts(playouts)
-                        .c(base.c().map_or(G::EXPLORATION, f64::from))
-                        .seed(seed)
-                        .mode(m)
-                        .threads(t)
-                        .virtual_loss(base.virtual_loss())
-                        .arena_nodes(base.arena_nodes())
-                        .expand_threshold(base.expand_threshold())
-                        .leaves(lanes as u32)
-                        // Uniform playouts, the same as the pure rate's: the ratio is
-                        // then exactly the cost of the tree.
-                        .playout(Playout::Random)
-                        .prune(false)
-                        .build()?;
-                    time_mcts(root, &config)?
-                }
+            let elapsed = match &configs[i] {
+                None => time_pure_playouts(root, t, playouts, seed, lanes),
+                Some(config) => time_mcts(root, &config.with_seed(seed))?,
             };
             samples[i].push(playouts as f64 / elapsed.as_secs_f64().max(1e-9));
+            on_run();
         }
     }
     let mut rows: Vec<BenchRow> = plan

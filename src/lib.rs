@@ -30,6 +30,7 @@ pub mod benchmark;
 pub mod games;
 pub mod matches;
 pub mod players;
+pub mod report;
 pub mod policy;
 pub mod search;
 pub mod solver;

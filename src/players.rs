@@ -2,8 +2,8 @@
 //! `mcts:playouts=10000,c=1.4`, `mcts:time-ms=500,mode=tree,threads=4`, `random`,
 //! `minimax:depth=4`, `alphabeta:depth=6` or `alphabeta:time-ms=200`.
 //!
-//! The keys of an `mcts:` spec are the same as the `search` command's flags, and both go
-//! through [`apply_search_option`], so a flag and a spec key can never disagree.
+//! The keys of an `mcts:` spec are the same as the `search` command's flags: both go
+//! through [`crate::search::SETTINGS`], so a flag and a spec key can never disagree.
 
 use std::fmt;
 use std::time::Duration;
@@ -13,98 +13,83 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::alphabeta::{minimax, AbError, AlphaBeta, Evaluate, Limits};
 use crate::games::{random_below, Game, Move};
-use crate::search::{
-    FinalMove, InFlight, Mode, Playout, Search, SearchConfig, SearchConfigBuilder, SearchError, SearchResult, Weights,
-};
-use crate::weights::MoveWeights;
+use crate::search::{ConfigError, Search, SearchConfig, SearchError, SearchResult, SettingError};
 
-/// A bad player spec or search option, naming the bad part.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SpecError(pub String);
+/// A bad player spec, naming the bad part.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum SpecError {
+    /// The player kind is not `random`, `mcts`, `minimax` or `alphabeta`.
+    UnknownPlayer(String),
+    /// An option is not `key=value`.
+    MalformedOption {
+        /// The whole spec.
+        spec: String,
+        /// The bad option.
+        option: String,
+    },
+    /// The player takes no such option.
+    UnknownOption {
+        /// The player kind.
+        player: &'static str,
+        /// The key given.
+        key: String,
+        /// The keys it takes.
+        expected: &'static str,
+    },
+    /// A value that does not parse.
+    BadValue {
+        /// The key.
+        key: String,
+        /// The value given.
+        value: String,
+    },
+    /// A key given twice.
+    Repeated(String),
+    /// A required option is missing or zero.
+    Missing {
+        /// The whole spec.
+        spec: String,
+        /// What is needed.
+        needs: &'static str,
+    },
+    /// An `mcts` option that the search settings reject.
+    Setting(SettingError),
+    /// An `mcts` spec whose search configuration is invalid.
+    Config {
+        /// The whole spec.
+        spec: String,
+        /// Why.
+        error: ConfigError,
+    },
+}
 
 impl fmt::Display for SpecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            SpecError::UnknownPlayer(text) => write!(
+                f,
+                "unknown player '{text}' (expected random, mcts:key=value,..., minimax:depth=D or alphabeta:...)"
+            ),
+            SpecError::MalformedOption { spec, option } => {
+                write!(f, "bad option '{option}' in '{spec}' (expected key=value)")
+            }
+            SpecError::UnknownOption { player, key, expected } => {
+                write!(f, "unknown option '{key}' for {player} (expected {expected})")
+            }
+            SpecError::BadValue { key, value } => write!(f, "bad value '{value}' for {key}"),
+            SpecError::Repeated(key) => write!(f, "{key} given twice"),
+            SpecError::Missing { spec, needs } => write!(f, "player '{spec}': {needs}"),
+            SpecError::Setting(e) => e.fmt(f),
+            SpecError::Config { spec, error } => write!(f, "player '{spec}': {error}"),
+        }
     }
 }
 
 impl std::error::Error for SpecError {}
 
-/// The search option keys shared by `mcts:` specs and the CLI flags.
-pub const SEARCH_KEYS: &[&str] = &[
-    "playouts",
-    "time-ms",
-    "c",
-    "seed",
-    "mode",
-    "threads",
-    "virtual-loss",
-    "in-flight",
-    "leaves",
-    "memory-mb",
-    "nodes",
-    "expand",
-    "final",
-    "reuse",
-    "bias",
-    "bias-k",
-    "playout",
-    "prune",
-    "solver",
-    "rave",
-    "weights",
-];
-
 fn parse_num<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, SpecError> {
-    value.parse().map_err(|_| SpecError(format!("bad value '{value}' for {key}")))
-}
-
-/// `on` or `off`.
-fn on_off(key: &str, value: &str) -> Result<bool, SpecError> {
-    match value {
-        "on" => Ok(true),
-        "off" => Ok(false),
-        _ => Err(SpecError(format!("bad value '{value}' for {key} (expected on or off)"))),
-    }
-}
-
-/// Applies one `key=value` search option to a builder.
-///
-/// # Errors
-/// [`SpecError`] for an unknown key or a value that does not parse.
-pub fn apply_search_option(
-    builder: SearchConfigBuilder,
-    key: &str,
-    value: &str,
-) -> Result<SearchConfigBuilder, SpecError> {
-    Ok(match key {
-        "playouts" => builder.playouts(parse_num(key, value)?),
-        "time-ms" => builder.time(Duration::from_millis(parse_num(key, value)?)),
-        "c" => builder.c(parse_num(key, value)?),
-        "seed" => builder.seed(parse_num(key, value)?),
-        "mode" => builder.mode(value.parse::<Mode>().map_err(|e| SpecError(e.to_string()))?),
-        "threads" => builder.threads(parse_num(key, value)?),
-        "virtual-loss" => builder.virtual_loss(parse_num(key, value)?),
-        "in-flight" => builder.in_flight(value.parse::<InFlight>().map_err(|e| SpecError(e.to_string()))?),
-        "memory-mb" => builder.memory_mb(parse_num(key, value)?),
-        "nodes" => builder.arena_nodes(parse_num(key, value)?),
-        "expand" => builder.expand_threshold(parse_num(key, value)?),
-        "leaves" => builder.leaves(parse_num(key, value)?),
-        "final" => builder.final_move(value.parse::<FinalMove>().map_err(|e| SpecError(e.to_string()))?),
-        "bias" => builder.bias(parse_num(key, value)?),
-        "bias-k" => builder.bias_k(parse_num(key, value)?),
-        "playout" => builder.playout(value.parse::<Playout>().map_err(|e| SpecError(e.to_string()))?),
-        "reuse" => builder.reuse(on_off(key, value)?),
-        "prune" => builder.prune(on_off(key, value)?),
-        "solver" => builder.solver(on_off(key, value)?),
-        "rave" => builder.rave(parse_num(key, value)?),
-        "weights" => builder.weights(match value {
-            "default" => Weights::Shipped,
-            "hand-set" => Weights::HandSet,
-            file => MoveWeights::load(file).map_err(|e| SpecError(e.0))?.into(),
-        }),
-        _ => return Err(SpecError(format!("unknown option '{key}' (expected one of: {})", SEARCH_KEYS.join(", ")))),
-    })
+    value.parse().map_err(|_| SpecError::BadValue { key: key.to_string(), value: value.to_string() })
 }
 
 /// Why a player could not move.
@@ -166,16 +151,22 @@ pub enum PlayerSpec {
     },
 }
 
-/// Splits `key=value,...` options, naming the first malformed one.
+/// Splits `key=value,...` options, naming the first malformed or repeated one.
 fn options<'a>(text: &'a str, options: &'a str) -> Result<Vec<(&'a str, &'a str)>, SpecError> {
-    options
+    let pairs: Vec<(&str, &str)> = options
         .split(',')
         .filter(|p| !p.is_empty())
         .map(|pair| {
             pair.split_once('=')
-                .ok_or_else(|| SpecError(format!("bad option '{pair}' in '{text}' (expected key=value)")))
+                .ok_or_else(|| SpecError::MalformedOption { spec: text.to_string(), option: pair.to_string() })
         })
-        .collect()
+        .collect::<Result<_, _>>()?;
+    for (i, (key, _)) in pairs.iter().enumerate() {
+        if pairs[..i].iter().any(|(k, _)| k == key) {
+            return Err(SpecError::Repeated(key.to_string()));
+        }
+    }
+    Ok(pairs)
 }
 
 impl PlayerSpec {
@@ -187,64 +178,57 @@ impl PlayerSpec {
     /// [`SpecError`] naming the unknown player, key or bad value.
     pub fn parse(text: &str) -> Result<PlayerSpec, SpecError> {
         let (kind, options) = text.split_once(':').unwrap_or((text, ""));
+        let options = self::options(text, options)?;
+        let missing = |needs| Err(SpecError::Missing { spec: text.to_string(), needs });
         match kind {
             "random" if options.is_empty() => Ok(PlayerSpec::Random),
-            "random" => Err(SpecError(format!("player 'random' takes no options (got '{options}')"))),
+            "random" => Err(SpecError::UnknownOption { player: "random", key: options[0].0.into(), expected: "none" }),
             "mcts" => {
-                let mut builder = SearchConfig::builder();
-                let mut budget = false;
-                for (key, value) in self::options(text, options)? {
-                    budget |= key == "playouts" || key == "time-ms";
-                    builder = apply_search_option(builder, key, value)?;
-                }
+                let budget = options.iter().any(|&(key, _)| key == "playouts" || key == "time-ms");
+                let mut builder = SearchConfig::builder().apply_settings(options).map_err(SpecError::Setting)?;
                 if !budget {
                     builder = builder.playouts(10_000);
                 }
-                let config = builder.build().map_err(|e| SpecError(format!("player '{text}': {e}")))?;
+                let config = builder.build().map_err(|error| SpecError::Config { spec: text.to_string(), error })?;
                 Ok(PlayerSpec::Mcts(config))
             }
             "minimax" => {
                 let mut depth = None;
-                for (key, value) in self::options(text, options)? {
+                for (key, value) in options {
                     match key {
                         "depth" => depth = Some(parse_num::<u32>(key, value)?),
-                        _ => return Err(SpecError(format!("unknown option '{key}' for minimax (expected depth)"))),
+                        _ => return Err(SpecError::UnknownOption { player: "minimax", key: key.into(), expected: "depth" }),
                     }
                 }
                 match depth {
                     Some(d) if d > 0 => Ok(PlayerSpec::Minimax { depth: d }),
-                    Some(_) => Err(SpecError(format!("player '{text}': depth must be at least 1 (got 0)"))),
-                    None => Err(SpecError(format!("player '{text}': minimax needs depth=D"))),
+                    Some(_) => missing("depth must be at least 1 (got 0)"),
+                    None => missing("minimax needs depth=D"),
                 }
             }
             "alphabeta" => {
                 let mut limits = Limits::default();
                 let mut tt_mb = DEFAULT_TT_MB;
-                for (key, value) in self::options(text, options)? {
+                for (key, value) in options {
                     match key {
                         "depth" => limits.max_depth = Some(parse_num(key, value)?),
                         "time-ms" => limits.time = Some(Duration::from_millis(parse_num(key, value)?)),
                         "tt-mb" => tt_mb = parse_num(key, value)?,
                         _ => {
-                            return Err(SpecError(format!(
-                                "unknown option '{key}' for alphabeta (expected depth, time-ms, tt-mb)"
-                            )))
+                            let expected = "depth, time-ms, tt-mb";
+                            return Err(SpecError::UnknownOption { player: "alphabeta", key: key.into(), expected });
                         }
                     }
                 }
                 match (limits.max_depth, limits.time) {
-                    (None, None) => Err(SpecError(format!("player '{text}': alphabeta needs depth=D or time-ms=T"))),
-                    (Some(0), _) => Err(SpecError(format!("player '{text}': depth must be at least 1 (got 0)"))),
-                    (_, Some(t)) if t.is_zero() => {
-                        Err(SpecError(format!("player '{text}': time-ms must be at least 1 (got 0)")))
-                    }
-                    _ if tt_mb == 0 => Err(SpecError(format!("player '{text}': tt-mb must be at least 1 (got 0)"))),
+                    (None, None) => missing("alphabeta needs depth=D or time-ms=T"),
+                    (Some(0), _) => missing("depth must be at least 1 (got 0)"),
+                    (_, Some(t)) if t.is_zero() => missing("time-ms must be at least 1 (got 0)"),
+                    _ if tt_mb == 0 => missing("tt-mb must be at least 1 (got 0)"),
                     _ => Ok(PlayerSpec::AlphaBeta { limits, tt_mb }),
                 }
             }
-            _ => Err(SpecError(format!(
-                "unknown player '{text}' (expected random, mcts:key=value,..., minimax:depth=D or alphabeta:...)"
-            ))),
+            _ => Err(SpecError::UnknownPlayer(text.to_string())),
         }
     }
 

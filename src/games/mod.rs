@@ -61,6 +61,7 @@
 pub mod connect4;
 pub mod othello;
 pub mod perft;
+mod registry;
 pub mod tictactoe;
 
 use std::fmt;
@@ -69,6 +70,7 @@ use rand_core::RngCore;
 
 pub use connect4::ConnectFour;
 pub use othello::Othello;
+pub use registry::GameKind;
 pub use tictactoe::TicTacToe;
 
 /// A move: an index whose meaning the game defines (cell, column, square, die face).
@@ -138,9 +140,11 @@ impl Outcome {
 /// Errors from parsing or playing moves and positions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GameError {
-    /// The text is not a move of this game.
+    /// The text is not a move of this game: the text, optionally followed by a
+    /// parenthesised note (`8 (expected a column 1-7)`).
     BadMove(String),
-    /// The move is well formed but not legal here.
+    /// The move is well formed but not legal here: its text, optionally followed by a
+    /// parenthesised note (`a1 (move 3)`).
     IllegalMove(String),
     /// The game is already over.
     GameOver,
@@ -151,8 +155,8 @@ pub enum GameError {
 impl fmt::Display for GameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GameError::BadMove(m) => write!(f, "malformed move '{m}'"),
-            GameError::IllegalMove(m) => write!(f, "illegal move '{m}'"),
+            GameError::BadMove(m) => write!(f, "malformed move {}", quoted(m)),
+            GameError::IllegalMove(m) => write!(f, "illegal move {}", quoted(m)),
             GameError::GameOver => write!(f, "the game is already over"),
             GameError::BadPosition(p) => write!(f, "bad position: {p}"),
         }
@@ -160,6 +164,15 @@ impl fmt::Display for GameError {
 }
 
 impl std::error::Error for GameError {}
+
+/// A move's text in quotes, with the note after it outside them: `a1 (move 3)` becomes
+/// `'a1' (move 3)`.
+fn quoted(text: &str) -> String {
+    match text.split_once(" (") {
+        Some((mv, note)) => format!("'{mv}' ({note}"),
+        None => format!("'{text}'"),
+    }
+}
 
 /// A two-player (optionally chance) game with a cheap `Copy` state.
 ///
@@ -587,45 +600,4 @@ pub fn sample_weighted<G: Game, R: RngCore>(game: &G, moves: &[Move], rng: &mut 
         }
     }
     moves[moves.len() - 1]
-}
-
-/// The games the CLI knows, by name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum GameKind {
-    /// [`TicTacToe`].
-    TicTacToe,
-    /// [`ConnectFour`].
-    ConnectFour,
-    /// [`Othello`].
-    Othello,
-}
-
-impl GameKind {
-    /// Every game, in CLI order.
-    pub const ALL: [GameKind; 3] = [GameKind::TicTacToe, GameKind::ConnectFour, GameKind::Othello];
-
-    /// The CLI name.
-    pub fn name(self) -> &'static str {
-        match self {
-            GameKind::TicTacToe => TicTacToe::NAME,
-            GameKind::ConnectFour => ConnectFour::NAME,
-            GameKind::Othello => Othello::NAME,
-        }
-    }
-}
-
-impl std::str::FromStr for GameKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        GameKind::ALL
-            .into_iter()
-            .find(|g| g.name() == s)
-            .ok_or_else(|| format!("unknown game '{s}' (expected tictactoe, connect4 or othello)"))
-    }
-}
-
-impl fmt::Display for GameKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
 }

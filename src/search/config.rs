@@ -1,210 +1,36 @@
-//! Search configuration: a builder validated once into a [`SearchConfig`] that cannot be
-//! invalid.
+//! Search configuration: every setting declared once (`search_settings!` below), a
+//! builder validated once into a [`SearchConfig`] that cannot be invalid, and the
+//! [`SETTINGS`] table through which text (CLI flags, `mcts:key=value` player specs)
+//! reaches the builder.
+//!
+//! Each setting's declaration gives its field, type and default, its builder setter, its
+//! text key (`--key` in `parmcts search` and `key=` in a player spec are the same name),
+//! its help line and the default shown in `--help`. From it come the config's field and
+//! getter, the builder's setter, and its entry of [`SETTINGS`]. Adding a setting means
+//! one declaration and its use.
 
 use std::fmt;
-use std::str::FromStr;
-use std::sync::Arc;
 use std::time::Duration;
 
+pub use super::error::ConfigError;
 pub use super::iteration::MAX_LEAVES;
+pub use super::options::{FinalMove, InFlight, Mode, Playout, Weights, DEFAULT_BIAS_K, SECURE_A};
+use crate::games::Game;
 use crate::tree::NODE_BYTES;
 use crate::weights::MoveWeights;
-
-/// How the search uses threads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Mode {
-    /// One thread, exclusive tree, no atomic instructions: the baseline.
-    Sequential,
-    /// All threads share one lock-free tree (virtual loss spreads them).
-    TreeParallel,
-    /// Each thread searches its own tree; root statistics are summed at the end.
-    RootParallel,
-}
-
-impl Mode {
-    /// The CLI name: `seq`, `tree` or `root`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Mode::Sequential => "seq",
-            Mode::TreeParallel => "tree",
-            Mode::RootParallel => "root",
-        }
-    }
-}
-
-impl FromStr for Mode {
-    type Err = ConfigError;
-    fn from_str(s: &str) -> Result<Mode, ConfigError> {
-        match s {
-            "seq" => Ok(Mode::Sequential),
-            "tree" => Ok(Mode::TreeParallel),
-            "root" => Ok(Mode::RootParallel),
-            _ => Err(ConfigError::UnknownMode(s.to_string())),
-        }
-    }
-}
-
-impl fmt::Display for Mode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// How the move is chosen from the root's children when the search ends (Chaslot et al.
-/// 2008, "Progressive Strategies for Monte-Carlo Tree Search", section 2.4).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum FinalMove {
-    /// Robust child: the most visits (ties: the higher mean).
-    Visits,
-    /// Max child: the highest mean result among visited children.
-    Value,
-    /// Secure child: the highest lower confidence bound `q - A / sqrt(n)` with
-    /// `A` = [`SECURE_A`].
-    Secure,
-}
-
-/// How playouts choose moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Playout {
-    /// Uniformly random legal moves ([`crate::Game::random_playout`]).
-    Random,
-    /// Roulette-wheel selection by the game's action values,
-    /// `p(a) = f(a) / Σ f(a')` ([`crate::Game::biased_playout`]).
-    Biased,
-}
-
-impl FromStr for Playout {
-    type Err = ConfigError;
-    fn from_str(s: &str) -> Result<Playout, ConfigError> {
-        match s {
-            "random" => Ok(Playout::Random),
-            "biased" => Ok(Playout::Biased),
-            _ => Err(ConfigError::UnknownPlayout(s.to_string())),
-        }
-    }
-}
-
-/// Default `K` of the progressive bias term (the literature's Othello setting).
-pub const DEFAULT_BIAS_K: f64 = 5000.0;
-
-/// The constant `A` of the secure child's bound `q - A / sqrt(n)`.
-pub const SECURE_A: f64 = 1.0;
-
-impl FromStr for FinalMove {
-    type Err = ConfigError;
-    fn from_str(s: &str) -> Result<FinalMove, ConfigError> {
-        match s {
-            "visits" => Ok(FinalMove::Visits),
-            "value" => Ok(FinalMove::Value),
-            "secure" => Ok(FinalMove::Secure),
-            _ => Err(ConfigError::UnknownFinalMove(s.to_string())),
-        }
-    }
-}
-
-/// How selection on a shared tree reads the playouts other workers have in flight
-/// through a node (the node's `virtual_loss` counter).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum InFlight {
-    /// Virtual loss (Chaslot, Winands & van den Herik 2008): each counts as a lost
-    /// visit, lowering the node's mean and its exploration term alike.
-    #[default]
-    Loss,
-    /// WU-UCT (Liu et al. 2020, "Watch the Unobserved"): each counts as a visit in the
-    /// exploration term only, `q + C sqrt(ln(N + O) / (n + o))` with `q` over completed
-    /// playouts, so the mean is not biased by playouts whose result is unknown.
-    WuUct,
-}
-
-impl FromStr for InFlight {
-    type Err = ConfigError;
-    fn from_str(s: &str) -> Result<InFlight, ConfigError> {
-        match s {
-            "loss" => Ok(InFlight::Loss),
-            "wu-uct" => Ok(InFlight::WuUct),
-            _ => Err(ConfigError::UnknownInFlight(s.to_string())),
-        }
-    }
-}
-
-/// A configuration that failed validation.
-#[derive(Clone, Debug, PartialEq)]
-pub enum ConfigError {
-    /// Neither a playout nor a time budget was given.
-    NoBudget,
-    /// `playouts` was 0.
-    ZeroPlayouts,
-    /// The playout budget exceeds what the 32-bit node counters hold.
-    TooManyPlayouts(u64),
-    /// The time budget was 0.
-    ZeroTime,
-    /// The exploration constant is negative or not finite.
-    BadExploration(f64),
-    /// `threads` was 0.
-    ZeroThreads,
-    /// The arena cannot hold a root and its children (nodes given).
-    ArenaTooSmall(u64),
-    /// The mode name is not `seq`, `tree` or `root`.
-    UnknownMode(String),
-    /// The expansion threshold was 0 (a leaf must be visited before it is expanded).
-    ZeroExpandThreshold,
-    /// The final-move rule is not `visits`, `value` or `secure`.
-    UnknownFinalMove(String),
-    /// The progressive bias weight is negative or not finite.
-    BadBias(f64),
-    /// The progressive bias constant K is not positive and finite.
-    BadBiasK(f64),
-    /// The playout policy is not `random` or `biased`.
-    UnknownPlayout(String),
-    /// `in-flight` was not `loss` or `wu-uct`.
-    UnknownInFlight(String),
-    /// `leaves` was 0 or above [`MAX_LEAVES`].
-    BadLeaves(u32),
-    /// RAVE k is negative or not finite.
-    BadRave(f64),
-}
-
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ConfigError::NoBudget => write!(f, "no budget: give a playout count, a time, or both"),
-            ConfigError::ZeroPlayouts => write!(f, "playouts must be at least 1 (got 0)"),
-            ConfigError::TooManyPlayouts(n) => {
-                write!(f, "playouts {n} exceeds the maximum {MAX_PLAYOUTS}")
-            }
-            ConfigError::ZeroTime => write!(f, "time budget must be at least 1 ms (got 0)"),
-            ConfigError::BadExploration(c) => {
-                write!(f, "exploration constant c must be finite and >= 0 (got {c})")
-            }
-            ConfigError::ZeroThreads => write!(f, "threads must be at least 1 (got 0)"),
-            ConfigError::ArenaTooSmall(n) => {
-                write!(f, "arena of {n} nodes is too small (at least {MIN_ARENA_NODES} nodes, at most {})", u32::MAX)
-            }
-            ConfigError::UnknownMode(m) => {
-                write!(f, "unknown mode '{m}' (expected seq, tree or root)")
-            }
-            ConfigError::ZeroExpandThreshold => write!(f, "expand threshold must be at least 1 (got 0)"),
-            ConfigError::UnknownFinalMove(m) => {
-                write!(f, "unknown final-move rule '{m}' (expected visits, value or secure)")
-            }
-            ConfigError::BadBias(b) => write!(f, "progressive bias must be finite and >= 0 (got {b})"),
-            ConfigError::BadBiasK(k) => write!(f, "progressive bias K must be finite and > 0 (got {k})"),
-            ConfigError::UnknownPlayout(p) => write!(f, "unknown playout policy '{p}' (expected random or biased)"),
-            ConfigError::UnknownInFlight(p) => write!(f, "unknown in-flight rule '{p}' (expected loss or wu-uct)"),
-            ConfigError::BadLeaves(n) => write!(f, "leaves must be 1 to {MAX_LEAVES} (got {n})"),
-            ConfigError::BadRave(k) => write!(f, "RAVE k must be finite and >= 0 (got {k})"),
-        }
-    }
-}
-
-impl std::error::Error for ConfigError {}
 
 /// The most playouts one search may run: node visit counters are 32-bit, with the score
 /// (up to twice the visits) in the other half of the same word.
 pub const MAX_PLAYOUTS: u64 = (1 << 31) - 1;
+/// The most worker threads a search may use: far above any core count a search scales
+/// to, low enough that a mistyped count fails at once instead of spawning threads until
+/// memory runs out.
+pub const MAX_THREADS: usize = 1024;
 /// The smallest arena accepted up front (a root plus a block of children); the exact
 /// requirement depends on the root position and is checked when the search starts.
 pub const MIN_ARENA_NODES: u64 = 2;
+/// The largest arena: node indices are 32-bit.
+pub const MAX_ARENA_NODES: u64 = u32::MAX as u64;
 /// Default expansion threshold: a leaf gets its children on its 8th visit. Measured on
 /// Connect Four (1,000,000 playouts from the empty board, `perf stat -r 5`): 1.24 G cycles
 /// against 1.63 G at threshold 1, with 366,836 nodes against 2,110,504; strength at
@@ -214,399 +40,434 @@ pub const DEFAULT_EXPAND_THRESHOLD: u32 = 8;
 /// Default arena size: 2^24 nodes (384 MiB of address space, touched only as used).
 pub const DEFAULT_ARENA_NODES: u64 = 1 << 24;
 
-/// A validated search configuration. Build one with [`SearchConfig::builder`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct SearchConfig {
-    pub(crate) playouts: Option<u64>,
-    pub(crate) time: Option<Duration>,
-    pub(crate) c: Option<f32>,
-    pub(crate) seed: u64,
-    pub(crate) mode: Mode,
-    pub(crate) threads: usize,
-    pub(crate) virtual_loss: u32,
-    pub(crate) in_flight: InFlight,
-    pub(crate) leaves: Option<u32>,
-    pub(crate) arena_nodes: u64,
-    pub(crate) expand_threshold: u32,
-    pub(crate) final_move: FinalMove,
-    pub(crate) reuse: bool,
-    pub(crate) bias: f32,
-    pub(crate) bias_k: f32,
-    pub(crate) playout: Playout,
-    pub(crate) prune: Option<bool>,
-    pub(crate) solver: bool,
-    pub(crate) rave: f32,
-    pub(crate) weights: Weights,
+/// Declares the search settings. Each entry:
+///
+/// ```text
+/// /// Help line (the CLI's help); further doc lines document the setter and getter.
+/// name("key", "VALUE", "default shown in --help"): StoredType = default_value;
+///     set(argument: ArgType) => stored_value_expression; text TextType;
+/// ```
+///
+/// `text TextType` is what a text value is read as before it goes to the setter.
+macro_rules! search_settings {
+    ($(
+        #[doc = $help:literal]
+        $(#[doc = $doc:literal])*
+        $field:ident($key:literal, $value_name:literal, $shown:literal): $ty:ty = $default:expr;
+            set($arg:ident: $arg_ty:ty) => $conv:expr; text $text_ty:ty;
+    )*) => {
+        /// A validated search configuration. Build one with [`SearchConfig::builder`].
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct SearchConfig {
+            $( pub(crate) $field: $ty, )*
+            /// Arena capacity in nodes, resolved by `build` from `nodes` or `memory-mb`.
+            pub(crate) arena_capacity: u64,
+        }
+
+        impl SearchConfig {
+            /// The settings' defaults, before validation (no budget: not yet valid).
+            fn defaults() -> SearchConfig {
+                SearchConfig { $( $field: $default, )* arena_capacity: DEFAULT_ARENA_NODES }
+            }
+            $(
+                #[doc = $help]
+                $(#[doc = $doc])*
+                pub fn $field(&self) -> $ty {
+                    self.$field.clone()
+                }
+            )*
+        }
+
+        impl SearchConfigBuilder {
+            $(
+                #[doc = $help]
+                $(#[doc = $doc])*
+                pub fn $field(mut self, $arg: $arg_ty) -> Self {
+                    self.config.$field = $conv;
+                    self
+                }
+            )*
+        }
+
+        /// Every search setting, in `--help` order: the one table behind the `search`
+        /// command's flags, the `mcts:` player-spec keys and the benchmark's settings.
+        pub const SETTINGS: &[Setting] = &[$(
+            Setting {
+                key: $key,
+                value_name: $value_name,
+                help: $help,
+                default: $shown,
+                apply: |builder, text| Ok(builder.$field(parse_setting::<$text_ty>($key, text)?)),
+            },
+        )*];
+    };
 }
 
-/// The move strengths behind progressive bias and biased playouts.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub enum Weights {
-    /// The game's shipped learned set ([`crate::Game::SHIPPED_WEIGHTS`]) where it has one, else
-    /// its hand-set [`crate::Game::action_value`]s. The default (`weights=default`).
-    #[default]
-    Shipped,
-    /// The game's hand-set [`crate::Game::action_value`]s (`weights=hand-set`).
-    HandSet,
-    /// A learned set, such as a `parmcts train-weights` file (`weights=FILE`).
-    Learned(Arc<MoveWeights>),
-}
-
-impl From<MoveWeights> for Weights {
-    fn from(weights: MoveWeights) -> Weights {
-        Weights::Learned(Arc::new(weights))
-    }
+search_settings! {
+    /// Stop after this many playouts (at most 2^31 - 1).
+    playouts("playouts", "N", "100000 in `search`, 10000 in an mcts player spec"): Option<u64> = None;
+        set(playouts: u64) => Some(playouts); text u64;
+    /// Stop after this much wall time (milliseconds as text).
+    time("time-ms", "MS", "none"): Option<Duration> = None;
+        set(time: Duration) => Some(time); text Duration;
+    /// UCB1 exploration constant C (stored as a 32-bit float).
+    ///
+    /// Unset: the game's default ([`crate::games::Game::EXPLORATION`]).
+    c("c", "C", "per game: 0.5 in connect4 and othello, sqrt(2) otherwise"): Option<f32> = None;
+        set(c: f64) => Some(c as f32); text f64;
+    /// Random seed; worker i seeds its generator from (seed, i).
+    seed("seed", "S", "0"): u64 = 0;
+        set(seed: u64) => seed; text u64;
+    /// Threading mode: seq (one thread, no atomics), tree (one shared tree) or root.
+    mode("mode", "seq|tree|root", "seq"): Mode = Mode::Sequential;
+        set(mode: Mode) => mode; text Mode;
+    /// Worker threads (1 in seq mode; at most 1024).
+    threads("threads", "K", "1"): usize = 1;
+        set(threads: usize) => threads; text usize;
+    /// Virtual loss added per in-flight playout (shared trees and lanes; 0 disables).
+    virtual_loss("virtual-loss", "V", "1"): u32 = 1;
+        set(virtual_loss: u32) => virtual_loss; text u32;
+    /// How selection reads in-flight playouts: loss (virtual loss) or wu-uct.
+    in_flight("in-flight", "loss|wu-uct", "loss"): InFlight = InFlight::Loss;
+        set(in_flight: InFlight) => in_flight; text InFlight;
+    /// Playouts each worker keeps in flight, 1-4.
+    ///
+    /// A worker descends to `n` leaves, virtual loss spreading them, then runs their `n`
+    /// playouts at once through [`crate::games::Game::playouts`], which a game whose
+    /// playout is one long dependency chain interleaves (Othello: 1.62x the playouts per
+    /// second for 2). With `n > 1` the exclusive trees of the sequential and
+    /// root-parallel modes keep virtual loss too (plain adds, still no atomic
+    /// instruction). Unset: the game's [`crate::games::Game::PLAYOUT_LANES`].
+    leaves("leaves", "L", "per game: 2 in othello, 1 otherwise"): Option<u32> = None;
+        set(leaves: u32) => Some(leaves); text u32;
+    /// Arena capacity in nodes (24 bytes each; root-parallel shares it between the trees).
+    arena_nodes("nodes", "N", "16777216 (384 MiB)"): Option<u64> = None;
+        set(nodes: u64) => Some(nodes); text u64;
+    /// Arena capacity in MiB (an alternative to nodes).
+    memory_mb("memory-mb", "MB", "384"): Option<u64> = None;
+        set(mb: u64) => Some(mb); text u64;
+    /// Visits a leaf needs before it is expanded (at least 1).
+    expand_threshold("expand", "E", "8"): u32 = DEFAULT_EXPAND_THRESHOLD;
+        set(visits: u32) => visits; text u32;
+    /// Final move: visits (most visited), value (best mean) or secure (best lower bound).
+    final_move("final", "visits|value|secure", "visits"): FinalMove = FinalMove::Visits;
+        set(rule: FinalMove) => rule; text FinalMove;
+    /// Tree reuse: keep the subtree of the position reached between a player's moves.
+    ///
+    /// Measured: +37 Elo [+4, +69] in Connect Four, -3 [-37, +30] in Othello at 20 ms per
+    /// move (docs/RESULTS.md).
+    reuse("reuse", "on|off", "on"): bool = true;
+        set(on: bool) => on; text bool;
+    /// Progressive bias weight C_BT (0: off).
+    bias("bias", "C_BT", "0"): f32 = 0.0;
+        set(c_bt: f64) => c_bt as f32; text f64;
+    /// Progressive bias constant K (the visits over which the bias halves, squared).
+    bias_k("bias-k", "K", "5000"): f32 = DEFAULT_BIAS_K as f32;
+        set(k: f64) => k as f32; text f64;
+    /// Playout policy: random (uniform) or biased (roulette wheel over move strengths).
+    ///
+    /// Biased measured best in both games with action values (docs/RESULTS.md): Othello
+    /// +430 Elo at equal time, Connect Four +71.
+    playout("playout", "random|biased", "biased"): Playout = Playout::Biased;
+        set(playout: Playout) => playout; text Playout;
+    /// Win-first / block-first pruning in tree and playouts: on or off.
+    ///
+    /// Unset: the game's [`crate::games::Game::PRUNE_BY_DEFAULT`] (on in Connect Four,
+    /// where the rule is a few bitboard operations and measured +300 Elo on top of biased
+    /// playouts; off where it plays every move and reply: Othello's iteration is 80x).
+    prune("prune", "on|off", "on in connect4, off otherwise"): Option<bool> = None;
+        set(on: bool) => Some(on); text bool;
+    /// MCTS-Solver: prove wins, losses and draws; stop once the root is proven.
+    ///
+    /// Winands, Björnsson & Saito 2008.
+    solver("solver", "on|off", "off"): bool = false;
+        set(on: bool) => on; text bool;
+    /// RAVE constant k in beta = sqrt(k / (3N + k)) (0: off; Gelly & Silver 2011).
+    rave("rave", "K", "0"): f32 = 0.0;
+        set(k: f64) => k as f32; text f64;
+    /// Move strengths: default (the game's shipped set, else its action values), hand-set, or a train-weights FILE.
+    ///
+    /// A learned set is checked against the game when a search runs.
+    weights("weights", "default|hand-set|FILE", "default"): Weights = Weights::Shipped;
+        set(weights: impl Into<Weights>) => weights.into(); text Weights;
 }
 
 impl SearchConfig {
-    /// A builder with the defaults: C = sqrt(2), seed 0, sequential, 1 thread, virtual
-    /// loss 1, 2^24 nodes, expansion at the 8th visit ([`DEFAULT_EXPAND_THRESHOLD`]),
-    /// roulette-wheel playouts over the game's action values ([`Playout::Biased`]: the
-    /// enhancement that measured best in every game, `docs/RESULTS.md`; games without
-    /// action values play uniformly either way), tree reuse between a player's moves
-    /// (better or neutral), the other enhancements off, and no budget (one must be set).
+    /// A builder with the defaults of [`SETTINGS`] and no budget (one must be set).
     pub fn builder() -> SearchConfigBuilder {
-        SearchConfigBuilder::default()
+        SearchConfigBuilder { config: SearchConfig::defaults() }
     }
 
-    /// Playout budget, if any.
-    pub fn playouts(&self) -> Option<u64> {
-        self.playouts
+    /// Arena capacity in nodes, from [`SearchConfig::arena_nodes`] or
+    /// [`SearchConfig::memory_mb`] (for root-parallel: shared out between the trees).
+    pub fn arena_capacity(&self) -> u64 {
+        self.arena_capacity
     }
-    /// Time budget, if any.
-    pub fn time(&self) -> Option<Duration> {
-        self.time
+
+    /// The exploration constant for `G`: `c` if set, else the game's
+    /// [`Game::EXPLORATION`]. With [`SearchConfig::leaves_for`] and
+    /// [`SearchConfig::prune_for`], the one place where per-game defaults are read.
+    pub fn c_for<G: Game>(&self) -> f32 {
+        self.c.unwrap_or(G::EXPLORATION as f32)
     }
-    /// UCB1 exploration constant; `None`: the game's default
-    /// ([`crate::Game::EXPLORATION`]).
-    pub fn c(&self) -> Option<f32> {
-        self.c
+
+    /// Playouts each worker keeps in flight for `G`: `leaves` if set, else the game's
+    /// [`Game::PLAYOUT_LANES`].
+    pub fn leaves_for<G: Game>(&self) -> usize {
+        self.leaves.map_or(G::PLAYOUT_LANES, |n| n as usize)
     }
-    /// Random seed.
-    pub fn seed(&self) -> u64 {
-        self.seed
+
+    /// Whether a search of `G` prunes: `prune` if set, else the game's
+    /// [`Game::PRUNE_BY_DEFAULT`].
+    pub fn prune_for<G: Game>(&self) -> bool {
+        self.prune.unwrap_or(G::PRUNE_BY_DEFAULT)
     }
-    /// Threading mode.
-    pub fn mode(&self) -> Mode {
-        self.mode
-    }
-    /// Worker threads (1 for sequential).
-    pub fn threads(&self) -> usize {
-        self.threads
-    }
-    /// Virtual loss added per in-flight playout (tree-parallel only; 0 disables).
-    pub fn virtual_loss(&self) -> u32 {
-        self.virtual_loss
-    }
-    /// How selection reads other workers' in-flight playouts.
-    pub fn in_flight(&self) -> InFlight {
-        self.in_flight
-    }
-    /// Playouts each worker keeps in flight at once (`None`: the game's
-    /// [`crate::games::Game::PLAYOUT_LANES`]).
-    pub fn leaves(&self) -> Option<u32> {
-        self.leaves
-    }
-    /// Arena capacity in nodes (for root-parallel: shared out between the trees).
-    pub fn arena_nodes(&self) -> u64 {
-        self.arena_nodes
-    }
-    /// A leaf is expanded once it has this many visits.
-    pub fn expand_threshold(&self) -> u32 {
-        self.expand_threshold
-    }
-    /// How the final move is chosen.
-    pub fn final_move(&self) -> FinalMove {
-        self.final_move
-    }
-    /// Whether players keep the subtree of the position reached (tree reuse).
-    pub fn reuse(&self) -> bool {
-        self.reuse
-    }
-    /// Progressive bias weight C_BT (0: off).
-    pub fn bias(&self) -> f32 {
-        self.bias
-    }
-    /// Progressive bias constant K.
-    pub fn bias_k(&self) -> f32 {
-        self.bias_k
-    }
-    /// The playout policy.
-    pub fn playout(&self) -> Playout {
-        self.playout
-    }
-    /// Win-first / block-first pruning in the tree and the playouts; `None`: the game's
-    /// default ([`crate::Game::PRUNE_BY_DEFAULT`]).
-    pub fn prune(&self) -> Option<bool> {
-        self.prune
-    }
-    /// MCTS-Solver: proven wins, losses and draws.
-    pub fn solver(&self) -> bool {
-        self.solver
-    }
-    /// RAVE constant k of `beta = sqrt(k / (3N + k))` (0: off).
-    pub fn rave(&self) -> f32 {
-        self.rave
-    }
-    /// The move strengths behind progressive bias and biased playouts.
-    pub fn weights(&self) -> &Weights {
-        &self.weights
-    }
+
     /// A copy with another seed (used by players that search once per move).
     pub fn with_seed(&self, seed: u64) -> SearchConfig {
         SearchConfig { seed, ..self.clone() }
+    }
+
+    /// A copy in another mode and thread count (the benchmark's rows), validated again.
+    ///
+    /// # Errors
+    /// As [`SearchConfigBuilder::build`].
+    pub fn with_mode(&self, mode: Mode, threads: usize) -> Result<SearchConfig, ConfigError> {
+        SearchConfigBuilder { config: SearchConfig { mode, threads, ..self.clone() } }.build()
+    }
+
+    /// A copy with another playout budget (and no time budget), validated again.
+    ///
+    /// # Errors
+    /// As [`SearchConfigBuilder::build`].
+    pub fn with_playouts(&self, playouts: u64) -> Result<SearchConfig, ConfigError> {
+        SearchConfigBuilder { config: SearchConfig { playouts: Some(playouts), time: None, ..self.clone() } }.build()
     }
 }
 
 /// Builder for [`SearchConfig`]; [`SearchConfigBuilder::build`] validates everything.
 #[derive(Clone, Debug)]
 pub struct SearchConfigBuilder {
-    playouts: Option<u64>,
-    time: Option<Duration>,
-    c: Option<f64>,
-    seed: u64,
-    mode: Mode,
-    threads: usize,
-    virtual_loss: u32,
-    in_flight: InFlight,
-    leaves: Option<u32>,
-    arena_nodes: u64,
-    expand_threshold: u32,
-    final_move: FinalMove,
-    reuse: bool,
-    bias: f64,
-    bias_k: f64,
-    playout: Playout,
-    prune: Option<bool>,
-    solver: bool,
-    rave: f64,
-    weights: Weights,
+    config: SearchConfig,
 }
 
-impl Default for SearchConfigBuilder {
-    fn default() -> Self {
-        SearchConfigBuilder {
-            playouts: None,
-            time: None,
-            // Per game (`Game::EXPLORATION`): sqrt(2) unless the game measured better.
-            c: None,
-            seed: 0,
-            mode: Mode::Sequential,
-            threads: 1,
-            virtual_loss: 1,
-            in_flight: InFlight::Loss,
-            leaves: None,
-            arena_nodes: DEFAULT_ARENA_NODES,
-            expand_threshold: DEFAULT_EXPAND_THRESHOLD,
-            final_move: FinalMove::Visits,
-            // Measured: +37 Elo [+4, +69] in Connect Four, -3 [-37, +30] in Othello at
-            // 20 ms per move (docs/RESULTS.md).
-            reuse: true,
-            bias: 0.0,
-            bias_k: DEFAULT_BIAS_K,
-            // Measured best in both games with action values (docs/RESULTS.md): Othello
-            // +430 Elo at equal time, Connect Four +71.
-            playout: Playout::Biased,
-            // Per game (`Game::PRUNE_BY_DEFAULT`): on in Connect Four, where the rule is a few
-            // bitboard operations and measured +300 Elo on top of biased playouts; off
-            // where it plays every move and reply (Othello: 80x the iteration).
-            prune: None,
-            solver: false,
-            rave: 0.0,
-            weights: Weights::Shipped,
+impl SearchConfigBuilder {
+    /// Validates the configuration. Values are checked in the type they are stored in
+    /// (C = 1e100 overflows a 32-bit float and is rejected).
+    ///
+    /// # Errors
+    /// A [`ConfigError`] naming the first bad value, or the two settings that conflict.
+    pub fn build(self) -> Result<SearchConfig, ConfigError> {
+        let mut cfg = self.config;
+        match (cfg.playouts, cfg.time) {
+            (None, None) => return Err(ConfigError::NoBudget),
+            (Some(0), _) => return Err(ConfigError::ZeroPlayouts),
+            (Some(n), _) if n > MAX_PLAYOUTS => return Err(ConfigError::TooManyPlayouts { got: n, max: MAX_PLAYOUTS }),
+            (_, Some(t)) if t.is_zero() => return Err(ConfigError::ZeroTime),
+            _ => {}
         }
+        let bad = |x: f32| !x.is_finite() || x < 0.0;
+        if let Some(x) = cfg.c.filter(|&x| bad(x)) {
+            return Err(ConfigError::BadExploration(x.into()));
+        }
+        if cfg.threads == 0 {
+            return Err(ConfigError::ZeroThreads);
+        }
+        if cfg.threads > MAX_THREADS {
+            return Err(ConfigError::TooManyThreads { got: cfg.threads, max: MAX_THREADS });
+        }
+        if cfg.mode == Mode::Sequential && cfg.threads > 1 {
+            return Err(conflict("mode", Mode::Sequential, "threads", cfg.threads, "the sequential search runs one thread"));
+        }
+        if bad(cfg.bias) {
+            return Err(ConfigError::BadBias(cfg.bias.into()));
+        }
+        if bad(cfg.bias_k) || cfg.bias_k == 0.0 {
+            return Err(ConfigError::BadBiasK(cfg.bias_k.into()));
+        }
+        if bad(cfg.rave) {
+            return Err(ConfigError::BadRave(cfg.rave.into()));
+        }
+        if cfg.expand_threshold == 0 {
+            return Err(ConfigError::ZeroExpandThreshold);
+        }
+        if let Some(n) = cfg.leaves.filter(|&n| n == 0 || n as usize > MAX_LEAVES) {
+            return Err(ConfigError::BadLeaves { got: n, max: MAX_LEAVES });
+        }
+        cfg.arena_capacity = match (cfg.arena_nodes, cfg.memory_mb) {
+            (Some(nodes), Some(mb)) => {
+                return Err(conflict("nodes", nodes, "memory-mb", mb, "both size the arena; give one"));
+            }
+            (Some(nodes), None) => nodes,
+            (None, Some(mb)) => mb.saturating_mul(1 << 20) / NODE_BYTES as u64,
+            (None, None) => DEFAULT_ARENA_NODES,
+        };
+        if cfg.arena_capacity > MAX_ARENA_NODES {
+            return Err(ConfigError::ArenaTooLarge { nodes: cfg.arena_capacity, max: MAX_ARENA_NODES });
+        }
+        let per_tree = if cfg.mode == Mode::RootParallel { cfg.arena_capacity / cfg.threads as u64 } else { cfg.arena_capacity };
+        if per_tree < MIN_ARENA_NODES {
+            return Err(ConfigError::ArenaTooSmall { nodes: per_tree, min: MIN_ARENA_NODES });
+        }
+        Ok(cfg)
+    }
+}
+
+fn conflict(k1: &str, v1: impl fmt::Display, k2: &str, v2: impl fmt::Display, why: &'static str) -> ConfigError {
+    ConfigError::Conflict { first: format!("{k1}={v1}"), second: format!("{k2}={v2}"), why }
+}
+
+/// One search setting as text sees it: the key of `--key VALUE` and `mcts:key=VALUE`.
+#[derive(Clone, Copy)]
+pub struct Setting {
+    /// The key (`playouts`, `time-ms`, `virtual-loss`, ...).
+    pub key: &'static str,
+    /// What the value is, for help (`N`, `MS`, `on|off`, ...).
+    pub value_name: &'static str,
+    /// One line of help.
+    pub help: &'static str,
+    /// The default, as `--help` shows it.
+    pub default: &'static str,
+    apply: fn(SearchConfigBuilder, &str) -> Result<SearchConfigBuilder, SettingError>,
+}
+
+impl fmt::Debug for Setting {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Setting").field("key", &self.key).finish_non_exhaustive()
+    }
+}
+
+impl Setting {
+    /// The setting with this key.
+    pub fn find(key: &str) -> Option<&'static Setting> {
+        SETTINGS.iter().find(|s| s.key == key)
+    }
+
+    /// Applies `value` to `builder`.
+    ///
+    /// # Errors
+    /// [`SettingError::BadValue`] naming the key and the value when it does not parse.
+    pub fn apply(&self, builder: SearchConfigBuilder, value: &str) -> Result<SearchConfigBuilder, SettingError> {
+        (self.apply)(builder, value)
     }
 }
 
 impl SearchConfigBuilder {
-    /// Stop after this many playouts.
-    pub fn playouts(mut self, playouts: u64) -> Self {
-        self.playouts = Some(playouts);
-        self
-    }
-    /// Stop after this much wall time.
-    pub fn time(mut self, time: Duration) -> Self {
-        self.time = Some(time);
-        self
-    }
-    /// UCB1 exploration constant C. Unset: the game's default ([`crate::Game::EXPLORATION`]).
-    pub fn c(mut self, c: f64) -> Self {
-        self.c = Some(c);
-        self
-    }
-    /// Random seed; worker `i` seeds its generator from `(seed, i)`.
-    pub fn seed(mut self, seed: u64) -> Self {
-        self.seed = seed;
-        self
-    }
-    /// Threading mode.
-    pub fn mode(mut self, mode: Mode) -> Self {
-        self.mode = mode;
-        self
-    }
-    /// Worker threads.
-    pub fn threads(mut self, threads: usize) -> Self {
-        self.threads = threads;
-        self
-    }
-    /// Virtual loss per in-flight playout (0 disables).
-    pub fn virtual_loss(mut self, virtual_loss: u32) -> Self {
-        self.virtual_loss = virtual_loss;
-        self
-    }
-
-    /// How selection reads in-flight playouts ([`InFlight`]; tree mode).
-    pub fn in_flight(mut self, in_flight: InFlight) -> Self {
-        self.in_flight = in_flight;
-        self
-    }
-    /// Playouts each worker keeps in flight (1 to [`MAX_LEAVES`]; default: the game's
-    /// [`crate::games::Game::PLAYOUT_LANES`]): a worker descends to `n` leaves, virtual
-    /// loss spreading them, then runs their `n` playouts at once through
-    /// [`crate::games::Game::playouts`], which a game whose playout is one long
-    /// dependency chain interleaves (Othello: 1.62x the playouts per second for 2). With
-    /// `n > 1` the exclusive trees of the sequential and root-parallel modes keep virtual
-    /// loss too (plain adds, still no atomic instruction).
-    pub fn leaves(mut self, n: u32) -> Self {
-        self.leaves = Some(n);
-        self
-    }
-    /// Arena capacity in nodes.
-    pub fn arena_nodes(mut self, nodes: u64) -> Self {
-        self.arena_nodes = nodes;
-        self
-    }
-    /// Arena capacity from a memory size in MiB ([`crate::tree::NODE_BYTES`] per node).
-    pub fn memory_mb(mut self, mb: u64) -> Self {
-        self.arena_nodes = mb.saturating_mul(1 << 20) / NODE_BYTES as u64;
-        self
-    }
-    /// Visits a leaf needs before it is expanded (at least 1; 1 expands at the first revisit).
-    pub fn expand_threshold(mut self, visits: u32) -> Self {
-        self.expand_threshold = visits;
-        self
-    }
-
-    /// How the final move is chosen (default: most visits).
-    pub fn final_move(mut self, rule: FinalMove) -> Self {
-        self.final_move = rule;
-        self
-    }
-
-    /// Keep the subtree of the position reached between moves ([`crate::Search::reuse`]).
-    pub fn reuse(mut self, on: bool) -> Self {
-        self.reuse = on;
-        self
-    }
-
-    /// Progressive bias weight C_BT (0 disables it).
-    pub fn bias(mut self, c_bt: f64) -> Self {
-        self.bias = c_bt;
-        self
-    }
-
-    /// Progressive bias constant K (the visits over which the bias halves, squared).
-    pub fn bias_k(mut self, k: f64) -> Self {
-        self.bias_k = k;
-        self
-    }
-
-    /// The playout policy.
-    pub fn playout(mut self, playout: Playout) -> Self {
-        self.playout = playout;
-        self
-    }
-
-    /// Win-first / block-first pruning ([`crate::Game::prune_moves`]) at expansion and
-    /// at every playout ply. Unset: the game's default ([`crate::Game::PRUNE_BY_DEFAULT`]).
-    pub fn prune(mut self, on: bool) -> Self {
-        self.prune = Some(on);
-        self
-    }
-
-    /// MCTS-Solver (Winands, Björnsson & Saito 2008): prove wins, losses and draws in the
-    /// tree, back them up, and stop as soon as the root is proven.
-    pub fn solver(mut self, on: bool) -> Self {
-        self.solver = on;
-        self
-    }
-
-    /// RAVE (Gelly & Silver 2011) with `beta = sqrt(k / (3N + k))`; 0 disables it.
-    pub fn rave(mut self, k: f64) -> Self {
-        self.rave = k;
-        self
-    }
-
-    /// The move strengths for progressive bias and biased playouts: a learned set
-    /// ([`MoveWeights`], checked against the game when a search runs), the game's hand-set
-    /// action values, or (the default) the game's shipped set.
-    pub fn weights(mut self, weights: impl Into<Weights>) -> Self {
-        self.weights = weights.into();
-        self
-    }
-
-    /// Validates the configuration.
+    /// Applies `key=value` settings in order ([`SETTINGS`]), rejecting an unknown key
+    /// and a key given twice.
     ///
     /// # Errors
-    /// A [`ConfigError`] naming the first bad value.
-    pub fn build(self) -> Result<SearchConfig, ConfigError> {
-        match (self.playouts, self.time) {
-            (None, None) => return Err(ConfigError::NoBudget),
-            (Some(0), _) => return Err(ConfigError::ZeroPlayouts),
-            (Some(n), _) if n > MAX_PLAYOUTS => return Err(ConfigError::TooManyPlayouts(n)),
-            (_, Some(t)) if t.is_zero() => return Err(ConfigError::ZeroTime),
-            _ => {}
+    /// The first [`SettingError`].
+    pub fn apply_settings<'a>(
+        mut self,
+        pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<SearchConfigBuilder, SettingError> {
+        let mut seen: Vec<&str> = Vec::new();
+        for (key, value) in pairs {
+            let setting = Setting::find(key).ok_or_else(|| SettingError::UnknownKey(key.to_string()))?;
+            if seen.contains(&setting.key) {
+                return Err(SettingError::Repeated(setting.key));
+            }
+            seen.push(setting.key);
+            self = setting.apply(self, value)?;
         }
-        if let Some(c) = self.c.filter(|c| !c.is_finite() || *c < 0.0) {
-            return Err(ConfigError::BadExploration(c));
-        }
-        if self.threads == 0 {
-            return Err(ConfigError::ZeroThreads);
-        }
-        if !self.bias.is_finite() || self.bias < 0.0 {
-            return Err(ConfigError::BadBias(self.bias));
-        }
-        if !self.bias_k.is_finite() || self.bias_k <= 0.0 {
-            return Err(ConfigError::BadBiasK(self.bias_k));
-        }
-        if !self.rave.is_finite() || self.rave < 0.0 {
-            return Err(ConfigError::BadRave(self.rave));
-        }
-        if self.expand_threshold == 0 {
-            return Err(ConfigError::ZeroExpandThreshold);
-        }
-        if let Some(n) = self.leaves.filter(|&n| n == 0 || n as usize > MAX_LEAVES) {
-            return Err(ConfigError::BadLeaves(n));
-        }
-        let threads = if self.mode == Mode::Sequential { 1 } else { self.threads };
-        let per_tree =
-            if self.mode == Mode::RootParallel { self.arena_nodes / threads as u64 } else { self.arena_nodes };
-        if per_tree < MIN_ARENA_NODES || self.arena_nodes > u32::MAX as u64 {
-            return Err(ConfigError::ArenaTooSmall(self.arena_nodes));
-        }
-        Ok(SearchConfig {
-            playouts: self.playouts,
-            time: self.time,
-            c: self.c.map(|c| c as f32),
-            seed: self.seed,
-            mode: self.mode,
-            threads,
-            virtual_loss: self.virtual_loss,
-            in_flight: self.in_flight,
-            leaves: self.leaves,
-            arena_nodes: self.arena_nodes,
-            expand_threshold: self.expand_threshold,
-            final_move: self.final_move,
-            reuse: self.reuse,
-            bias: self.bias as f32,
-            bias_k: self.bias_k as f32,
-            playout: self.playout,
-            prune: self.prune,
-            solver: self.solver,
-            rave: self.rave as f32,
-            weights: self.weights,
-        })
+        Ok(self)
     }
+}
+
+/// A setting given as text that cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SettingError {
+    /// No setting has this key.
+    UnknownKey(String),
+    /// The value does not parse for the key.
+    BadValue {
+        /// The setting's key.
+        key: &'static str,
+        /// The value given.
+        value: String,
+        /// What the key takes.
+        expected: String,
+    },
+    /// The key was given twice.
+    Repeated(&'static str),
+}
+
+impl fmt::Display for SettingError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SettingError::UnknownKey(key) => {
+                let keys: Vec<&str> = SETTINGS.iter().map(|s| s.key).collect();
+                write!(f, "unknown option '{key}' (expected one of: {})", keys.join(", "))
+            }
+            SettingError::BadValue { key, value, expected } => {
+                write!(f, "bad value '{value}' for {key} (expected {expected})")
+            }
+            SettingError::Repeated(key) => write!(f, "{key} given twice"),
+        }
+    }
+}
+
+impl std::error::Error for SettingError {}
+
+/// A setting's value type read from text.
+trait SettingText: Sized {
+    /// Parses `text`, or says what was expected.
+    fn from_text(text: &str) -> Result<Self, String>;
+}
+
+macro_rules! setting_text_by_from_str {
+    ($($t:ty => $expected:literal),* $(,)?) => {$(
+        impl SettingText for $t {
+            fn from_text(text: &str) -> Result<Self, String> {
+                text.parse().map_err(|_| $expected.to_string())
+            }
+        }
+    )*};
+}
+
+setting_text_by_from_str!(
+    u32 => "a whole number from 0 to 4294967295",
+    u64 => "a whole number from 0 to 18446744073709551615",
+    usize => "a whole number",
+    f64 => "a number",
+    Mode => "seq, tree or root",
+    FinalMove => "visits, value or secure",
+    Playout => "random or biased",
+    InFlight => "loss or wu-uct",
+);
+
+impl SettingText for bool {
+    fn from_text(text: &str) -> Result<bool, String> {
+        match text {
+            "on" => Ok(true),
+            "off" => Ok(false),
+            _ => Err("on or off".to_string()),
+        }
+    }
+}
+
+/// Time settings are whole milliseconds.
+impl SettingText for Duration {
+    fn from_text(text: &str) -> Result<Duration, String> {
+        text.parse().map(Duration::from_millis).map_err(|_| "a whole number of milliseconds".to_string())
+    }
+}
+
+impl SettingText for Weights {
+    fn from_text(text: &str) -> Result<Weights, String> {
+        match text {
+            "default" => Ok(Weights::Shipped),
+            "hand-set" => Ok(Weights::HandSet),
+            file => MoveWeights::load(file).map(Weights::from).map_err(|e| format!("default, hand-set or a file: {e}")),
+        }
+    }
+}
+
+/// Reads `text` for the setting `key`.
+fn parse_setting<T: SettingText>(key: &'static str, text: &str) -> Result<T, SettingError> {
+    T::from_text(text).map_err(|expected| SettingError::BadValue { key, value: text.to_string(), expected })
 }
 
 #[cfg(test)]

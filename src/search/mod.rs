@@ -15,6 +15,8 @@
 
 mod config;
 mod drivers;
+mod error;
+mod options;
 pub(crate) mod iteration;
 #[cfg(all(test, loom))]
 mod loom_tests;
@@ -24,8 +26,9 @@ use std::fmt;
 use std::time::Instant;
 
 pub use config::{
-    ConfigError, FinalMove, InFlight, Mode, Playout, SearchConfig, SearchConfigBuilder, Weights, DEFAULT_ARENA_NODES,
-    DEFAULT_BIAS_K, DEFAULT_EXPAND_THRESHOLD, MAX_LEAVES, MAX_PLAYOUTS, MIN_ARENA_NODES, SECURE_A,
+    ConfigError, FinalMove, InFlight, Mode, Playout, SearchConfig, SearchConfigBuilder, Setting, SettingError, Weights,
+    DEFAULT_ARENA_NODES, DEFAULT_BIAS_K, DEFAULT_EXPAND_THRESHOLD, MAX_ARENA_NODES, MAX_LEAVES, MAX_PLAYOUTS,
+    MAX_THREADS, MIN_ARENA_NODES, SECURE_A, SETTINGS,
 };
 use result::RootChild;
 pub use result::{format_moves, ChildResult, SearchResult};
@@ -120,8 +123,8 @@ impl Search {
     /// [`SearchError::Config`] if the arena size does not fit the node index.
     pub fn new(config: SearchConfig) -> Result<Search, SearchError> {
         let trees = if config.mode == Mode::RootParallel { config.threads } else { 1 };
-        let per_tree = config.arena_nodes / trees as u64;
-        let new_arena = || Arena::new(per_tree).map_err(|_| ConfigError::ArenaTooSmall(config.arena_nodes));
+        let per_tree = config.arena_capacity / trees as u64;
+        let new_arena = || Arena::new(per_tree).map_err(|_| ConfigError::ArenaTooSmall { nodes: per_tree, min: MIN_ARENA_NODES });
         let arenas = (0..trees)
             .map(|_| {
                 let mut arena = new_arena()?;

@@ -255,6 +255,17 @@ impl fmt::Display for SolveError {
 
 impl std::error::Error for SolveError {}
 
+/// Where a solve stands after a probe: the score lies in `min..=max`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolveProgress {
+    /// Lower bound on the score.
+    pub min: i32,
+    /// Upper bound on the score.
+    pub max: i32,
+    /// Positions explored so far.
+    pub nodes: u64,
+}
+
 /// The result of [`Solver::solve`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SolveResult {
@@ -303,12 +314,25 @@ impl Solver {
     /// # Errors
     /// [`SolveError::GameOver`] when `pos` is already won or full.
     pub fn solve_score(&mut self, pos: &ConnectFour, weak: bool) -> Result<(i32, u64), SolveError> {
+        self.solve_score_with_progress(pos, weak, &mut |_| {})
+    }
+
+    /// [`Solver::solve_score`], telling `progress` the bounds after each null-window probe.
+    ///
+    /// # Errors
+    /// [`SolveError::GameOver`] when `pos` is already won or full.
+    pub fn solve_score_with_progress(
+        &mut self,
+        pos: &ConnectFour,
+        weak: bool,
+        progress: &mut dyn FnMut(SolveProgress),
+    ) -> Result<(i32, u64), SolveError> {
         if pos.outcome().is_some() {
             return Err(SolveError::GameOver);
         }
         self.nodes = 0;
         let board = Board::from_game(pos);
-        let score = self.score(&board, weak);
+        let score = self.score(&board, weak, progress);
         Ok((score, self.nodes))
     }
 
@@ -317,7 +341,21 @@ impl Solver {
     /// # Errors
     /// [`SolveError::GameOver`] when `pos` is already won or full.
     pub fn solve(&mut self, pos: &ConnectFour, weak: bool) -> Result<SolveResult, SolveError> {
-        let (score, nodes) = self.solve_score(pos, weak)?;
+        self.solve_with_progress(pos, weak, &mut |_| {})
+    }
+
+    /// [`Solver::solve`], telling `progress` the bounds on the score after each
+    /// null-window probe (for a progress display: the empty board takes minutes).
+    ///
+    /// # Errors
+    /// [`SolveError::GameOver`] when `pos` is already won or full.
+    pub fn solve_with_progress(
+        &mut self,
+        pos: &ConnectFour,
+        weak: bool,
+        progress: &mut dyn FnMut(SolveProgress),
+    ) -> Result<SolveResult, SolveError> {
+        let (score, nodes) = self.solve_score_with_progress(pos, weak, progress)?;
         self.nodes = 0;
         let board = Board::from_game(pos);
         let best_move = self.best_move(&board, score, weak);
@@ -325,7 +363,7 @@ impl Solver {
     }
 
     /// Pons's `solve`: binary search of null-window searches on the score.
-    fn score(&mut self, board: &Board, weak: bool) -> i32 {
+    fn score(&mut self, board: &Board, weak: bool, progress: &mut dyn FnMut(SolveProgress)) -> i32 {
         if board.can_win_next() {
             return if weak { 1 } else { board.win_next_score() };
         }
@@ -345,6 +383,7 @@ impl Solver {
             } else {
                 min = r;
             }
+            progress(SolveProgress { min, max, nodes: self.nodes });
         }
         if weak {
             min.signum()

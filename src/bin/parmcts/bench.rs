@@ -1,0 +1,159 @@
+//! `parmcts bench`: the main job, playout throughput per game and mode.
+
+use clap::Args;
+
+use parmcts::benchmark::{bench_game, BenchMode, BenchRow};
+use parmcts::games::othello::PlayoutBuild;
+use parmcts::report::{BenchReport, BenchRowReport};
+use parmcts::search::{Playout, SearchConfig, MAX_THREADS};
+use parmcts::{with_game, Game, GameKind};
+
+use crate::common::{available_cores, game_parser, out, print_json, progress_bar, Failure};
+use crate::flags::{FlagSet, SettingFlags};
+
+/// The settings `bench` takes as flags: every one but those it sets per row.
+#[derive(Clone, Debug)]
+pub struct BenchSettings;
+impl FlagSet for BenchSettings {
+    const EXCLUDED: &'static [&'static str] = &["mode", "threads", "time-ms"];
+    const DEFAULTS: &'static [(&'static str, &'static str)] = &[
+        ("playouts", "per game: about a quarter second of sequential MCTS"),
+        ("seed", "1"),
+        ("playout", "random (as the pure rows)"),
+        ("prune", "off"),
+    ];
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = "Rows: `pure` plays random games with no tree (the game code's own limit); \
+`seq`, `tree`, `root` run MCTS in that mode. `x seq` is a row's rate over the sequential MCTS rate \
+of the same run; \"tree work per iteration\" is the sequential MCTS time per playout minus the pure \
+time per playout. Every row is the median of --repeat runs, interleaved. Parallel ratios need idle \
+cores: the run warns when the load average says the machine was busy.")]
+pub struct BenchArgs {
+    /// One game (default: every game).
+    #[arg(long, value_parser = game_parser())]
+    game: Option<GameKind>,
+    /// Comma-separated modes: pure, seq, tree, root.
+    #[arg(long, default_value = "pure,seq,tree,root")]
+    modes: String,
+    /// Comma-separated thread counts.
+    #[arg(long, default_value = "1,2")]
+    threads: String,
+    /// Repeats per configuration; the median is reported.
+    #[arg(long, default_value_t = 5)]
+    repeat: usize,
+    #[command(flatten)]
+    settings: SettingFlags<BenchSettings>,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+fn parse_list<T: std::str::FromStr>(flag: &str, text: &str) -> Result<Vec<T>, Failure>
+where
+    T::Err: std::fmt::Display,
+{
+    text.split(',').map(|s| s.trim().parse::<T>().map_err(|e| Failure::flag(flag, format!("bad value '{s}': {e}")))).collect()
+}
+
+pub fn run(args: &BenchArgs) -> Result<(), Failure> {
+    let modes: Vec<BenchMode> = parse_list("--modes", &args.modes)?;
+    let threads: Vec<usize> = parse_list("--threads", &args.threads)?;
+    if let Some(&t) = threads.iter().find(|&&t| t == 0 || t > MAX_THREADS) {
+        return Err(Failure::flag("--threads", format!("bad value '{t}' (threads must be 1 to {MAX_THREADS})")));
+    }
+    if args.repeat == 0 {
+        return Err(Failure::flag("--repeat", "bad value '0' (at least 1)"));
+    }
+    let games = match args.game {
+        Some(g) => vec![g],
+        None => GameKind::ALL.to_vec(),
+    };
+    // Every game's configuration is checked before anything is measured.
+    let configs = games
+        .iter()
+        .map(|&game| {
+            let base = SearchConfig::builder().playouts(game.bench_playouts()).seed(1).playout(Playout::Random).prune(false);
+            Ok((game, args.settings.apply(base)?.build()?))
+        })
+        .collect::<Result<Vec<_>, Failure>>()?;
+    let load_before = load_average();
+    let bar = progress_bar(None, "{spinner} {elapsed_precise}  {msg}", args.json);
+    let mut rows: Vec<BenchRow> = Vec::new();
+    for (game, base) in configs {
+        let measured = std::cell::Cell::new(0);
+        let tick = || {
+            measured.set(measured.get() + 1);
+            bar.set_message(format!("{game}: {} runs measured", measured.get()));
+        };
+        let game_rows = with_game!(game, G => bench_game(&G::new(), &modes, &threads, args.repeat, &base, &tick))?;
+        if !args.json {
+            bar.suspend(|| print_table(&game_rows));
+        }
+        rows.extend(game_rows);
+    }
+    bar.finish_and_clear();
+    let load = load_before.zip(load_average()).map(|(a, b)| [a, b]);
+    let most_threads = threads.iter().copied().max().unwrap_or(1);
+    if let Some([before, after]) = load.filter(|&[before, after]| before >= 1.0 || after > most_threads as f64) {
+        eprintln!(
+            "warning: the machine was busy (load average {before:.2} before the run, {after:.2} after, with at most \
+             {most_threads} threads measured): parallel ratios may be low"
+        );
+    }
+    if args.json {
+        let results = rows.iter().map(BenchRowReport::from).collect();
+        let report = BenchReport {
+            results,
+            repeat: args.repeat,
+            cores: available_cores(),
+            othello_playout_build: PlayoutBuild::detect().name(),
+            load_average: load,
+        };
+        return print_json(&report);
+    }
+    Ok(())
+}
+
+/// The 1-minute load average (Linux), if it can be read.
+fn load_average() -> Option<f64> {
+    std::fs::read_to_string("/proc/loadavg").ok()?.split_whitespace().next()?.parse().ok()
+}
+
+fn print_table(rows: &[BenchRow]) {
+    let Some(first) = rows.first() else { return };
+    out!(
+        "{} ({} playouts per run, median of repeats, {} cores, {} playout{} in flight per thread)",
+        first.game,
+        first.playouts,
+        available_cores(),
+        first.leaves,
+        if first.leaves == 1 { "" } else { "s" }
+    );
+    if first.game == parmcts::Othello::NAME {
+        out!("(playouts on the {} build of the Othello kernels)", PlayoutBuild::detect().name());
+    }
+    out!("{:<6} {:>7} {:>14} {:>12} {:>12}", "mode", "threads", "playouts/s", "ns/playout", "x seq");
+    for r in rows {
+        out!(
+            "{:<6} {:>7} {:>14.0} {:>12.1} {:>12.2}",
+            r.mode.name(),
+            r.threads,
+            r.playouts_per_sec,
+            r.ns_per_playout(),
+            r.ratio_to_seq.unwrap_or(f64::NAN)
+        );
+    }
+    let pure = rows.iter().find(|r| r.mode == BenchMode::Pure && r.threads == 1);
+    let seq = rows.iter().find(|r| r.mode.name() == "seq");
+    if let (Some(pure), Some(seq)) = (pure, seq) {
+        out!(
+            "tree work per iteration (seq MCTS minus pure playout): {:.1} ns; pure/seq rate ratio {:.2}",
+            seq.ns_per_playout() - pure.ns_per_playout(),
+            pure.playouts_per_sec / seq.playouts_per_sec
+        );
+    }
+    out!("pure: random games, no tree; x seq: rate over this run's sequential MCTS rate; median of repeats");
+    out!();
+}

@@ -1,0 +1,157 @@
+//! What every subcommand shares: failures and their exit codes, output that survives a
+//! closed pipe, the game argument, positions, and progress bars that show only on a
+//! terminal.
+
+use std::fmt::Display;
+use std::io::IsTerminal;
+
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::Serialize;
+
+use parmcts::matches::MatchError;
+use parmcts::players::{PlayerError, SpecError};
+use parmcts::search::{ConfigError, SearchError, SettingError};
+use parmcts::solver::connect4::SolveError;
+use parmcts::weights::WeightsError;
+use parmcts::{Game, GameKind};
+
+/// A failure: one line for stderr, and the exit code.
+#[derive(Debug)]
+pub struct Failure {
+    /// What went wrong, naming the bad value.
+    pub message: String,
+    /// 2 for bad input, 1 for a failure at run time.
+    pub code: u8,
+}
+
+impl Failure {
+    /// Bad input: exit code 2.
+    pub fn input(message: impl Display) -> Failure {
+        Failure { message: message.to_string(), code: 2 }
+    }
+
+    /// A failure at run time (I/O, a violated invariant): exit code 1.
+    pub fn runtime(message: impl Display) -> Failure {
+        Failure { message: message.to_string(), code: 1 }
+    }
+
+    /// Bad input in `flag`.
+    pub fn flag(flag: &str, message: impl Display) -> Failure {
+        Failure::input(format!("{flag}: {message}"))
+    }
+}
+
+impl From<ConfigError> for Failure {
+    fn from(e: ConfigError) -> Failure {
+        match e.key() {
+            Some(key) => Failure::flag(&format!("--{key}"), e),
+            None => Failure::input(e),
+        }
+    }
+}
+
+impl From<SettingError> for Failure {
+    fn from(e: SettingError) -> Failure {
+        match &e {
+            SettingError::BadValue { key, .. } | SettingError::Repeated(key) => Failure::flag(&format!("--{key}"), e),
+            _ => Failure::input(e),
+        }
+    }
+}
+
+impl From<SearchError> for Failure {
+    fn from(e: SearchError) -> Failure {
+        match e {
+            SearchError::Config(e) => e.into(),
+            // The position, the arena or the weights given do not fit: all bad input.
+            e => Failure::input(e),
+        }
+    }
+}
+
+impl From<PlayerError> for Failure {
+    fn from(e: PlayerError) -> Failure {
+        match e {
+            PlayerError::Search(e) => e.into(),
+            e => Failure::input(e),
+        }
+    }
+}
+
+impl From<MatchError> for Failure {
+    fn from(e: MatchError) -> Failure {
+        match e {
+            MatchError::Player(e) => e.into(),
+            e => Failure::input(e),
+        }
+    }
+}
+
+impl From<SpecError> for Failure {
+    fn from(e: SpecError) -> Failure {
+        Failure::input(e)
+    }
+}
+
+impl From<SolveError> for Failure {
+    fn from(e: SolveError) -> Failure {
+        Failure::input(e)
+    }
+}
+
+impl From<WeightsError> for Failure {
+    fn from(e: WeightsError) -> Failure {
+        Failure::input(e)
+    }
+}
+
+/// `println!` that ignores a closed stdout (`parmcts bench | head` must not panic).
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+pub(crate) use out;
+
+/// Prints `report` as one JSON object on one line.
+pub fn print_json(report: &impl Serialize) -> Result<(), Failure> {
+    let text = serde_json::to_string(report).map_err(Failure::runtime)?;
+    out!("{text}");
+    Ok(())
+}
+
+/// The `--game` value parser: the registered games, each with its help line.
+pub fn game_parser() -> impl TypedValueParser<Value = GameKind> {
+    let values = GameKind::ALL.iter().map(|g| PossibleValue::new(g.name()).help(g.about()));
+    PossibleValuesParser::new(values).map(|name| name.parse::<GameKind>().unwrap_or(GameKind::ALL[0]))
+}
+
+/// Parses `--moves`.
+pub fn parse_position<G: Game>(moves: &str) -> Result<G, Failure> {
+    G::parse_position(moves).map_err(|e| Failure::flag("--moves", format!("'{moves}': {e}")))
+}
+
+/// Parses a player spec given to `flag`.
+pub fn parse_spec(flag: &str, text: &str) -> Result<parmcts::players::PlayerSpec, Failure> {
+    parmcts::players::PlayerSpec::parse(text).map_err(|e| Failure::flag(flag, e))
+}
+
+/// A progress bar on stderr, drawn only when stderr is a terminal and `quiet` is false.
+pub fn progress_bar(len: Option<u64>, template: &str, quiet: bool) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = match len {
+        Some(len) => ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr()),
+        None => ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()),
+    };
+    bar.set_style(ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()));
+    bar
+}
+
+/// Cores available to this process.
+pub fn available_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}

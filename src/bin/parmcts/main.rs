@@ -1,0 +1,97 @@
+//! `parmcts`: the command-line front end, one file per subcommand. It parses arguments
+//! (clap), calls the library and prints: text for people, or with `--json` exactly one
+//! JSON object on stdout, serialised from the library's report types
+//! (`parmcts::report`).
+//!
+//! Every error is one line on stderr starting with `error:` that names the bad value.
+//! Exit codes: 0 success, 2 bad input (arguments, specs, positions, settings), 1 a
+//! failure at run time (I/O, a violated invariant).
+
+mod bench;
+mod common;
+mod flags;
+mod matches;
+mod perft;
+mod play;
+mod search;
+mod solve;
+mod train;
+
+use std::process::ExitCode;
+
+use clap::error::ErrorKind;
+use clap::{Parser, Subcommand};
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// Lock-free parallel Monte Carlo Tree Search with bitboard games.
+#[derive(Parser, Debug)]
+#[command(name = "parmcts", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count move sequences to a depth (rules check against published tables).
+    Perft(perft::PerftArgs),
+    /// Search one position and print the best move and the root statistics.
+    Search(Box<search::SearchArgs>),
+    /// Play one game between two players, printing the board as it goes.
+    Play(play::PlayArgs),
+    /// Solve a Connect Four position exactly (Pons's score convention).
+    Solve(solve::SolveArgs),
+    /// Play a match between two players: score and Elo with 95 % intervals.
+    Match(Box<matches::MatchArgs>),
+    /// The main job: playout throughput, pure and MCTS, per game and mode.
+    Bench(Box<bench::BenchArgs>),
+    /// Fit move-feature gammas (Bradley-Terry, Coulom's MM) to a teacher's choices.
+    TrainWeights(train::TrainArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return clap_failure(&e),
+    };
+    let outcome = match cli.command {
+        Command::Perft(args) => perft::run(&args),
+        Command::Search(args) => search::run(&args),
+        Command::Play(args) => play::run(&args),
+        Command::Solve(args) => solve::run(&args),
+        Command::Match(args) => matches::run(&args),
+        Command::Bench(args) => bench::run(&args),
+        Command::TrainWeights(args) => train::run(&args),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => {
+            eprintln!("error: {}", failure.message);
+            ExitCode::from(failure.code)
+        }
+    }
+}
+
+/// Help and version print as clap writes them; any other clap error becomes its first
+/// line (clap adds usage and tips below it) and exit code 2.
+fn clap_failure(e: &clap::Error) -> ExitCode {
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = e.print();
+            if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        _ => {
+            let text = e.render().to_string();
+            let first = text.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("bad arguments");
+            let first = first.strip_prefix("error:").map_or(first, str::trim_start);
+            eprintln!("error: {first}");
+            ExitCode::from(2)
+        }
+    }
+}

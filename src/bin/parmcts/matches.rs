@@ -1,0 +1,134 @@
+//! `parmcts match`: a match between two players.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use clap::Args;
+
+use parmcts::alphabeta::Evaluate;
+use parmcts::matches::{run_match, MatchConfig, Openings, Sprt};
+use parmcts::report::{MatchReport, MoveTimesReport, RecordLine};
+use parmcts::{with_game, GameKind};
+
+use crate::common::{game_parser, out, parse_spec, print_json, progress_bar, Failure};
+use crate::play::SPEC_HELP;
+
+#[derive(Args, Debug)]
+#[command(after_help = SPEC_HELP)]
+pub struct MatchArgs {
+    /// The game.
+    #[arg(long, value_parser = game_parser())]
+    game: GameKind,
+    /// First player spec.
+    #[arg(long)]
+    p1: String,
+    /// Second player spec.
+    #[arg(long)]
+    p2: String,
+    /// Number of games (colours alternate).
+    #[arg(long, default_value_t = 100)]
+    games: u64,
+    /// `start`, or `random:R`: each pair of games starts from the same R random plies.
+    #[arg(long, default_value = "start")]
+    openings: String,
+    /// Games played at the same time.
+    #[arg(long = "parallel-games", default_value_t = 1)]
+    parallel_games: usize,
+    /// Seed for openings and players.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Append one JSON line per game to this file.
+    #[arg(long)]
+    records: Option<PathBuf>,
+    /// Stop early: `elo0,elo1[,alpha,beta]`.
+    #[arg(long)]
+    sprt: Option<String>,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: &MatchArgs) -> Result<(), Failure> {
+    with_game!(args.game, G => run_game::<G>(args))
+}
+
+fn run_game<G: Evaluate>(args: &MatchArgs) -> Result<(), Failure> {
+    let p1 = parse_spec("--p1", &args.p1)?;
+    let p2 = parse_spec("--p2", &args.p2)?;
+    let openings: Openings = args.openings.parse().map_err(Failure::input)?;
+    let sprt = args.sprt.as_deref().map(Sprt::parse).transpose().map_err(Failure::input)?;
+    if args.games == 0 {
+        return Err(Failure::flag("--games", "bad value '0' (at least 1)"));
+    }
+    if args.parallel_games == 0 {
+        return Err(Failure::flag("--parallel-games", "bad value '0' (at least 1)"));
+    }
+    let records = match &args.records {
+        Some(path) => Some(Mutex::new(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| Failure::flag("--records", format!("'{}': {e}", path.display())))?,
+        )),
+        None => None,
+    };
+    let config =
+        MatchConfig { games: args.games, openings, parallel_games: args.parallel_games, seed: args.seed, sprt };
+    let bar =
+        progress_bar(Some(args.games), "{bar:40} {pos}/{len} games  {msg}  [{elapsed_precise} < {eta_precise}]", false);
+    let record_error = Mutex::new(None);
+    let summary = run_match(&G::new(), &p1, &p2, &config, |record, tally| {
+        bar.inc(1);
+        bar.set_message(format!("+{} ={} -{}  elo {:+.0}", tally.wins, tally.draws, tally.losses, tally.elo()));
+        if let Some(file) = &records {
+            let line = serde_json::to_string(&RecordLine::new(record, [&args.p1, &args.p2]));
+            let mut file = file.lock().unwrap_or_else(|e| e.into_inner());
+            if let Err(e) = line.map_err(|e| e.to_string()).and_then(|l| writeln!(file, "{l}").map_err(|e| e.to_string())) {
+                record_error.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
+            }
+        }
+    })?;
+    bar.finish_and_clear();
+    if let Some(e) = record_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(Failure::runtime(format!("--records: {e}")));
+    }
+    let budget_ms = |spec: &parmcts::players::PlayerSpec| spec.time_budget().map(|b| b.as_secs_f64() * 1e3);
+    let report = MatchReport::new::<G>(&args.p1, &args.p2, &summary, [budget_ms(&p1), budget_ms(&p2)]);
+    if args.json {
+        return print_json(&report);
+    }
+    print_text(&report);
+    Ok(())
+}
+
+fn print_text(r: &MatchReport) {
+    out!("{} vs {} in {} ({} games)", r.p1, r.p2, r.game, r.games);
+    out!("p1 wins {}  draws {}  p2 wins {}", r.p1_wins, r.draws, r.p2_wins);
+    let ([slo, shi], [elo_lo, elo_hi]) = (r.score_ci95, r.elo_ci95);
+    out!("score {:.3} [{slo:.3}, {shi:.3}]  elo {:+.1} [{elo_lo:+.1}, {elo_hi:+.1}] (95 %)", r.score, r.elo);
+    if let Some(sprt) = &r.sprt {
+        out!("sprt: {} (llr {:.2})", sprt.verdict, sprt.llr);
+    }
+    for (key, t) in &r.move_times {
+        out!(
+            "{key} move time over {} moves: median {:.3} ms, p99 {:.3} ms, max {:.3} ms{}",
+            t.moves,
+            t.median_ms,
+            t.p99_ms,
+            t.max_ms,
+            budget_note(t)
+        );
+    }
+}
+
+/// How the move times compare with the budget: the overruns where there are any.
+fn budget_note(t: &MoveTimesReport) -> String {
+    let Some(budget) = t.budget_ms else { return String::new() };
+    if t.max_ms <= budget {
+        return format!("; never over the {budget} ms budget");
+    }
+    let over = |x: f64| if x > budget { format!("+{:.3} ms", x - budget) } else { "within".to_string() };
+    format!("; over the {budget} ms budget: median {}, p99 {}, max {}", over(t.median_ms), over(t.p99_ms), over(t.max_ms))
+}

@@ -1,0 +1,72 @@
+//! `parmcts play`: one game between two players.
+
+use clap::Args;
+
+use parmcts::alphabeta::Evaluate;
+use parmcts::report::PlayReport;
+use parmcts::{with_game, GameKind, Outcome, Player};
+
+use crate::common::{game_parser, out, parse_position, parse_spec, print_json, Failure};
+
+/// The grammar of a player spec, for `--help`.
+pub const SPEC_HELP: &str = "Player specs: `random`; `mcts[:key=value,...]` with the search settings' keys \
+(`mcts:playouts=10000,c=1.4`, `mcts:time-ms=500,mode=tree,threads=4`; no budget: 10000 playouts); \
+`minimax:depth=D`; `alphabeta:depth=D`, `alphabeta:time-ms=T` (both allowed; `tt-mb=M` sizes the table).";
+
+#[derive(Args, Debug)]
+#[command(after_help = SPEC_HELP)]
+pub struct PlayArgs {
+    /// The game.
+    #[arg(long, value_parser = game_parser())]
+    game: GameKind,
+    /// Start from this position (moves, or an Othello board and the side to move).
+    #[arg(long, default_value = "", allow_hyphen_values = true)]
+    moves: String,
+    /// First player spec.
+    #[arg(long, default_value = "mcts:playouts=10000")]
+    p1: String,
+    /// Second player spec.
+    #[arg(long, default_value = "mcts:playouts=10000")]
+    p2: String,
+    /// Seed for both players.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: &PlayArgs) -> Result<(), Failure> {
+    with_game!(args.game, G => run_game::<G>(args))
+}
+
+fn run_game<G: Evaluate>(args: &PlayArgs) -> Result<(), Failure> {
+    let mut game = parse_position::<G>(&args.moves)?;
+    let specs = [parse_spec("--p1", &args.p1)?, parse_spec("--p2", &args.p2)?];
+    let mut players = [specs[0].build::<G>(args.seed)?, specs[1].build::<G>(args.seed.wrapping_add(1))?];
+    let mut played = Vec::new();
+    if !args.json {
+        out!("{}", game.render());
+    }
+    while game.outcome().is_none() {
+        let side = game.side_to_move();
+        let mv = players[side.index()].choose(&game)?;
+        let text = game.format_move(mv);
+        game.try_play(mv).map_err(|e| Failure::runtime(format!("player {} chose {text}: {e}", side.index() + 1)))?;
+        if !args.json {
+            out!("p{} plays {text}\n{}", side.index() + 1, game.render());
+        }
+        played.push(text);
+    }
+    let result = match game.outcome() {
+        Some(Outcome::Win(Player::One)) => "p1",
+        Some(Outcome::Win(Player::Two)) => "p2",
+        _ => "draw",
+    };
+    let report = PlayReport { game: G::NAME, result, moves: played };
+    if args.json {
+        return print_json(&report);
+    }
+    out!("result: {result}  moves: {}", report.moves.join(" "));
+    Ok(())
+}

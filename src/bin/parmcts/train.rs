@@ -1,0 +1,138 @@
+//! `parmcts train-weights`: fit move-feature gammas to a teacher's choices.
+
+use std::time::Instant;
+
+use clap::Args;
+
+use parmcts::alphabeta::Evaluate;
+use parmcts::report::TrainReport;
+use parmcts::weights::train::{
+    collect_decisions, evaluate_fit, fit_mm, hold_out, temperature_exponent, with_temperature, TrainingGames,
+};
+use parmcts::weights::MoveWeights;
+use parmcts::{GameKind, Othello};
+
+use crate::common::{game_parser, out, parse_spec, print_json, progress_bar, Failure};
+
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// A game with move features (othello).
+    #[arg(long, value_parser = game_parser())]
+    game: GameKind,
+    /// Self-play games of the teacher.
+    #[arg(long, default_value_t = 200)]
+    games: usize,
+    /// The teacher, as a player spec (`alphabeta:depth=5`, `mcts:playouts=20000`, ...).
+    #[arg(long, default_value = "alphabeta:depth=5")]
+    teacher: String,
+    /// Random moves opening each game.
+    #[arg(long = "random-plies", default_value_t = 6)]
+    random_plies: u32,
+    /// MM iterations.
+    #[arg(long, default_value_t = 200)]
+    iterations: usize,
+    /// Softmax temperature of the written policy: gammas raised to 1/T (1 = the fit
+    /// itself; 0.5, the default, played best in playouts).
+    #[arg(long, default_value_t = 0.5)]
+    temperature: f64,
+    /// Seed of the openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Threads playing the teacher's games.
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Where to write the weights file.
+    #[arg(long, default_value = "weights.json")]
+    out: String,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: &TrainArgs) -> Result<(), Failure> {
+    match args.game {
+        GameKind::Othello => run_game::<Othello>(args, &parmcts::games::othello::hand_set_gammas()),
+        other => Err(Failure::flag("--game", format!("{other}: only othello has move features to train"))),
+    }
+}
+
+fn run_game<G: Evaluate>(args: &TrainArgs, hand_set: &[f32]) -> Result<(), Failure> {
+    for (flag, value) in [("--games", args.games), ("--threads", args.threads), ("--iterations", args.iterations)] {
+        if value == 0 {
+            return Err(Failure::flag(flag, "bad value '0' (at least 1)"));
+        }
+    }
+    // Checked before the teacher's games, not after them.
+    temperature_exponent(args.temperature).map_err(|e| Failure::flag("--temperature", e))?;
+    let teacher = parse_spec("--teacher", &args.teacher)?;
+    let plan =
+        TrainingGames { games: args.games, teacher, random_plies: args.random_plies, seed: args.seed, threads: args.threads };
+    let bar = progress_bar(
+        Some(args.games as u64),
+        "{bar:40} {pos}/{len} teacher games  [{elapsed_precise} < {eta_precise}]",
+        false,
+    );
+    let start = Instant::now();
+    let decisions = collect_decisions::<G>(&plan, &|| bar.inc(1))?;
+    bar.finish_and_clear();
+    // Every fifth decision is held out to compare the fitted and the hand-set gammas.
+    let total = decisions.len();
+    let (held_out, training) = hold_out(decisions, 5);
+    let fitted = fit_mm(&training, G::MOVE_FEATURES.len(), args.iterations);
+    let gammas = with_temperature(&fitted, args.temperature)?;
+    let hand: Vec<f64> = hand_set.iter().map(|&g| g as f64).collect();
+    let (fitted_fit, learned_fit, hand_fit) =
+        (evaluate_fit(&held_out, &fitted), evaluate_fit(&held_out, &gammas), evaluate_fit(&held_out, &hand));
+    let source = format!(
+        "parmcts train-weights --game {} --games {} --teacher {} --random-plies {} --iterations {} --seed {} --temperature {}",
+        G::NAME,
+        args.games,
+        args.teacher,
+        args.random_plies,
+        args.iterations,
+        args.seed,
+        args.temperature
+    );
+    let weights = MoveWeights::new::<G>(gammas.iter().map(|&g| g as f32).collect(), &source)?;
+    weights.save(&args.out).map_err(|e| Failure::runtime(format!("--out: {e}")))?;
+    let report = TrainReport {
+        game: G::NAME,
+        out: args.out.clone(),
+        decisions: total,
+        held_out: held_out.len(),
+        features: G::MOVE_FEATURES,
+        gammas: weights.gammas.clone(),
+        hand_set: hand_set.to_vec(),
+        temperature: args.temperature,
+        fitted_gammas: fitted,
+        fitted_log_likelihood: fitted_fit.log_likelihood,
+        learned_log_likelihood: learned_fit.log_likelihood,
+        learned_top_feature: learned_fit.top_feature,
+        hand_set_log_likelihood: hand_fit.log_likelihood,
+        hand_set_top_feature: hand_fit.top_feature,
+        seconds: start.elapsed().as_secs_f64(),
+    };
+    if args.json {
+        return print_json(&report);
+    }
+    print_text(&report, &args.teacher);
+    Ok(())
+}
+
+fn print_text(r: &TrainReport, teacher: &str) {
+    out!("{} decisions of the teacher {teacher}, {} held out; {:.1} s", r.decisions, r.held_out, r.seconds);
+    let written = format!("T = {}", r.temperature);
+    out!("{:>10} {:>9} {:>9} {:>9}", "feature", "hand-set", "fitted", written);
+    for (((name, hand), fit), learned) in r.features.iter().zip(&r.hand_set).zip(&r.fitted_gammas).zip(&r.gammas) {
+        out!("{name:>10} {hand:>9.3} {fit:>9.3} {learned:>9.3}");
+    }
+    out!(
+        "held-out fit: log-likelihood per move {:.4} fitted, {:.4} written, {:.4} hand-set; top feature {:.1} % written vs {:.1} % hand-set",
+        r.fitted_log_likelihood,
+        r.learned_log_likelihood,
+        r.hand_set_log_likelihood,
+        100.0 * r.learned_top_feature,
+        100.0 * r.hand_set_top_feature
+    );
+    out!("wrote {}", r.out);
+}

@@ -1,0 +1,97 @@
+//! The games parmcts knows by name: one list, [`GameKind`], from which the CLI takes its
+//! game names, their help, the benchmark's per-game budget and the `game` field of every
+//! JSON report. Adding a game is its own file plus one line in the `registry!` list
+//! below (`docs/ARCHITECTURE.md`, "Adding a game").
+
+use std::fmt;
+
+/// Declares [`GameKind`] and the [`with_game!`](crate::with_game) dispatch from one list
+/// of `Variant: Type (module), bench playouts, "help";` entries. `$d` is a literal `$`,
+/// the stable way for a macro to write a macro.
+macro_rules! registry {
+    ($d:tt $( $kind:ident : $ty:ident ($module:ident), $bench:expr, $about:literal; )*) => {
+        /// The games the CLI knows, by name.
+        ///
+        /// Not `#[non_exhaustive]`: [`with_game!`](crate::with_game) matches every game.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum GameKind {
+            $( #[doc = $about] $kind, )*
+        }
+
+        impl GameKind {
+            /// Every game, in CLI order.
+            pub const ALL: &'static [GameKind] = &[$( GameKind::$kind ),*];
+
+            /// The CLI name ([`crate::Game::NAME`]).
+            pub fn name(self) -> &'static str {
+                match self { $( GameKind::$kind => <super::$module::$ty as super::Game>::NAME, )* }
+            }
+
+            /// One line of help.
+            pub fn about(self) -> &'static str {
+                match self { $( GameKind::$kind => $about, )* }
+            }
+
+            /// Playouts per measurement of `parmcts bench`: about a quarter second of
+            /// sequential MCTS each on a 2020s core.
+            pub fn bench_playouts(self) -> u64 {
+                match self { $( GameKind::$kind => $bench, )* }
+            }
+        }
+
+        /// Runs `$body` with the type alias `$G` bound to the game type that `$kind`
+        /// (a [`GameKind`](crate::GameKind)) names: the one runtime-to-type dispatch.
+        ///
+        /// ```
+        /// use parmcts::{with_game, Game, GameKind};
+        /// let kind: GameKind = "connect4".parse().unwrap();
+        /// let moves = with_game!(kind, G => G::new().legal_moves().as_ref().len());
+        /// assert_eq!(moves, 7);
+        /// ```
+        #[macro_export]
+        macro_rules! with_game {
+            ($d kind:expr, $d G:ident => $d body:expr) => {
+                match $d kind {
+                    $( $crate::GameKind::$kind => {
+                        type $d G = $crate::games::$module::$ty;
+                        $d body
+                    } )*
+                }
+            };
+        }
+    };
+}
+
+registry! {$
+    TicTacToe: TicTacToe(tictactoe), 500_000, "tic-tac-toe (3x3)";
+    ConnectFour: ConnectFour(connect4), 1_000_000, "Connect Four (7 columns, 6 rows)";
+    Othello: Othello(othello), 100_000, "Othello / Reversi (8x8)";
+}
+
+impl GameKind {
+    /// The names of every game, for messages: `tictactoe, connect4 or othello`.
+    pub fn names() -> String {
+        let names: Vec<&str> = GameKind::ALL.iter().map(|g| g.name()).collect();
+        match names.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => names.join(""),
+        }
+    }
+}
+
+impl std::str::FromStr for GameKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        GameKind::ALL
+            .iter()
+            .copied()
+            .find(|g| g.name() == s)
+            .ok_or_else(|| format!("unknown game '{s}' (expected {})", GameKind::names()))
+    }
+}
+
+impl fmt::Display for GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}

@@ -1,0 +1,140 @@
+//! Why a search configuration is invalid.
+
+use std::fmt;
+
+/// A configuration that failed validation, naming the bad value.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum ConfigError {
+    /// Neither a playout nor a time budget was given.
+    NoBudget,
+    /// `playouts` was 0.
+    ZeroPlayouts,
+    /// The playout budget exceeds what the 32-bit node counters hold.
+    TooManyPlayouts {
+        /// The budget given.
+        got: u64,
+        /// The most accepted.
+        max: u64,
+    },
+    /// The time budget was 0.
+    ZeroTime,
+    /// The exploration constant is negative or not finite (as stored: a 32-bit float).
+    BadExploration(f64),
+    /// `threads` was 0.
+    ZeroThreads,
+    /// More threads than the cap.
+    TooManyThreads {
+        /// The count given.
+        got: usize,
+        /// The most accepted.
+        max: usize,
+    },
+    /// The arena cannot hold a root and its children.
+    ArenaTooSmall {
+        /// Nodes per tree.
+        nodes: u64,
+        /// The fewest accepted.
+        min: u64,
+    },
+    /// The arena is larger than the 32-bit node index can address.
+    ArenaTooLarge {
+        /// Nodes asked for.
+        nodes: u64,
+        /// The most accepted.
+        max: u64,
+    },
+    /// The mode name is not `seq`, `tree` or `root`.
+    UnknownMode(String),
+    /// The expansion threshold was 0 (a leaf must be visited before it is expanded).
+    ZeroExpandThreshold,
+    /// The final-move rule is not `visits`, `value` or `secure`.
+    UnknownFinalMove(String),
+    /// The progressive bias weight is negative or not finite (as stored).
+    BadBias(f64),
+    /// The progressive bias constant K is not positive and finite (as stored).
+    BadBiasK(f64),
+    /// The playout policy is not `random` or `biased`.
+    UnknownPlayout(String),
+    /// `in-flight` was not `loss` or `wu-uct`.
+    UnknownInFlight(String),
+    /// `leaves` was 0 or above the most a worker keeps in flight.
+    BadLeaves {
+        /// The count given.
+        got: u32,
+        /// The most accepted.
+        max: usize,
+    },
+    /// RAVE k is negative or not finite (as stored).
+    BadRave(f64),
+    /// Two settings that exclude each other were both given.
+    Conflict {
+        /// The first, as `key=value`.
+        first: String,
+        /// The second, as `key=value`.
+        second: String,
+        /// Why they conflict.
+        why: &'static str,
+    },
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConfigError::NoBudget => write!(f, "no budget: give a playout count, a time, or both"),
+            ConfigError::ZeroPlayouts => write!(f, "playouts must be at least 1 (got 0)"),
+            ConfigError::TooManyPlayouts { got, max } => write!(f, "playouts {got} exceeds the maximum {max}"),
+            ConfigError::ZeroTime => write!(f, "time budget must be at least 1 ms (got 0)"),
+            ConfigError::BadExploration(c) => {
+                write!(f, "exploration constant c must be finite and >= 0 as a 32-bit float (got {c})")
+            }
+            ConfigError::ZeroThreads => write!(f, "threads must be at least 1 (got 0)"),
+            ConfigError::TooManyThreads { got, max } => write!(f, "threads must be at most {max} (got {got})"),
+            ConfigError::ArenaTooSmall { nodes, min } => {
+                write!(f, "arena of {nodes} nodes per tree is too small (at least {min} nodes)")
+            }
+            ConfigError::ArenaTooLarge { nodes, max } => {
+                write!(f, "arena of {nodes} nodes is too large (at most {max} nodes)")
+            }
+            ConfigError::UnknownMode(m) => write!(f, "unknown mode '{m}' (expected seq, tree or root)"),
+            ConfigError::ZeroExpandThreshold => write!(f, "expand threshold must be at least 1 (got 0)"),
+            ConfigError::UnknownFinalMove(m) => {
+                write!(f, "unknown final-move rule '{m}' (expected visits, value or secure)")
+            }
+            ConfigError::BadBias(b) => write!(f, "progressive bias must be finite and >= 0 (got {b})"),
+            ConfigError::BadBiasK(k) => write!(f, "progressive bias K must be finite and > 0 (got {k})"),
+            ConfigError::UnknownPlayout(p) => write!(f, "unknown playout policy '{p}' (expected random or biased)"),
+            ConfigError::UnknownInFlight(p) => write!(f, "unknown in-flight rule '{p}' (expected loss or wu-uct)"),
+            ConfigError::BadLeaves { got, max } => write!(f, "leaves must be 1 to {max} (got {got})"),
+            ConfigError::BadRave(k) => write!(f, "RAVE k must be finite and >= 0 (got {k})"),
+            ConfigError::Conflict { first, second, why } => write!(f, "{first} conflicts with {second}: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+impl ConfigError {
+    /// The key of the setting at fault ([`crate::search::SETTINGS`]), where one is.
+    pub fn key(&self) -> Option<&'static str> {
+        Some(match self {
+            ConfigError::ZeroPlayouts | ConfigError::TooManyPlayouts { .. } => "playouts",
+            ConfigError::ZeroTime => "time-ms",
+            ConfigError::BadExploration(_) => "c",
+            ConfigError::ZeroThreads | ConfigError::TooManyThreads { .. } => "threads",
+            ConfigError::UnknownMode(_) => "mode",
+            ConfigError::ZeroExpandThreshold => "expand",
+            ConfigError::UnknownFinalMove(_) => "final",
+            ConfigError::BadBias(_) => "bias",
+            ConfigError::BadBiasK(_) => "bias-k",
+            ConfigError::UnknownPlayout(_) => "playout",
+            ConfigError::UnknownInFlight(_) => "in-flight",
+            ConfigError::BadLeaves { .. } => "leaves",
+            ConfigError::BadRave(_) => "rave",
+            ConfigError::NoBudget
+            | ConfigError::ArenaTooSmall { .. }
+            | ConfigError::ArenaTooLarge { .. }
+            | ConfigError::Conflict { .. } => return None,
+        })
+    }
+}

@@ -1,0 +1,146 @@
+//! The named choices of a search configuration: threading [`Mode`], [`FinalMove`] rule,
+//! [`Playout`] policy, [`InFlight`] rule and move [`Weights`].
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+
+use super::error::ConfigError;
+use crate::weights::MoveWeights;
+
+/// How the search uses threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// One thread, exclusive tree, no atomic instructions: the baseline.
+    Sequential,
+    /// All threads share one lock-free tree (virtual loss spreads them).
+    TreeParallel,
+    /// Each thread searches its own tree; root statistics are summed at the end.
+    RootParallel,
+}
+
+impl Mode {
+    /// The CLI name: `seq`, `tree` or `root`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Sequential => "seq",
+            Mode::TreeParallel => "tree",
+            Mode::RootParallel => "root",
+        }
+    }
+}
+
+impl FromStr for Mode {
+    type Err = ConfigError;
+    fn from_str(s: &str) -> Result<Mode, ConfigError> {
+        match s {
+            "seq" => Ok(Mode::Sequential),
+            "tree" => Ok(Mode::TreeParallel),
+            "root" => Ok(Mode::RootParallel),
+            _ => Err(ConfigError::UnknownMode(s.to_string())),
+        }
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How the move is chosen from the root's children when the search ends (Chaslot et al.
+/// 2008, "Progressive Strategies for Monte-Carlo Tree Search", section 2.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FinalMove {
+    /// Robust child: the most visits (ties: the higher mean).
+    Visits,
+    /// Max child: the highest mean result among visited children.
+    Value,
+    /// Secure child: the highest lower confidence bound `q - A / sqrt(n)` with
+    /// `A` = [`SECURE_A`].
+    Secure,
+}
+
+/// How playouts choose moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Playout {
+    /// Uniformly random legal moves ([`crate::Game::random_playout`]).
+    Random,
+    /// Roulette-wheel selection by the game's action values,
+    /// `p(a) = f(a) / Σ f(a')` ([`crate::Game::biased_playout`]).
+    Biased,
+}
+
+impl FromStr for Playout {
+    type Err = ConfigError;
+    fn from_str(s: &str) -> Result<Playout, ConfigError> {
+        match s {
+            "random" => Ok(Playout::Random),
+            "biased" => Ok(Playout::Biased),
+            _ => Err(ConfigError::UnknownPlayout(s.to_string())),
+        }
+    }
+}
+
+/// Default `K` of the progressive bias term (the literature's Othello setting).
+pub const DEFAULT_BIAS_K: f64 = 5000.0;
+
+/// The constant `A` of the secure child's bound `q - A / sqrt(n)`.
+pub const SECURE_A: f64 = 1.0;
+
+impl FromStr for FinalMove {
+    type Err = ConfigError;
+    fn from_str(s: &str) -> Result<FinalMove, ConfigError> {
+        match s {
+            "visits" => Ok(FinalMove::Visits),
+            "value" => Ok(FinalMove::Value),
+            "secure" => Ok(FinalMove::Secure),
+            _ => Err(ConfigError::UnknownFinalMove(s.to_string())),
+        }
+    }
+}
+
+/// How selection on a shared tree reads the playouts other workers have in flight
+/// through a node (the node's `virtual_loss` counter).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum InFlight {
+    /// Virtual loss (Chaslot, Winands & van den Herik 2008): each counts as a lost
+    /// visit, lowering the node's mean and its exploration term alike.
+    #[default]
+    Loss,
+    /// WU-UCT (Liu et al. 2020, "Watch the Unobserved"): each counts as a visit in the
+    /// exploration term only, `q + C sqrt(ln(N + O) / (n + o))` with `q` over completed
+    /// playouts, so the mean is not biased by playouts whose result is unknown.
+    WuUct,
+}
+
+impl FromStr for InFlight {
+    type Err = ConfigError;
+    fn from_str(s: &str) -> Result<InFlight, ConfigError> {
+        match s {
+            "loss" => Ok(InFlight::Loss),
+            "wu-uct" => Ok(InFlight::WuUct),
+            _ => Err(ConfigError::UnknownInFlight(s.to_string())),
+        }
+    }
+}
+
+/// The move strengths behind progressive bias and biased playouts.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Weights {
+    /// The game's shipped learned set ([`crate::Game::SHIPPED_WEIGHTS`]) where it has one, else
+    /// its hand-set [`crate::Game::action_value`]s. The default (`weights=default`).
+    #[default]
+    Shipped,
+    /// The game's hand-set [`crate::Game::action_value`]s (`weights=hand-set`).
+    HandSet,
+    /// A learned set, such as a `parmcts train-weights` file (`weights=FILE`).
+    Learned(Arc<MoveWeights>),
+}
+
+impl From<MoveWeights> for Weights {
+    fn from(weights: MoveWeights) -> Weights {
+        Weights::Learned(Arc::new(weights))
+    }
+}
+
