@@ -1,5 +1,5 @@
 //! Connect Four solver speed on Pascal Pons's benchmark sets ("Solving Connect 4: how to
-//! build a perfect AI", Part 2 "Test protocol"; files in `../shared/data/connect4/`, read
+//! build a perfect AI", Part 2 "Test protocol"; files in `tests/data/connect4/`, read
 //! at run time). Needs `[[bench]] name = "solver" harness = false` in Cargo.toml.
 //!
 //! Before timing, a short report prints the mean time and mean positions explored per
@@ -20,9 +20,9 @@ use parmcts::{ConnectFour, Game};
 
 /// (name, Pons's label, file, step between sampled positions).
 const SETS: [(&str, &str, &str, usize); 3] = [
-    ("end_easy_L3", "End-Easy", concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/connect4/Test_L3_R1"), 1),
-    ("middle_easy_L2", "Middle-Easy", concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/connect4/Test_L2_R1"), 1),
-    ("begin_easy_L1", "Begin-Easy", concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/connect4/Test_L1_R1"), 10),
+    ("end_easy_L3", "End-Easy", concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/connect4/Test_L3_R1"), 1),
+    ("middle_easy_L2", "Middle-Easy", concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/connect4/Test_L2_R1"), 1),
+    ("begin_easy_L1", "Begin-Easy", concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/connect4/Test_L1_R1"), 10),
 ];
 
 fn load(path: &str, step: usize) -> Vec<(ConnectFour, i32)> {

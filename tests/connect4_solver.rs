@@ -3,16 +3,16 @@
 //! Oracle: Pascal Pons's benchmark positions with exact scores, "Solving Connect 4: how
 //! to build a perfect AI", Part 2 "Test protocol"
 //! (http://blog.gamesolver.org/solving-connect-four/02-test-protocol/), copied verbatim
-//! in `../shared/data/connect4/` (provenance, hashes and the score convention in its
-//! README.md). The files are read at test time, never copied into this repository:
+//! in `tests/data/connect4/` (provenance, hashes and the score convention in its
+//! README.md). The files are read at test time:
 //! `Test_L3_R1` (End-Easy), `Test_L2_R1` (Middle-Easy), `Test_L1_R1` (Begin-Easy).
 
 use parmcts::solver::{SolveError, Solver};
 use parmcts::{ConnectFour, Game, Outcome};
 
-const END_EASY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/connect4/Test_L3_R1");
-const MIDDLE_EASY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/connect4/Test_L2_R1");
-const BEGIN_EASY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/connect4/Test_L1_R1");
+const END_EASY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/connect4/Test_L3_R1");
+const MIDDLE_EASY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/connect4/Test_L2_R1");
+const BEGIN_EASY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/connect4/Test_L1_R1");
 
 /// Table size for the tests: 2^20 + 7 entries (prime, 8 MiB).
 const TT_ENTRIES: usize = (1 << 20) + 7;

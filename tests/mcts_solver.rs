@@ -2,7 +2,7 @@
 //! in all three modes:
 //!
 //! * Connect Four: Pascal Pons's End-Easy positions with exact scores (`Test_L3_R1` in
-//!   `../shared/data/connect4/`, from "Solving Connect 4: how to build a perfect AI",
+//!   `tests/data/connect4/`, from "Solving Connect 4: how to build a perfect AI",
 //!   http://blog.gamesolver.org/solving-connect-four/02-test-protocol/): every root the
 //!   search proves has the score's sign, and a root proven won is played with a move the
 //!   exact solver confirms wins.
@@ -19,7 +19,7 @@ use parmcts::{ConnectFour, Game, Mode, Proof, Search, SearchConfig, TicTacToe};
 use rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-const END_EASY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/connect4/Test_L3_R1");
+const END_EASY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/connect4/Test_L3_R1");
 
 fn solver_search(mode: Mode, threads: usize, playouts: u64, seed: u64) -> Search {
     let config = SearchConfig::builder()

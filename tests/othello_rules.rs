@@ -1,6 +1,6 @@
 //! Othello rules, checked against published oracles, differentials and properties.
 //!
-//! Oracles, read at test time from `../shared/data` (never copied into this repository):
+//! Oracles, read at test time from `tests/data` (byte-for-byte copies, see its README):
 //! * `perft/othello.csv`, column `games_running_a124004`: OEIS A124004, the number of
 //!   Othello games still running after n plies from the standard start, where a forced
 //!   pass is a ply and a finished game contributes 0 afterwards. It is also exactly what
@@ -22,7 +22,7 @@ use proptest::prelude::*;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data");
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
 
 /// `depth -> value` for one column of the perft CSV (empty cells left out).
 fn perft_column(name: &str) -> HashMap<u32, u64> {

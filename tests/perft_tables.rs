@@ -1,6 +1,6 @@
 //! Tic-tac-toe and Connect Four rules proven against published perft tables.
 //!
-//! Oracles (read at test time from `../shared/data/perft`, see its README):
+//! Oracles (read at test time from `tests/data/perft`, see its README):
 //! * `tictactoe.csv`: perft from the RG compiler test suite (WoojtekP/RGcompiler
 //!   `scripts/test.py`) plus an independent enumeration; games ending at each ply.
 //! * `connect4.csv`: perft from the RG test suite up to ply 10 and third-party perft

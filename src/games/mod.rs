@@ -18,7 +18,7 @@
 //!
 //! # Examples
 //! Implementing the trait for a user game (a Nim variant) is shown in
-//! `examples/custom_game.rs`; the short form:
+//! `tests/custom_game.rs`; the short form:
 //!
 //! ```
 //! use parmcts::{Game, Move, MoveList, Outcome, Player, GameError};

@@ -1,17 +1,18 @@
 //! Helpers shared by the integration tests: reading the external oracles in
-//! `../shared/data` (never copied into this repository).
+//! `tests/data` (byte-for-byte copies of published sources kept in the repository; see
+//! `tests/data/README.md`).
 #![allow(dead_code)]
 
 use std::path::PathBuf;
 
-/// Path of a file under `../shared/data`.
-pub fn shared_data(relative: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data").join(relative)
+/// Path of a file under `tests/data`.
+pub fn test_data(relative: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(relative)
 }
 
 /// Reads a CSV with a header row into (header, rows of cells).
 pub fn read_csv(relative: &str) -> (Vec<String>, Vec<Vec<String>>) {
-    let path = shared_data(relative);
+    let path = test_data(relative);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let mut lines = text.lines().filter(|l| !l.trim().is_empty());
     let header = lines.next().expect("header row").split(',').map(str::to_string).collect();
@@ -28,7 +29,7 @@ pub fn column(relative: &str, name: &str) -> Vec<(u32, u64)> {
 
 /// Reads a Connect Four test file: (moves, score) per line.
 pub fn connect4_positions(file: &str) -> Vec<(String, i32)> {
-    let path = shared_data(&format!("connect4/{file}"));
+    let path = test_data(&format!("connect4/{file}"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     text.lines()
         .filter(|l| !l.trim().is_empty())
