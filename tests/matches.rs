@@ -1,6 +1,6 @@
 //! Players against each other through the match harness: results that can fail.
 
-use parmcts::matches::{run_match, MatchConfig, Openings, Tally};
+use parmcts::matches::{run_match, GameRecord, MatchConfig, Openings, Tally};
 use parmcts::players::PlayerSpec;
 use parmcts::{ConnectFour, Game, TicTacToe};
 
@@ -116,4 +116,56 @@ fn move_times_are_recorded_per_player() {
     assert!(random.max_ms < mcts.median_ms, "a random move is not slower than a search: {random:?} {mcts:?}");
     assert_eq!(spec("mcts:time-ms=5").time_budget(), Some(std::time::Duration::from_millis(5)));
     assert_eq!(spec("random").time_budget(), None);
+}
+
+/// The records in index order, without their move times (which vary from run to run).
+fn untimed(mut records: Vec<GameRecord>) -> Vec<GameRecord> {
+    records.sort_by_key(|r| r.index);
+    for r in &mut records {
+        r.move_ms = [Vec::new(), Vec::new()];
+    }
+    records
+}
+
+/// Each game depends on its index and the seed only: one thread or three play the same
+/// games, and one thread reports them in index order with the tally counting each.
+#[test]
+fn games_do_not_depend_on_the_number_of_threads() {
+    let mut played = Vec::new();
+    for parallel_games in [1, 3] {
+        let records = std::sync::Mutex::new(Vec::new());
+        let config = MatchConfig { parallel_games, ..config(20, Openings::Random(1)) };
+        let summary = run_match(&TicTacToe::new(), &spec("random"), &spec("mcts:playouts=50"), &config, |r, tally| {
+            let mut records = records.lock().unwrap();
+            assert_eq!(tally.games(), records.len() as u64 + 1, "the tally counts this game");
+            records.push(r.clone());
+        })
+        .unwrap();
+        let records = records.into_inner().unwrap();
+        assert_eq!(summary.tally.games(), 20);
+        if parallel_games == 1 {
+            let order: Vec<u64> = records.iter().map(|r| r.index).collect();
+            assert_eq!(order, (0..20).collect::<Vec<u64>>(), "one thread plays the games in order");
+        }
+        played.push(untimed(records));
+    }
+    assert_eq!(played[0], played[1]);
+}
+
+/// An SPRT verdict stops the match early, and the games played are the first ones (the
+/// games are handed out in index order).
+#[test]
+fn sprt_stops_early_after_the_first_games() {
+    use parmcts::matches::{Sprt, SprtVerdict};
+    let records = std::sync::Mutex::new(Vec::new());
+    let config = MatchConfig { sprt: Some(Sprt::parse("0,50").unwrap()), ..config(2000, Openings::Random(1)) };
+    let summary = run_match(&TicTacToe::new(), &spec("alphabeta:depth=9"), &spec("random"), &config, |r, _| {
+        records.lock().unwrap().push(r.clone())
+    })
+    .unwrap();
+    let played = summary.tally.games();
+    assert!(played < 500, "the SPRT should decide well before 2000 games: {:?}", summary.tally);
+    assert_eq!(summary.sprt.map(|(verdict, _)| verdict), Some(SprtVerdict::AcceptH1));
+    let indices: Vec<u64> = untimed(records.into_inner().unwrap()).iter().map(|r| r.index).collect();
+    assert_eq!(indices, (0..played).collect::<Vec<u64>>());
 }

@@ -4,12 +4,13 @@
 
 pub mod stats;
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::ops::ControlFlow;
+use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
 use rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
+use rayon::iter::{ParallelBridge, ParallelIterator};
 
 use crate::alphabeta::Evaluate;
 use crate::games::{random_below, Game, Outcome, Player};
@@ -109,6 +110,13 @@ pub enum MatchError {
     Config(String),
     /// A player could not move.
     Player(PlayerError),
+    /// The pool of `threads` threads playing the games could not be started.
+    ThreadPool {
+        /// Threads asked for.
+        threads: usize,
+        /// Why the pool failed (the operating system's reason).
+        reason: String,
+    },
 }
 
 impl std::fmt::Display for MatchError {
@@ -116,6 +124,9 @@ impl std::fmt::Display for MatchError {
         match self {
             MatchError::Config(s) => f.write_str(s),
             MatchError::Player(e) => e.fmt(f),
+            MatchError::ThreadPool { threads, reason } => {
+                write!(f, "could not start {threads} threads for the match's games: {reason}")
+            }
         }
     }
 }
@@ -188,11 +199,61 @@ fn play_game<G: Evaluate>(
     Ok(GameRecord { index, p1_first, opening, moves, result, move_ms })
 }
 
+/// What the games of a match have gathered so far, shared by the pool's threads.
+#[derive(Default)]
+struct Progress {
+    tally: Tally,
+    /// The first error, in completion order; the match stops when there is one.
+    error: Option<MatchError>,
+    /// Every move's wall time in milliseconds, by spec (`p1`'s, then `p2`'s).
+    move_ms: [Vec<f64>; 2],
+}
+
+impl Progress {
+    /// Counts a finished game, shows it to `on_game` and says whether to stop (an error,
+    /// or an SPRT verdict).
+    fn record(
+        &mut self,
+        record: Result<GameRecord, MatchError>,
+        config: &MatchConfig,
+        on_game: &impl Fn(&GameRecord, &Tally),
+    ) -> ControlFlow<()> {
+        let record = match record {
+            Ok(record) => record,
+            Err(e) => {
+                self.error.get_or_insert(e);
+                return ControlFlow::Break(());
+            }
+        };
+        match record.result {
+            "p1" => self.tally.wins += 1,
+            "p2" => self.tally.losses += 1,
+            _ => self.tally.draws += 1,
+        }
+        on_game(&record, &self.tally);
+        for (all, game) in self.move_ms.iter_mut().zip(&record.move_ms) {
+            all.extend_from_slice(game);
+        }
+        match config.sprt {
+            Some(sprt) if sprt.verdict(&self.tally) != SprtVerdict::Continue => ControlFlow::Break(()),
+            _ => ControlFlow::Continue(()),
+        }
+    }
+}
+
 /// Plays a match between `p1` and `p2` from `start`. `on_game` sees each finished game
 /// with the tally so far (for progress and records), in completion order.
 ///
+/// The games run on a rayon pool of `parallel_games` threads (at most one per game).
+/// They are handed out in index order, one at a time, to whichever thread is free, so a
+/// match that the SPRT stops early has played the first games (and those in flight
+/// then finish and count). A game's opening and its players' seeds depend only on its
+/// index and the seed, so players that are deterministic given their seed (no time
+/// budget, one search thread) play the same games whatever the number of threads.
+///
 /// # Errors
-/// [`MatchError`] for impossible settings or a player that cannot search.
+/// [`MatchError`] for impossible settings, a player that cannot search, or a pool whose
+/// threads could not be started.
 pub fn run_match<G: Evaluate>(
     start: &G,
     p1: &PlayerSpec,
@@ -209,50 +270,25 @@ pub fn run_match<G: Evaluate>(
     if start.outcome().is_some() {
         return Err(MatchError::Player(PlayerError::GameOver));
     }
-    let next = AtomicU64::new(0);
-    let stop = AtomicBool::new(false);
-    let state: Mutex<(Tally, Option<MatchError>, [Vec<f64>; 2])> =
-        Mutex::new((Tally::default(), None, [Vec::new(), Vec::new()]));
-    let workers = config.parallel_games.min(config.games as usize);
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| loop {
-                // ORDERING: Relaxed: `stop` only ends the loop early; the tally is behind
-                // the mutex.
-                if stop.load(Ordering::Relaxed) {
-                    return;
-                }
-                let index = next.fetch_add(1, Ordering::Relaxed);
-                if index >= config.games {
-                    return;
-                }
-                let record = play_game(start, [p1, p2], index, config);
-                let mut guard = state.lock().unwrap_or_else(|e| e.into_inner());
-                match record {
-                    Ok(record) => {
-                        let (tally, _, all_ms) = &mut *guard;
-                        match record.result {
-                            "p1" => tally.wins += 1,
-                            "p2" => tally.losses += 1,
-                            _ => tally.draws += 1,
-                        }
-                        on_game(&record, tally);
-                        for (all, game) in all_ms.iter_mut().zip(&record.move_ms) {
-                            all.extend_from_slice(game);
-                        }
-                        if config.sprt.is_some_and(|s| s.verdict(tally) != SprtVerdict::Continue) {
-                            stop.store(true, Ordering::Relaxed);
-                        }
-                    }
-                    Err(e) => {
-                        guard.1.get_or_insert(e);
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                }
-            });
-        }
+    let threads = config.parallel_games.min(usize::try_from(config.games).unwrap_or(usize::MAX));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| MatchError::ThreadPool { threads, reason: e.to_string() })?;
+    let progress = Mutex::new(Progress::default());
+    // `par_bridge` takes the indices from the range one at a time, in order, as threads
+    // come free; a `Break` stops the handing out (games in flight finish and count).
+    // The tally, the callback and the decision to stop are behind one lock, so each
+    // game sees the tally with itself counted and the games before it in completion.
+    // Whether the match stopped early is read from `progress` below.
+    let _: ControlFlow<()> = pool.install(|| {
+        (0..config.games).par_bridge().try_for_each(|index| {
+            let record = play_game(start, [p1, p2], index, config);
+            progress.lock().unwrap_or_else(PoisonError::into_inner).record(record, config, &on_game)
+        })
     });
-    let (tally, error, [p1_ms, p2_ms]) = state.into_inner().unwrap_or_else(|e| e.into_inner());
+    let Progress { tally, error, move_ms: [p1_ms, p2_ms] } =
+        progress.into_inner().unwrap_or_else(PoisonError::into_inner);
     if let Some(e) = error {
         return Err(e);
     }

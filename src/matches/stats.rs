@@ -3,7 +3,9 @@
 //!
 //! The score interval is Wilson's score interval with the trinomial (win/draw/loss)
 //! variance in place of the binomial `p(1-p)`, so it stays honest at 0 % or 100 % (the
-//! plain normal interval collapses to a point there); the Elo interval maps the score bounds through `elo(s) = -400 log10(1/s - 1)`.
+//! plain normal interval collapses to a point there); the Elo interval maps the score
+//! bounds through `elo(s) = -400 log10(1/s - 1)`, with scores of 0 and 1 read as in
+//! [`Tally::elo`] so every figure stays finite.
 //! The SPRT uses the normal approximation of the log-likelihood ratio used by Fishtest
 //! (GSPRT): `LLR = N (s1 - s0) (2 x̄ - s0 - s1) / (2 σ²)`.
 
@@ -55,8 +57,14 @@ impl Tally {
         ((centre - half).max(0.0), (centre + half).min(1.0))
     }
 
-    /// Elo difference implied by the score. A score of 0 or 1 is clamped to half a game
-    /// from the end (`0.5 / N`), so the figure stays finite.
+    /// Elo difference implied by the score, finite and never `-0.0`.
+    ///
+    /// A score of 0 or 1 would be infinite Elo, so scores are clamped to
+    /// `[0.5 / (N + 1), 1 - 0.5 / (N + 1)]`: a perfect score reads as if one more game
+    /// had been drawn, `(N + 0.5) / (N + 1)`. After one win that is 0.75 (+191 Elo),
+    /// strictly above an even score, where the older bound `0.5 / N` pinned a 1-0 result
+    /// to 0.5. Any other score of `N` games is at least `0.5 / N` from 0 and 1 (one draw),
+    /// so the clamp touches only perfect scores (and interval bounds near 0 and 1).
     pub fn elo(&self) -> f64 {
         elo_of(self.clamp(self.score()))
     }
@@ -67,15 +75,24 @@ impl Tally {
         (elo_of(self.clamp(lo)), elo_of(self.clamp(hi)))
     }
 
+    /// The score clamped as [`Tally::elo`] describes.
     fn clamp(&self, s: f64) -> f64 {
-        let eps = 0.5 / self.games().max(1) as f64;
+        let eps = 0.5 / (self.games() as f64 + 1.0);
         s.clamp(eps, 1.0 - eps)
     }
 }
 
 /// `-400 log10(1/s - 1)`: the Elo difference at which the expected score is `s`.
+///
+/// An even score gives `0.0`, not the `-0.0` of `-400 * 0.0`.
 pub fn elo_of(score: f64) -> f64 {
-    -400.0 * (1.0 / score - 1.0).log10()
+    let elo = -400.0 * (1.0 / score - 1.0).log10();
+    // `-0.0 == 0.0`, so this also turns a negative zero into a positive one.
+    if elo == 0.0 {
+        0.0
+    } else {
+        elo
+    }
 }
 
 /// The expected score at Elo difference `elo`.
@@ -197,6 +214,50 @@ mod tests {
         let (lo, hi) = t.score_ci95();
         assert!(lo > 0.8 && lo < 0.9 && hi == 1.0, "a 20-0 score still has a real interval: {lo}..{hi}");
         assert!(t.elo_ci95().0.is_finite() && t.elo_ci95().0 < t.elo());
+    }
+
+    /// One game is enough for a sign: a 1-0 result is positive Elo with a real interval
+    /// (the old clamp `0.5 / N` pinned it to an even score, `-0.0 [-0.0, -0.0]`).
+    #[test]
+    fn one_game_has_a_sign_and_an_interval() {
+        let won = Tally { wins: 1, draws: 0, losses: 0 };
+        assert!(won.elo() > 0.0 && won.elo().is_finite(), "{}", won.elo());
+        assert!((won.elo() - elo_of(0.75)).abs() < 1e-9, "read as 1.5 of 2: {}", won.elo());
+        let (lo, hi) = won.elo_ci95();
+        assert!(lo.is_finite() && hi.is_finite() && lo < 0.0 && hi > 0.0 && lo < hi, "{lo}..{hi}");
+        let lost = Tally { wins: 0, draws: 0, losses: 1 };
+        assert!(lost.elo() < 0.0 && lost.elo().is_finite(), "{}", lost.elo());
+        // The mirror image, up to rounding.
+        let (lost_lo, lost_hi) = lost.elo_ci95();
+        for (a, b) in [(lost.elo(), -won.elo()), (lost_lo, -hi), (lost_hi, -lo)] {
+            assert!((a - b).abs() < 1e-9, "{a} against {b}");
+        }
+    }
+
+    /// An even score is `0.0` with its sign bit clear, and no bound is ever `-0.0`.
+    #[test]
+    fn no_negative_zero() {
+        for draws in [1, 2, 7, 100] {
+            let t = Tally { wins: 0, draws, losses: 0 };
+            assert_eq!(t.elo(), 0.0);
+            assert!(t.elo().is_sign_positive(), "{draws} draws: {}", t.elo());
+        }
+        assert!(Tally::default().elo().is_sign_positive());
+        assert!(Tally { wins: 3, draws: 4, losses: 3 }.elo().is_sign_positive());
+        assert!(elo_of(0.5).is_sign_positive());
+        for wins in 0..6 {
+            for draws in 0..6 {
+                for losses in 0..6 {
+                    let t = Tally { wins, draws, losses };
+                    let (elo_lo, elo_hi) = t.elo_ci95();
+                    let (lo, hi) = t.score_ci95();
+                    for x in [t.elo(), elo_lo, elo_hi, lo, hi] {
+                        assert!(x.is_finite() && (x != 0.0 || x.is_sign_positive()), "{t:?}: {x}");
+                    }
+                    assert!(elo_lo <= t.elo() && t.elo() <= elo_hi, "{t:?}");
+                }
+            }
+        }
     }
 
     #[test]

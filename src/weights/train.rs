@@ -10,8 +10,11 @@
 //! summed gammas of position `j`'s legal moves. As Coulom does, a prior of one virtual win
 //! and one virtual loss against an opponent of gamma 1 keeps every gamma finite.
 
+use std::fmt;
+
 use rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
+use rayon::iter::{IntoParallelIterator, ParallelIterator};
 
 use crate::alphabeta::Evaluate;
 use crate::games::{random_below, Game, Move};
@@ -44,38 +47,93 @@ pub struct TrainingGames {
     pub threads: usize,
 }
 
+/// Why the teacher's games could not be played.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum TrainError {
+    /// The teacher could not play (a configuration it cannot search with).
+    Teacher(PlayerError),
+    /// The pool of `threads` threads playing the games could not be started.
+    ThreadPool {
+        /// Threads asked for.
+        threads: usize,
+        /// Why the pool failed (the operating system's reason).
+        reason: String,
+    },
+}
+
+impl fmt::Display for TrainError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TrainError::Teacher(e) => e.fmt(f),
+            TrainError::ThreadPool { threads, reason } => {
+                write!(f, "could not start {threads} threads for the teacher's games: {reason}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for TrainError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            TrainError::Teacher(e) => Some(e),
+            TrainError::ThreadPool { .. } => None,
+        }
+    }
+}
+
+impl From<PlayerError> for TrainError {
+    fn from(e: PlayerError) -> Self {
+        TrainError::Teacher(e)
+    }
+}
+
 /// Plays the teacher's self-play games and records every choice it made among moves of
 /// at least two features (the others carry no information).
 ///
+/// The games run on a rayon pool of `plan.threads` threads, as that many jobs: job `t`
+/// builds one teacher (seeded from `plan.seed` and `t`) and plays games `t`,
+/// `t + threads`, `t + 2 threads`, ... with it, since a teacher may carry state from one
+/// game to the next. The decisions come job by job, each in the order of its games, so
+/// the result depends on the seed and the thread count, not on the scheduling.
+///
 /// # Errors
-/// The teacher's error (a configuration it cannot search with).
+/// [`TrainError`]: the teacher's error (a configuration it cannot search with), or a
+/// pool whose threads could not be started.
 pub fn collect_decisions<G: Evaluate>(
     plan: &TrainingGames,
     progress: &(dyn Fn() + Sync),
-) -> Result<Vec<Decision>, PlayerError> {
+) -> Result<Vec<Decision>, TrainError> {
     let threads = plan.threads.max(1);
-    let per_thread: Vec<Result<Vec<Decision>, PlayerError>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                scope.spawn(move || {
-                    let mut teacher = plan.teacher.build::<G>(plan.seed ^ t as u64)?;
-                    let mut decisions = Vec::new();
-                    for game_index in (t..plan.games).step_by(threads) {
-                        let seed = plan.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ game_index as u64;
-                        teacher_game(teacher.as_mut(), plan, seed, &mut decisions)?;
-                        progress();
-                    }
-                    Ok(decisions)
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().expect("training thread panicked")).collect()
-    });
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| TrainError::ThreadPool { threads, reason: e.to_string() })?;
+    // Collected in job order; the first job's error (in that order) is the one returned.
+    let per_job: Vec<Result<Vec<Decision>, PlayerError>> =
+        pool.install(|| (0..threads).into_par_iter().map(|t| teacher_games::<G>(plan, t, threads, progress)).collect());
     let mut all = Vec::new();
-    for part in per_thread {
+    for part in per_job {
         all.extend(part?);
     }
     Ok(all)
+}
+
+/// Job `t` of `threads`: games `t`, `t + threads`, ... with one teacher.
+fn teacher_games<G: Evaluate>(
+    plan: &TrainingGames,
+    t: usize,
+    threads: usize,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Vec<Decision>, PlayerError> {
+    let mut teacher = plan.teacher.build::<G>(plan.seed ^ t as u64)?;
+    let mut decisions = Vec::new();
+    for game_index in (t..plan.games).step_by(threads) {
+        let seed = plan.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ game_index as u64;
+        teacher_game(teacher.as_mut(), plan, seed, &mut decisions)?;
+        progress();
+    }
+    Ok(decisions)
 }
 
 fn teacher_game<G: Game>(
@@ -242,6 +300,40 @@ mod tests {
             assert!(
                 evaluate_fit(&decisions, &tempered).log_likelihood < evaluate_fit(&decisions, &gammas).log_likelihood
             );
+        }
+    }
+
+    /// The pool plays the same games as one thread playing job after job: teacher `t`
+    /// seeded from (seed, t) plays games `t`, `t + threads`, ..., and the decisions come
+    /// job by job. More threads than games leaves some jobs empty.
+    #[test]
+    fn decisions_do_not_depend_on_scheduling() {
+        use crate::games::Othello;
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        for (games, threads) in [(5, 2), (2, 3)] {
+            let plan = TrainingGames {
+                games,
+                teacher: PlayerSpec::parse("mcts:playouts=40").unwrap(),
+                random_plies: 4,
+                seed: 9,
+                threads,
+            };
+            let played = AtomicUsize::new(0);
+            let pooled = collect_decisions::<Othello>(&plan, &|| {
+                played.fetch_add(1, Ordering::Relaxed);
+            })
+            .unwrap();
+            assert_eq!(played.into_inner(), games);
+            let mut sequential = Vec::new();
+            for t in 0..threads {
+                let mut teacher = plan.teacher.build::<Othello>(plan.seed ^ t as u64).unwrap();
+                for game_index in (t..games).step_by(threads) {
+                    let seed = plan.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ game_index as u64;
+                    teacher_game(teacher.as_mut(), &plan, seed, &mut sequential).unwrap();
+                }
+            }
+            assert!(!sequential.is_empty());
+            assert_eq!(pooled, sequential, "{games} games on {threads} threads");
         }
     }
 
