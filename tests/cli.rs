@@ -58,7 +58,8 @@ fn search_json_fields() {
 
 #[test]
 fn search_check_invariants_passes_in_every_mode() {
-    for mode in ["seq", "tree", "root"] {
+    // The sequential search runs one thread (more is rejected as a conflict).
+    for (mode, threads) in [("seq", "1"), ("tree", "3"), ("root", "3")] {
         let v = json(&[
             "search",
             "--game",
@@ -68,7 +69,7 @@ fn search_check_invariants_passes_in_every_mode() {
             "--mode",
             mode,
             "--threads",
-            "3",
+            threads,
             "--check-invariants",
             "--json",
         ]);
@@ -276,4 +277,113 @@ fn solver_and_rave_flags() {
     assert_eq!(v["invariants"], "ok");
     rejects(&["search", "--game", "othello", "--playouts", "100", "--rave", "-1"], "RAVE");
     rejects(&["search", "--game", "othello", "--playouts", "100", "--solver", "maybe"], "solver");
+}
+
+/// Runs parmcts and returns (exit code, stdout, stderr).
+fn run_text(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = parmcts(args);
+    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+/// Asserts exit code 2 and exactly one line on stderr, starting with `error:` and
+/// containing every needle.
+fn rejects_in_one_line(args: &[&str], needles: &[&str]) {
+    let (code, _, stderr) = run_text(args);
+    assert_eq!(code, Some(2), "{args:?}: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: one line expected, got {stderr}");
+    assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
+    for needle in needles {
+        assert!(stderr.contains(needle), "{args:?}: expected '{needle}' in {stderr}");
+    }
+}
+
+#[test]
+fn bounds_and_conflicts_are_rejected_naming_the_values() {
+    let search = |extra: &[&str]| [&["search", "--game", "tictactoe", "--playouts", "1000"], extra].concat();
+    rejects_in_one_line(&search(&["--threads", "4294967296", "--mode", "tree"]), &["--threads", "at most 1024"]);
+    rejects_in_one_line(&search(&["--threads", "100000", "--mode", "tree"]), &["100000"]);
+    rejects_in_one_line(&["play", "--game", "tictactoe", "--p1", "mcts:mode=tree,threads=100000000000"], &["1024"]);
+    rejects_in_one_line(&search(&["--memory-mb", "99999999"]), &["too large"]);
+    rejects_in_one_line(&search(&["--nodes", "4294967296"]), &["4294967296", "too large"]);
+    rejects_in_one_line(&search(&["--c", "1e100"]), &["--c", "32-bit"]);
+    rejects_in_one_line(&search(&["--memory-mb", "10", "--nodes", "100"]), &["memory-mb=10", "nodes=100"]);
+    rejects_in_one_line(&search(&["--mode", "seq", "--threads", "4"]), &["mode=seq", "threads=4"]);
+    rejects_in_one_line(&["play", "--game", "tictactoe", "--p1", "mcts:playouts=10,playouts=20"], &["playouts given twice"]);
+    rejects_in_one_line(&["play", "--game", "tictactoe", "--p1", "alphabeta:depth=2,depth=3"], &["depth given twice"]);
+}
+
+#[test]
+fn argument_errors_are_one_line() {
+    rejects_in_one_line(&["perft", "--game", "chess", "--depth", "2"], &["chess", "tictactoe, connect4, othello"]);
+    rejects_in_one_line(&["search", "--game", "tictactoe", "--bogus"], &["--bogus"]);
+    rejects_in_one_line(&["search", "--game", "tictactoe", "--virtual-loss", "-1"], &["--virtual-loss", "'-1'"]);
+    rejects_in_one_line(&["bench", "--game", "hex"], &["hex"]);
+    use std::os::unix::ffi::OsStrExt;
+    let not_utf8 = std::ffi::OsStr::from_bytes(b"4\xff4");
+    let out = Command::new(env!("CARGO_BIN_EXE_parmcts"))
+        .args(["search", "--game", "connect4", "--moves"])
+        .arg(not_utf8)
+        .output()
+        .expect("run parmcts");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!((out.status.code(), stderr.lines().count()), (Some(2), 1), "{stderr}");
+    assert!(stderr.starts_with("error: "), "{stderr}");
+}
+
+#[test]
+fn move_errors_quote_only_the_move() {
+    let search = |moves: &str| run_text(&["search", "--game", "connect4", "--moves", moves, "--playouts", "10"]).2;
+    assert!(search("8").contains("malformed move '8' (expected a column 1-7)"), "{}", search("8"));
+    assert!(search("1111111").contains("illegal move '1' (move 7)"), "{}", search("1111111"));
+}
+
+#[test]
+fn othello_boards_may_start_with_a_dash_and_carry_the_side() {
+    let start = "---------------------------OX------XO---------------------------";
+    for moves in [format!("{start} X"), format!("{start}X")] {
+        let v = json(&["perft", "--game", "othello", "--depth", "3", "--moves", &moves, "--json"]);
+        assert_eq!(v["nodes"], 56, "{moves}");
+    }
+    let v = json(&["search", "--game", "othello", "--moves", &format!("{start}O"), "--playouts", "100", "--json"]);
+    assert_eq!(v["playouts"], 100);
+}
+
+#[test]
+fn match_text_has_no_negative_zero_and_no_negative_overrun() {
+    let (code, stdout, stderr) = run_text(&[
+        "match",
+        "--game",
+        "tictactoe",
+        "--p1",
+        "alphabeta:depth=9",
+        "--p2",
+        "random",
+        "--games",
+        "1",
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(!stdout.contains("-0.0"), "{stdout}");
+    let (code, stdout, stderr) =
+        run_text(&["match", "--game", "tictactoe", "--p1", "mcts:playouts=10,time-ms=5", "--p2", "random", "--games", "2"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains("5 ms budget"), "{stdout}");
+    assert!(!stdout.contains("median -") && !stdout.contains("max -"), "{stdout}");
+}
+
+#[test]
+fn help_shows_defaults_and_the_spec_grammar() {
+    let help = |args: &[&str]| {
+        let (code, stdout, _) = run_text(args);
+        assert_eq!(code, Some(0));
+        stdout
+    };
+    let search = help(&["search", "--help"]);
+    for needle in ["[default: 100000", "--mode <seq|tree|root>", "[default: seq]", "[default: 384]", "[default: 8]"] {
+        assert!(search.contains(needle), "search --help lacks {needle}: {search}");
+    }
+    for command in ["play", "match"] {
+        assert!(help(&[command, "--help"]).contains("Player specs: `random`"), "{command} --help");
+    }
+    assert!(help(&["solve", "--help"]).contains("minutes"));
+    assert!(help(&["bench", "--help"]).contains("x seq"));
 }

@@ -38,7 +38,7 @@ fn connect4_takes_an_immediate_win() {
     for (moves, winning) in [("121213", "1"), ("112233", "4"), ("445566", "3 or 7")] {
         let root = ConnectFour::parse_position(moves).unwrap();
         for mode in [Mode::Sequential, Mode::TreeParallel, Mode::RootParallel] {
-            let result = run_checked(&root, config(20_000, 3).mode(mode).threads(2).build().unwrap());
+            let result = run_checked(&root, config(20_000, 3).mode(mode).threads(if mode == Mode::Sequential { 1 } else { 2 }).build().unwrap());
             let best = root.format_move(result.best_move.unwrap());
             // Either winning column is fine where there are two.
             let mut after = root;
@@ -65,7 +65,7 @@ fn connect4_blocks_an_immediate_loss() {
 fn same_seed_same_result_in_every_mode() {
     let root = ConnectFour::parse_position("4453").unwrap();
     for mode in [Mode::Sequential, Mode::RootParallel] {
-        let cfg = config(30_000, 42).mode(mode).threads(2).build().unwrap();
+        let cfg = config(30_000, 42).mode(mode).threads(if mode == Mode::Sequential { 1 } else { 2 }).build().unwrap();
         let a = run_checked(&root, cfg.clone());
         let b = run_checked(&root, cfg);
         assert_eq!(a.children, b.children, "{mode}");
@@ -94,7 +94,7 @@ fn tree_parallel_with_one_thread_equals_sequential() {
 fn a_full_arena_keeps_searching_from_the_leaves() {
     let root = ConnectFour::new();
     for mode in [Mode::Sequential, Mode::TreeParallel] {
-        let result = run_checked(&root, config(50_000, 1).arena_nodes(1_000).mode(mode).threads(2).build().unwrap());
+        let result = run_checked(&root, config(50_000, 1).arena_nodes(1_000).mode(mode).threads(if mode == Mode::Sequential { 1 } else { 2 }).build().unwrap());
         assert!(result.arena_full, "{mode}");
         assert_eq!(result.playouts, 50_000);
         assert!(result.nodes <= 1_000);
@@ -137,7 +137,7 @@ fn several_leaves_in_flight_search_correctly() {
     for leaves in 2..=4 {
         for mode in [Mode::Sequential, Mode::TreeParallel, Mode::RootParallel] {
             // 10,001: not a multiple of the lanes, so the remainder runs one at a time.
-            let result = run_checked(&win, config(10_001, 3).mode(mode).threads(2).leaves(leaves).build().unwrap());
+            let result = run_checked(&win, config(10_001, 3).mode(mode).threads(if mode == Mode::Sequential { 1 } else { 2 }).leaves(leaves).build().unwrap());
             assert_eq!((result.playouts, result.leaves), (10_001, leaves as usize), "leaves={leaves} {mode}");
             assert_eq!(win.format_move(result.best_move.unwrap()), "1", "leaves={leaves} {mode}");
         }
@@ -146,7 +146,7 @@ fn several_leaves_in_flight_search_correctly() {
             for playout in ["random", "biased"] {
                 let cfg = config(3_000, 7)
                     .mode(mode)
-                    .threads(2)
+                    .threads(if mode == Mode::Sequential { 1 } else { 2 })
                     .leaves(leaves)
                     .playout(playout.parse().unwrap())
                     .build()
@@ -169,8 +169,8 @@ fn several_leaves_in_flight_search_correctly() {
 #[test]
 fn leaves_outside_one_to_four_are_rejected() {
     use parmcts::search::ConfigError;
-    assert_eq!(config(10, 0).leaves(0).build().unwrap_err(), ConfigError::BadLeaves(0));
-    assert_eq!(config(10, 0).leaves(5).build().unwrap_err(), ConfigError::BadLeaves(5));
+    assert_eq!(config(10, 0).leaves(0).build().unwrap_err(), ConfigError::BadLeaves { got: 0, max: 4 });
+    assert_eq!(config(10, 0).leaves(5).build().unwrap_err(), ConfigError::BadLeaves { got: 5, max: 4 });
     assert!(config(10, 0).leaves(4).build().is_ok());
 }
 

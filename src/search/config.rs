@@ -483,14 +483,60 @@ mod tests {
         assert_eq!(b().threads(0).build(), Err(ConfigError::ZeroThreads));
         assert_eq!(b().c(-1.0).build(), Err(ConfigError::BadExploration(-1.0)));
         assert!(matches!(b().c(f64::NAN).build(), Err(ConfigError::BadExploration(_))));
-        assert_eq!(b().arena_nodes(1).build(), Err(ConfigError::ArenaTooSmall(1)));
-        assert_eq!(b().mode(Mode::RootParallel).threads(4).arena_nodes(7).build(), Err(ConfigError::ArenaTooSmall(7)));
+        assert_eq!(b().arena_nodes(1).build(), Err(ConfigError::ArenaTooSmall { nodes: 1, min: MIN_ARENA_NODES }));
+        assert_eq!(
+            b().mode(Mode::RootParallel).threads(4).arena_nodes(7).build(),
+            Err(ConfigError::ArenaTooSmall { nodes: 1, min: MIN_ARENA_NODES })
+        );
         assert_eq!("fast".parse::<Mode>(), Err(ConfigError::UnknownMode("fast".into())));
         assert_eq!("wu-uct".parse::<InFlight>(), Ok(InFlight::WuUct));
         assert_eq!("loss".parse::<InFlight>(), Ok(InFlight::Loss));
         assert!("wu".parse::<InFlight>().unwrap_err().to_string().contains("'wu'"));
         assert_eq!(b().rave(-1.0).build(), Err(ConfigError::BadRave(-1.0)));
         assert!(b().build().is_ok());
-        assert_eq!(b().memory_mb(24).build().unwrap().arena_nodes(), (24 << 20) / 24);
+        assert_eq!(b().memory_mb(24).build().unwrap().arena_capacity(), (24 << 20) / 24);
+    }
+
+    /// Values are checked as stored (32-bit floats), sizes and thread counts are capped,
+    /// and settings that exclude each other are rejected naming both.
+    #[test]
+    fn bounds_and_conflicts_are_rejected() {
+        let b = || SearchConfig::builder().playouts(100);
+        assert!(matches!(b().c(1e100).build(), Err(ConfigError::BadExploration(c)) if c.is_infinite()));
+        assert!(matches!(b().bias(1e300).build(), Err(ConfigError::BadBias(_))));
+        let too_many = b().mode(Mode::TreeParallel).threads(MAX_THREADS + 1).build();
+        assert_eq!(too_many, Err(ConfigError::TooManyThreads { got: MAX_THREADS + 1, max: MAX_THREADS }));
+        assert!(b().mode(Mode::TreeParallel).threads(MAX_THREADS).arena_nodes(1 << 20).build().is_ok());
+        let huge = b().memory_mb(99_999_999).build();
+        assert!(matches!(huge, Err(ConfigError::ArenaTooLarge { .. })), "{huge:?}");
+        assert!(matches!(b().arena_nodes(1 << 32).build(), Err(ConfigError::ArenaTooLarge { nodes, .. }) if nodes == 1 << 32));
+        let both = b().memory_mb(10).arena_nodes(100).build().unwrap_err().to_string();
+        assert!(both.contains("nodes=100") && both.contains("memory-mb=10"), "{both}");
+        let seq = b().mode(Mode::Sequential).threads(4).build().unwrap_err().to_string();
+        assert!(seq.contains("mode=seq") && seq.contains("threads=4"), "{seq}");
+        assert!(b().mode(Mode::Sequential).threads(1).build().is_ok());
+    }
+
+    #[test]
+    fn settings_are_applied_by_key_once() {
+        let builder = SearchConfig::builder();
+        let config =
+            builder.apply_settings([("playouts", "500"), ("c", "0.7"), ("reuse", "off"), ("time-ms", "20")]).unwrap();
+        let config = config.build().unwrap();
+        assert_eq!(config.playouts(), Some(500));
+        assert_eq!(config.c(), Some(0.7));
+        assert!(!config.reuse());
+        assert_eq!(config.time(), Some(Duration::from_millis(20)));
+        let repeated = SearchConfig::builder().apply_settings([("playouts", "10"), ("playouts", "20")]);
+        assert_eq!(repeated.unwrap_err(), SettingError::Repeated("playouts"));
+        let unknown = SearchConfig::builder().apply_settings([("speed", "9")]).unwrap_err();
+        assert_eq!(unknown, SettingError::UnknownKey("speed".into()));
+        let bad = SearchConfig::builder().apply_settings([("reuse", "maybe")]).unwrap_err().to_string();
+        assert!(bad.contains("'maybe'") && bad.contains("on or off"), "{bad}");
+        // Every key is unique, and every key's default text is shown.
+        for (i, s) in SETTINGS.iter().enumerate() {
+            assert!(SETTINGS[..i].iter().all(|t| t.key != s.key), "{} twice", s.key);
+            assert!(!s.help.trim().is_empty() && !s.default.is_empty(), "{}", s.key);
+        }
     }
 }

@@ -1,149 +1,85 @@
-//! The three ways to run iterations: sequential (exclusive tree), tree-parallel (one
-//! shared lock-free tree), root-parallel (one exclusive tree per thread, merged).
-
-use std::time::Instant;
+//! The seam between [`super::Search`] and the ways to run a search: the [`Driver`] trait,
+//! the [`Job`] every driver is given, and [`with_driver!`], the one list that maps each
+//! [`Mode`](super::Mode) to its driver. The drivers themselves each have a file:
+//! `sequential.rs`, `tree_parallel.rs`, `root_parallel.rs`.
 
 use crossbeam_utils::CachePadded;
 
-use crate::games::Game;
-use crate::sync::{AtomicBool, AtomicU64, Ordering};
-use crate::tree::{Arena, NodeId, SharedTree, TreeOps};
+use crate::tree::Arena;
 
-use super::iteration::{IterationParams, Worker};
+use super::iteration::Worker;
+use super::params::IterationParams;
+use super::stop::Stopper;
 
-/// Iterations run between two looks at the clock and the shared budget: long enough that
-/// `Instant::now` and the budget's atomic cost well under 1 % of the time, short enough
-/// that a time budget is overrun by microseconds.
-const CHUNK: u64 = 16;
-
-/// A playout budget that workers draw from in chunks.
-pub(crate) trait Budget {
-    /// Up to `want` more iterations may run; 0 means stop.
-    fn claim(&mut self, want: u64) -> u64;
-}
-
-/// A budget owned by one worker.
+/// One search, as every driver receives it: what to search, with which parameters, and
+/// when to stop. Built once per [`super::Search::run`], after the root is validated, the
+/// parameters resolved and the arenas prepared.
 #[derive(Debug)]
-pub(crate) struct LocalBudget(pub u64);
-
-impl Budget for LocalBudget {
-    #[inline]
-    fn claim(&mut self, want: u64) -> u64 {
-        let granted = want.min(self.0);
-        self.0 -= granted;
-        granted
-    }
+pub(crate) struct Job<'a, G> {
+    /// The root position (every arena's root node is already expanded from it).
+    pub root: &'a G,
+    /// The iteration parameters, resolved for the game ([`IterationParams::resolve`]).
+    pub params: IterationParams<'a>,
+    /// Playout budget, deadline and the solver's proven root, shared by all workers.
+    pub stopper: Stopper,
 }
 
-/// A budget shared by the workers of one tree. Padded: every worker writes it.
-#[derive(Debug)]
-pub(crate) struct SharedBudget {
-    claimed: CachePadded<AtomicU64>,
-    limit: u64,
+/// A way to run a search's workers over its trees.
+///
+/// [`super::Search`] owns the arenas and the workers; it asks the driver how many trees it
+/// searches ([`Driver::trees`]) when it allocates the arenas, prepares them (resets or
+/// keeps each tree, expands each root) and the [`Job`], calls [`Driver::run`] once per
+/// search, and summarises the arenas and workers afterwards (root children merged by
+/// move over the trees with [`super::merge_root_children`]). The seam is per search, not
+/// per iteration: the hot loop stays monomorphised inside each driver.
+///
+/// A driver runs each worker through [`super::stop::run_worker`] (the one worker loop)
+/// on a tree of its choice (`ExclusiveTree` or `SharedTree`) with a [`super::stop::Budget`]
+/// from `job.stopper` ([`Stopper::share`] for a worker that owns its share,
+/// [`Stopper::shared`] for workers drawing together), so every driver stops for the same
+/// reasons.
+///
+/// # Adding a driver
+/// A new way to run a search (a distributed driver, say) is a new file under
+/// `src/search/` with a unit struct implementing this trait, plus one arm in
+/// [`with_driver!`] (and its [`Mode`](super::Mode) variant). It touches none of the
+/// other drivers: the sequential driver's [`super::sequential::run_exclusive`] runs one
+/// worker on one exclusive tree for any driver that wants it, and trees searched
+/// elsewhere are combined exactly, in visits and half points, by
+/// [`super::merge_root_children`].
+pub(crate) trait Driver {
+    /// The trees (arenas) this driver searches with `threads` workers.
+    fn trees(&self, threads: usize) -> usize;
+
+    /// Runs `workers` (one per thread, each seeded from `(seed, index)`) on `arenas`
+    /// (`self.trees(workers.len())` of them, each root expanded) until `job.stopper`
+    /// stops them. Returns the playouts completed on each arena, in arena order.
+    fn run<G: crate::games::Game>(
+        &self,
+        job: &Job<'_, G>,
+        arenas: &mut [Arena],
+        workers: &mut [CachePadded<Worker>],
+    ) -> Vec<u64>;
 }
 
-impl SharedBudget {
-    pub fn new(limit: u64) -> SharedBudget {
-        SharedBudget { claimed: CachePadded::new(AtomicU64::new(0)), limit }
-    }
-}
-
-impl Budget for &SharedBudget {
-    #[inline]
-    fn claim(&mut self, want: u64) -> u64 {
-        let limit = self.limit;
-        // ORDERING: Relaxed: the counter only divides the playout budget; no data is
-        // published through it. The thread joins at the end synchronise the results.
-        match self
-            .claimed
-            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |c| (c < limit).then(|| c + want.min(limit - c)))
-        {
-            Ok(before) => want.min(limit - before),
-            Err(_) => 0,
-        }
-    }
-}
-
-/// Runs iterations until the budget or the deadline is spent, or (with the solver) until
-/// some worker's root is proven: `solved` tells every worker of the search.
-pub(crate) fn run_worker<G: Game, T: TreeOps, B: Budget>(
-    tree: &mut T,
-    root: &G,
-    params: IterationParams<'_>,
-    worker: &mut Worker,
-    mut budget: B,
-    deadline: Option<Instant>,
-    solved: &AtomicBool,
-) {
-    loop {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            break;
-        }
-        if params.solver {
-            // ORDERING: Relaxed: a flag to stop; the results are read after the joins.
-            if tree.proof(NodeId::ROOT).is_known() {
-                solved.store(true, Ordering::Relaxed);
+/// Evaluates `$body` with `$driver` bound to the [`Driver`] of `$mode`: the one list of
+/// drivers. Static dispatch: each driver's `run` is monomorphised per game.
+macro_rules! with_driver {
+    ($mode:expr, |$driver:ident| $body:expr) => {
+        match $mode {
+            $crate::search::Mode::Sequential => {
+                let $driver = $crate::search::sequential::Sequential;
+                $body
             }
-            if solved.load(Ordering::Relaxed) {
-                break;
+            $crate::search::Mode::TreeParallel => {
+                let $driver = $crate::search::tree_parallel::TreeParallel;
+                $body
+            }
+            $crate::search::Mode::RootParallel => {
+                let $driver = $crate::search::root_parallel::RootParallel;
+                $body
             }
         }
-        let granted = budget.claim(CHUNK);
-        if granted == 0 {
-            break;
-        }
-        if params.solver {
-            run_iterations::<G, T, true>(tree, root, params, worker, granted);
-        } else {
-            run_iterations::<G, T, false>(tree, root, params, worker, granted);
-        }
-        worker.flush(tree);
-    }
+    };
 }
-
-/// Runs `count` iterations, `params.leaves` playouts in flight at a time (the remainder,
-/// and every iteration on a tree without virtual loss, one at a time).
-#[inline]
-fn run_iterations<G: Game, T: TreeOps, const SOLVER: bool>(
-    tree: &mut T,
-    root: &G,
-    params: IterationParams<'_>,
-    worker: &mut Worker,
-    count: u64,
-) {
-    let lanes = if T::VIRTUAL_LOSS { params.leaves as u64 } else { 1 };
-    let mut left = count;
-    while left >= lanes && lanes > 1 {
-        match lanes {
-            2 => worker.iterate::<G, T, SOLVER, 2>(tree, root, params),
-            3 => worker.iterate::<G, T, SOLVER, 3>(tree, root, params),
-            _ => worker.iterate::<G, T, SOLVER, 4>(tree, root, params),
-        }
-        left -= lanes;
-    }
-    for _ in 0..left {
-        worker.iterate::<G, T, SOLVER, 1>(tree, root, params);
-    }
-}
-
-/// Tree-parallel: `workers.len()` threads on one shared arena.
-pub(crate) fn run_tree_parallel<G: Game>(
-    arena: &Arena,
-    root: &G,
-    params: IterationParams<'_>,
-    workers: &mut [CachePadded<Worker>],
-    limit: u64,
-    deadline: Option<Instant>,
-) {
-    let budget = SharedBudget::new(limit);
-    let budget = &budget;
-    let solved = &AtomicBool::new(false);
-    std::thread::scope(|scope| {
-        for worker in workers.iter_mut() {
-            scope.spawn(move || {
-                let mut tree = SharedTree(arena);
-                run_worker(&mut tree, root, params, worker, budget, deadline, solved);
-            });
-        }
-    });
-}
+pub(crate) use with_driver;

@@ -5,8 +5,10 @@ use rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::games::{random_below, sample_weighted, Game, Move, MovesPlayed, Outcome, Player, PlayoutPolicy, Turn};
-use crate::policy::{select_child, UctParams};
+use crate::policy::select_child;
 use crate::tree::{Expansion, NodeId, Proof, TreeOps};
+
+use super::params::IterationParams;
 
 /// The most playouts one worker keeps in flight (`leaves`).
 pub const MAX_LEAVES: usize = 4;
@@ -16,39 +18,6 @@ pub const MAX_LEAVES: usize = 4;
 fn playout_policy(params: IterationParams<'_>) -> (PlayoutPolicy<'_>, bool) {
     let policy = PlayoutPolicy { biased: params.biased_playouts, prune: params.prune, gammas: params.gammas };
     (policy, params.uct.rave > 0.0 || params.prune)
-}
-
-/// Parameters an iteration reads (copied out of the configuration once).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct IterationParams<'a> {
-    /// Selection constants: C, progressive bias (C_BT = 0 disables it and skips the
-    /// priors), RAVE (k = 0 disables it and the AMAF updates).
-    pub uct: UctParams,
-    pub virtual_loss: u32,
-    /// Playouts in flight per worker (1 to [`MAX_LEAVES`]; more than 1 only on a tree
-    /// that keeps virtual loss).
-    pub leaves: usize,
-    pub expand_threshold: u32,
-    /// Roulette-wheel playouts driven by the game's action values, instead of uniform.
-    pub biased_playouts: bool,
-    /// Learned gammas per move feature, in place of the game's action values (priors and
-    /// biased playouts).
-    pub gammas: Option<&'a [f32]>,
-    /// Win-first / block-first pruning at expansion and in playouts.
-    pub prune: bool,
-    /// MCTS-Solver: prove wins, losses and draws and back them up the tree.
-    pub solver: bool,
-    /// Nodes with at least this many visits get their backups batched per worker and no
-    /// virtual loss (`u32::MAX`: never; see `docs/CONCURRENCY.md`, "Batched backups").
-    pub batch_min_visits: u32,
-}
-
-impl IterationParams<'_> {
-    /// What [`expand`] stores as priors: nothing without progressive bias, else the
-    /// strengths from the learned gammas or (`Some(None)`) the game's action values.
-    pub fn priors(&self) -> Option<Option<&[f32]>> {
-        (self.uct.bias > 0.0).then_some(self.gammas)
-    }
 }
 
 /// Slots of a worker's table of batched updates (a power of two).

@@ -6,7 +6,8 @@
 use loom::sync::Arc;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::iteration::{expand, prove_ancestors, IterationParams, Step, Worker};
+use super::iteration::{expand, prove_ancestors, Step, Worker};
+use super::params::IterationParams;
 use crate::games::{Game, GameError, Move, MoveList, Outcome, Player};
 use crate::policy::UctParams;
 use crate::tree::invariants::{check, check_proofs, Expectations};
@@ -134,6 +135,7 @@ fn concurrent_iterations(lanes: usize) {
         let params = IterationParams {
             uct: UctParams { c: 1.4, ..UctParams::default() },
             virtual_loss: 1,
+            exclusive_virtual_loss: false,
             expand_threshold: 1,
             biased_playouts: false,
             gammas: None,

@@ -1,5 +1,6 @@
-//! Search drivers: a validated [`SearchConfig`], the reusable [`Search`] (which owns the
-//! preallocated arenas), and the [`SearchResult`].
+//! The search: a validated [`SearchConfig`], the reusable [`Search`] (which owns the
+//! preallocated arenas: [`Search::run`] prepares them, runs the mode's driver, one file
+//! each behind one `Driver` trait, and summarises), and the [`SearchResult`].
 //!
 //! # Examples
 //! ```
@@ -20,40 +21,36 @@ mod options;
 pub(crate) mod iteration;
 #[cfg(all(test, loom))]
 mod loom_tests;
+mod params;
 mod result;
+mod root_parallel;
+mod sequential;
+mod stop;
+mod tree_parallel;
 
 use std::fmt;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 pub use config::{
     ConfigError, FinalMove, InFlight, Mode, Playout, SearchConfig, SearchConfigBuilder, Setting, SettingError, Weights,
     DEFAULT_ARENA_NODES, DEFAULT_BIAS_K, DEFAULT_EXPAND_THRESHOLD, MAX_ARENA_NODES, MAX_LEAVES, MAX_PLAYOUTS,
     MAX_THREADS, MIN_ARENA_NODES, SECURE_A, SETTINGS,
 };
-use result::RootChild;
-pub use result::{format_moves, ChildResult, SearchResult};
+pub use params::BATCH_MIN_VISITS_PER_THREAD;
+pub use result::{format_moves, ChildResult, RootChild, SearchResult};
+pub use root_parallel::merge_root_children;
 
 use crossbeam_utils::CachePadded;
-
-use crate::sync::AtomicBool;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::games::{Game, Move};
-use crate::policy::UctParams;
 use crate::tree::invariants::{self, Expectations, InvariantViolation};
 use crate::tree::{Arena, ExclusiveTree, Expansion, NodeId, SharedTree, TreeOps};
 use crate::weights::{MoveWeights, WeightsError};
-use drivers::{run_tree_parallel, run_worker, LocalBudget};
-use iteration::{expand, IterationParams, Worker};
-
-/// In a tree-parallel search, nodes with at least this many visits per thread get their
-/// backups batched (up to 16 playouts per worker between flushes) and no virtual loss.
-/// With 2 threads that is from 512 visits, where the 32 playouts that can be pending move
-/// a mean by at most 6 %. Measured on Connect Four, 2 threads, 2,000,000 playouts
-/// (`perf stat -r 3`, cycles summed over threads, sequential = 3.43 G): 4.43 G at 1,024
-/// per thread, 3.71 G at 256, 4.02 G at 64 and at 16; strength at 20,000 playouts per move
-/// against the sequential search: -6.9 Elo [-54, +40] over 200 games (no difference).
-pub const BATCH_MIN_VISITS_PER_THREAD: u32 = 256;
+use drivers::{with_driver, Driver, Job};
+use iteration::{expand, Worker};
+use params::{resolve_gammas, IterationParams};
+use stop::Stopper;
 
 /// Why a search could not run.
 #[derive(Clone, Debug, PartialEq)]
@@ -122,9 +119,10 @@ impl Search {
     /// # Errors
     /// [`SearchError::Config`] if the arena size does not fit the node index.
     pub fn new(config: SearchConfig) -> Result<Search, SearchError> {
-        let trees = if config.mode == Mode::RootParallel { config.threads } else { 1 };
+        let trees = with_driver!(config.mode, |driver| driver.trees(config.threads));
         let per_tree = config.arena_capacity / trees as u64;
-        let new_arena = || Arena::new(per_tree).map_err(|_| ConfigError::ArenaTooSmall { nodes: per_tree, min: MIN_ARENA_NODES });
+        let new_arena =
+            || Arena::new(per_tree).map_err(|_| ConfigError::ArenaTooSmall { nodes: per_tree, min: MIN_ARENA_NODES });
         let arenas = (0..trees)
             .map(|_| {
                 let mut arena = new_arena()?;
@@ -160,7 +158,9 @@ impl Search {
         self.config.seed = seed;
     }
 
-    /// Searches `root` within the configured budget.
+    /// Searches `root` within the configured budget: prepares the search (validates the
+    /// root, resolves the parameters for the game, prepares the arenas), runs the
+    /// mode's driver, and summarises the trees.
     ///
     /// # Errors
     /// [`SearchError::GameOver`] if `root` is finished; [`SearchError::ArenaTooSmall`] if
@@ -169,115 +169,27 @@ impl Search {
         if root.outcome().is_some() {
             return Err(SearchError::GameOver);
         }
-        // The learned gammas in use, if any (the shipped set is read only where used).
-        let uses_weights = self.config.playout == Playout::Biased || self.config.bias > 0.0;
-        let gammas = match &self.config.weights {
-            Weights::Learned(weights) => {
-                weights.check::<G>().map_err(SearchError::Weights)?;
-                Some(weights.gammas.as_slice())
-            }
-            Weights::HandSet => None,
-            Weights::Shipped => match G::SHIPPED_WEIGHTS {
-                Some(json) if uses_weights => {
-                    if self.shipped.as_ref().is_none_or(|(game, _)| *game != G::NAME) {
-                        let weights = MoveWeights::from_json(json)
-                            .and_then(|w| w.check::<G>().map(|()| w))
-                            .map_err(SearchError::Weights)?;
-                        self.shipped = Some((G::NAME, weights));
-                    }
-                    self.shipped.as_ref().map(|(_, weights)| weights.gammas.as_slice())
-                }
-                _ => None,
-            },
-        };
+        let gammas = resolve_gammas::<G>(&self.config, &mut self.shipped)?;
         let needed = 1 + root.legal_moves().as_ref().len() as u64;
         let capacity = self.arenas[0].capacity() as u64;
         if needed > capacity {
             return Err(SearchError::ArenaTooSmall { needed, capacity });
         }
         let cfg = &self.config;
-        let leaves = cfg.leaves.map_or(G::PLAYOUT_LANES, |n| n as usize);
-        self.last_leaves = leaves;
-        // Batched backups only where threads share a tree (a lone worker must select
-        // exactly as the sequential search does).
-        let batch_min_visits = match (cfg.mode, cfg.threads) {
-            (Mode::TreeParallel, t) if t > 1 => BATCH_MIN_VISITS_PER_THREAD.saturating_mul(t as u32),
-            _ => u32::MAX,
-        };
-        let params = IterationParams {
-            uct: UctParams {
-                c: cfg.c.unwrap_or(G::EXPLORATION as f32),
-                bias: cfg.bias,
-                bias_k: cfg.bias_k,
-                rave: cfg.rave,
-                wu_uct: cfg.in_flight == InFlight::WuUct,
-            },
-            // A lone worker with one lane gains nothing from virtual loss (its own is left
-            // out of every choice it makes), so it skips the two extra atomic adds per
-            // node; its lanes need it to spread.
-            virtual_loss: if cfg.threads > 1 || leaves > 1 { cfg.virtual_loss } else { 0 },
-            leaves,
-            expand_threshold: cfg.expand_threshold,
-            biased_playouts: cfg.playout == Playout::Biased,
-            gammas,
-            prune: cfg.prune.unwrap_or(G::PRUNE_BY_DEFAULT),
-            solver: cfg.solver,
-            batch_min_visits,
-        };
-        let limit = cfg.playouts.unwrap_or(MAX_PLAYOUTS);
+        let params = IterationParams::resolve::<G>(cfg, gammas);
+        self.last_leaves = params.leaves;
         let start = Instant::now();
-        let deadline = cfg.time.map(|t| start + t);
+        let stopper = Stopper::new(cfg.playouts, cfg.time.map(|t| start + t), params.solver);
         // Padded: each worker writes its generator state on every random draw, and two
         // workers sharing a cache line made 2-thread tree search slower than 1 thread.
         let mut workers: Vec<CachePadded<Worker>> =
             (0..cfg.threads).map(|i| CachePadded::new(Worker::new(cfg.seed, i))).collect();
-        // Every root is expanded before any worker starts, so no worker ever finds the
-        // root EXPANDING and plays out from it (root visits = Σ children's visits). A tree
-        // kept by `reuse` for this very position is searched on; any other is reset.
         let reusing = self.reuse_hash.take() == Some(root.hash());
-        let mut reused_nodes = 0;
-        for (arena, prior) in self.arenas.iter_mut().zip(&mut self.prior_root) {
-            let mut tree = ExclusiveTree::<false>(arena);
-            let keep = reusing
-                && match tree.expansion(NodeId::ROOT) {
-                    Expansion::Unexpanded => true,
-                    Expansion::Expanded { count, .. } => count > 0,
-                    Expansion::Expanding => false,
-                };
-            if keep {
-                reused_nodes += tree.0.len() as u64 - 1;
-            } else {
-                tree.0.reset();
-            }
-            let mut tree = ExclusiveTree::<false>(arena);
-            if tree.try_claim(NodeId::ROOT) {
-                expand(&mut tree, NodeId::ROOT, root, None::<&mut Xoshiro256PlusPlus>, params.priors(), params.prune);
-            }
-            *prior = root_visits_and_leaf(&mut tree);
-        }
-        let solved = &AtomicBool::new(false);
-        match cfg.mode {
-            Mode::Sequential => {
-                run_exclusive(&mut self.arenas[0], root, params, &mut workers[0], LocalBudget(limit), deadline, solved)
-            }
-            Mode::TreeParallel => run_tree_parallel(&self.arenas[0], root, params, &mut workers, limit, deadline),
-            Mode::RootParallel => {
-                let trees = workers.len() as u64;
-                std::thread::scope(|scope| {
-                    for (i, (worker, arena)) in workers.iter_mut().zip(self.arenas.iter_mut()).enumerate() {
-                        let share = limit / trees + u64::from((i as u64) < limit % trees);
-                        scope.spawn(move || {
-                            run_exclusive(arena, root, params, worker, LocalBudget(share), deadline, solved)
-                        });
-                    }
-                });
-            }
-        }
+        let reused_nodes = prepare_arenas(&mut self.arenas, &mut self.prior_root, root, &params, reusing);
+        let job = Job { root, params, stopper };
+        let arenas = &mut self.arenas;
+        self.last_playouts = with_driver!(cfg.mode, |driver| driver.run(&job, arenas, &mut workers));
         let elapsed = start.elapsed();
-        self.last_playouts = match cfg.mode {
-            Mode::RootParallel => workers.iter().map(|w| w.playouts).collect(),
-            _ => vec![workers.iter().map(|w| w.playouts).sum()],
-        };
         let mut result = self.summarise(&workers, elapsed);
         result.reused_nodes = reused_nodes;
         Ok(result)
@@ -318,26 +230,12 @@ impl Search {
         kept
     }
 
-    fn summarise(&self, workers: &[CachePadded<Worker>], elapsed: std::time::Duration) -> SearchResult {
+    fn summarise(&self, workers: &[CachePadded<Worker>], elapsed: Duration) -> SearchResult {
         // Sum root children over the trees (one tree unless root-parallel), by move:
         // reused roots keep their shuffled child order, so indices need not line up.
         let per_tree: Vec<Vec<RootChild>> =
             self.arenas.iter().map(|arena| result::root_children(&mut SharedTree(arena))).collect();
-        let mut merged: Vec<RootChild> = per_tree.first().cloned().unwrap_or_default();
-        merged.sort_by_key(|c| c.mv);
-        for children in per_tree.iter().skip(1) {
-            for &child in children {
-                match merged.binary_search_by_key(&child.mv, |c| c.mv) {
-                    Ok(i) => {
-                        merged[i].visits += child.visits;
-                        merged[i].half_points += child.half_points;
-                        // A proof from any tree is a fact about the game.
-                        merged[i].proof = merged[i].proof.max(child.proof);
-                    }
-                    Err(i) => merged.insert(i, child),
-                }
-            }
-        }
+        let merged = merge_root_children(&per_tree);
         let (best_move, children) = result::summarise_children(&merged, self.config.final_move);
         // The PV: the best move, continued in the tree that visited it most.
         let pv = match best_move {
@@ -445,21 +343,37 @@ pub fn search<G: Game>(root: &G, config: &SearchConfig) -> Result<SearchResult, 
     Search::new(config.clone())?.run(root)
 }
 
-/// [`run_worker`] on one worker's own tree (sequential and root-parallel). Lanes spread
-/// by virtual loss, so with more than one (`params.leaves > 1`) the exclusive tree keeps
-/// it (plain adds); with one it keeps none.
-fn run_exclusive<G: Game>(
-    arena: &mut Arena,
+/// Prepares each arena for a search of `root`: every root is expanded before any worker
+/// starts, so no worker ever finds the root EXPANDING and plays out from it (root visits
+/// = Σ children's visits). A tree kept by [`Search::reuse`] for this very position
+/// (`reusing`) is searched on; any other is reset. Records each root's visits before the
+/// run in `prior_root`, and returns the nodes kept.
+fn prepare_arenas<G: Game>(
+    arenas: &mut [Arena],
+    prior_root: &mut [(u64, u64)],
     root: &G,
-    params: IterationParams<'_>,
-    worker: &mut Worker,
-    budget: LocalBudget,
-    deadline: Option<Instant>,
-    solved: &AtomicBool,
-) {
-    if params.leaves > 1 {
-        run_worker(&mut ExclusiveTree::<true>(arena), root, params, worker, budget, deadline, solved);
-    } else {
-        run_worker(&mut ExclusiveTree::<false>(arena), root, params, worker, budget, deadline, solved);
+    params: &IterationParams<'_>,
+    reusing: bool,
+) -> u64 {
+    let mut reused_nodes = 0;
+    for (arena, prior) in arenas.iter_mut().zip(prior_root) {
+        let mut tree = ExclusiveTree::<false>(arena);
+        let keep = reusing
+            && match tree.expansion(NodeId::ROOT) {
+                Expansion::Unexpanded => true,
+                Expansion::Expanded { count, .. } => count > 0,
+                Expansion::Expanding => false,
+            };
+        if keep {
+            reused_nodes += tree.0.len() as u64 - 1;
+        } else {
+            tree.0.reset();
+        }
+        let mut tree = ExclusiveTree::<false>(arena);
+        if tree.try_claim(NodeId::ROOT) {
+            expand(&mut tree, NodeId::ROOT, root, None::<&mut Xoshiro256PlusPlus>, params.priors(), params.prune);
+        }
+        *prior = root_visits_and_leaf(&mut tree);
     }
+    reused_nodes
 }

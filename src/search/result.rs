@@ -61,13 +61,18 @@ impl SearchResult {
     }
 }
 
-/// A root child's statistics as read from one tree (or summed over trees).
+/// A root child's statistics as read from one tree, or summed exactly over trees by
+/// [`super::merge_root_children`]: integers, so trees merge without rounding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct RootChild {
+pub struct RootChild {
+    /// The move.
     pub mv: Move,
+    /// Playouts through it.
     pub visits: u64,
+    /// Their results in half points (win 2, draw 1, loss 0) for the side to move at the
+    /// root.
     pub half_points: u64,
-    /// For the side to move at the root (the child's mover).
+    /// Its value for the side to move at the root (the child's mover), if proven.
     pub proof: Proof,
 }
 

@@ -13,6 +13,7 @@ use parmcts::matches::MatchError;
 use parmcts::players::{PlayerError, SpecError};
 use parmcts::search::{ConfigError, SearchError, SettingError};
 use parmcts::solver::connect4::SolveError;
+use parmcts::weights::train::TrainError;
 use parmcts::weights::WeightsError;
 use parmcts::{Game, GameKind};
 
@@ -83,7 +84,17 @@ impl From<MatchError> for Failure {
     fn from(e: MatchError) -> Failure {
         match e {
             MatchError::Player(e) => e.into(),
+            MatchError::ThreadPool { .. } => Failure::runtime(e),
             e => Failure::input(e),
+        }
+    }
+}
+
+impl From<TrainError> for Failure {
+    fn from(e: TrainError) -> Failure {
+        match e {
+            TrainError::Teacher(e) => e.into(),
+            e => Failure::runtime(e),
         }
     }
 }

@@ -19,7 +19,7 @@ mod train;
 
 use std::process::ExitCode;
 
-use clap::error::ErrorKind;
+use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Parser, Subcommand};
 
 #[global_allocator]
@@ -90,7 +90,16 @@ fn clap_failure(e: &clap::Error) -> ExitCode {
             let text = e.render().to_string();
             let first = text.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("bad arguments");
             let first = first.strip_prefix("error:").map_or(first, str::trim_start);
-            eprintln!("error: {first}");
+            // clap lists the accepted values on a later line: keep them on this one.
+            let valid: Vec<String> = match e.get(ContextKind::ValidValue) {
+                Some(ContextValue::Strings(values)) => values.clone(),
+                _ => Vec::new(),
+            };
+            if valid.is_empty() {
+                eprintln!("error: {first}");
+            } else {
+                eprintln!("error: {first} (expected one of: {})", valid.join(", "));
+            }
             ExitCode::from(2)
         }
     }

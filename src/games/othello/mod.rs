@@ -252,7 +252,16 @@ fn looks_like_board(token: &str) -> bool {
 fn parse_obf(head: &str) -> Result<Othello, GameError> {
     let bad = |why: String| GameError::BadPosition(why);
     let mut parts = head.split_whitespace();
-    let board = parts.next().unwrap_or_default();
+    let mut board = parts.next().unwrap_or_default();
+    // The side to move may follow the 64 squares with no space (65 characters).
+    let glued_side = match board.char_indices().nth(64) {
+        Some((at, side)) if board.chars().count() == 65 && "XOxo*".contains(side) && parts.clone().next().is_none() => {
+            let side = &board[at..];
+            board = &board[..at];
+            Some(side)
+        }
+        _ => None,
+    };
     let len = board.chars().count();
     if len != 64 {
         return Err(bad(format!("the board has {len} squares, expected 64")));
@@ -271,7 +280,7 @@ fn parse_obf(head: &str) -> Result<Othello, GameError> {
             }
         }
     }
-    let to_move = match parts.next() {
+    let to_move = match glued_side.or_else(|| parts.next()) {
         Some("X" | "x" | "*") => Player::One,
         Some("O" | "o") => Player::Two,
         Some(other) => return Err(bad(format!("bad side to move '{other}' (expected X or O)"))),

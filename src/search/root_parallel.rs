@@ -1,0 +1,105 @@
+//! The root-parallel driver (Chaslot, Winands & van den Herik 2008): each thread searches
+//! its own exclusive tree with its share of the playout budget, and the trees' root
+//! children are summed by move at the end ([`merge_root_children`], exact: in visits and
+//! half points).
+
+use crossbeam_utils::CachePadded;
+
+use crate::games::Game;
+use crate::tree::Arena;
+
+use super::drivers::{Driver, Job};
+use super::iteration::Worker;
+use super::result::RootChild;
+use super::sequential::run_exclusive;
+
+/// One tree per thread.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RootParallel;
+
+impl Driver for RootParallel {
+    fn trees(&self, threads: usize) -> usize {
+        threads
+    }
+
+    fn run<G: Game>(&self, job: &Job<'_, G>, arenas: &mut [Arena], workers: &mut [CachePadded<Worker>]) -> Vec<u64> {
+        let trees = workers.len();
+        std::thread::scope(|scope| {
+            for (i, (worker, arena)) in workers.iter_mut().zip(arenas.iter_mut()).enumerate() {
+                let budget = job.stopper.share(i, trees);
+                scope.spawn(move || run_exclusive(arena, job, worker, budget));
+            }
+        });
+        workers.iter().map(|w| w.playouts).collect()
+    }
+}
+
+/// Sums the root children of several trees of one position by move: visits and half
+/// points add exactly; a move missing from some trees keeps what the others have; a
+/// proof from any tree is a fact about the game, so the strongest one is kept. Returns
+/// the children in move order. Trees are matched by move, not by index: a tree kept by
+/// [`super::Search::reuse`] has its root children in another order.
+///
+/// # Examples
+/// ```
+/// use parmcts::search::{merge_root_children, RootChild};
+/// use parmcts::{Move, Proof};
+///
+/// let child = |mv, visits, half_points| RootChild { mv: Move(mv), visits, half_points, proof: Proof::Unknown };
+/// let merged = merge_root_children(&[vec![child(3, 10, 12)], vec![child(3, 5, 4), child(1, 2, 2)]]);
+/// assert_eq!(merged, [child(1, 2, 2), child(3, 15, 16)]);
+/// ```
+pub fn merge_root_children(trees: &[Vec<RootChild>]) -> Vec<RootChild> {
+    let mut merged: Vec<RootChild> = Vec::new();
+    for &child in trees.iter().flatten() {
+        match merged.binary_search_by_key(&child.mv, |c| c.mv) {
+            Ok(i) => {
+                merged[i].visits += child.visits;
+                merged[i].half_points += child.half_points;
+                merged[i].proof = merged[i].proof.max(child.proof);
+            }
+            Err(i) => merged.insert(i, child),
+        }
+    }
+    merged
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Move;
+    use crate::tree::Proof;
+
+    fn child(mv: u16, visits: u64, half_points: u64, proof: Proof) -> RootChild {
+        RootChild { mv: Move(mv), visits, half_points, proof }
+    }
+
+    #[test]
+    fn merge_sums_exactly_by_move() {
+        // Tree B lists its children in another order (a reused tree), lacks move 2 and has
+        // move 4, which tree A lacks; B proved move 0 lost, A proved nothing there.
+        let a = vec![
+            child(0, 7, 5, Proof::Unknown),
+            child(1, 1_000_000_001, 1_999_999_999, Proof::Unknown),
+            child(2, 3, 6, Proof::Win),
+        ];
+        let b = vec![
+            child(4, 2, 1, Proof::Unknown),
+            child(1, 1_000_000_003, 3, Proof::Unknown),
+            child(0, 4, 0, Proof::Loss),
+        ];
+        let merged = merge_root_children(&[a.clone(), b]);
+        assert_eq!(
+            merged,
+            [
+                child(0, 11, 5, Proof::Loss),
+                child(1, 2_000_000_004, 2_000_000_002, Proof::Unknown),
+                child(2, 3, 6, Proof::Win),
+                child(4, 2, 1, Proof::Unknown),
+            ]
+        );
+        // One tree: its children in move order, unchanged.
+        assert_eq!(merge_root_children(std::slice::from_ref(&a)), a);
+        assert_eq!(merge_root_children(&[]), []);
+    }
+}

@@ -1,0 +1,37 @@
+//! The sequential driver: one worker on one exclusive tree (no atomic instructions), the
+//! baseline the parallel drivers are measured against; and [`run_exclusive`], one worker
+//! on its own tree, which root-parallel runs once per thread.
+
+use crossbeam_utils::CachePadded;
+
+use crate::games::Game;
+use crate::tree::{Arena, ExclusiveTree};
+
+use super::drivers::{Driver, Job};
+use super::iteration::Worker;
+use super::stop::{run_worker, LocalBudget};
+
+/// One thread, one tree, the whole budget.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Sequential;
+
+impl Driver for Sequential {
+    fn trees(&self, _threads: usize) -> usize {
+        1
+    }
+
+    fn run<G: Game>(&self, job: &Job<'_, G>, arenas: &mut [Arena], workers: &mut [CachePadded<Worker>]) -> Vec<u64> {
+        run_exclusive(&mut arenas[0], job, &mut workers[0], job.stopper.share(0, 1));
+        vec![workers.iter().map(|w| w.playouts).sum()]
+    }
+}
+
+/// [`run_worker`] on one worker's own tree. The tree keeps virtual loss (plain adds) only
+/// where the job's parameters say so (`exclusive_virtual_loss`: to spread lanes).
+pub(crate) fn run_exclusive<G: Game>(arena: &mut Arena, job: &Job<'_, G>, worker: &mut Worker, budget: LocalBudget) {
+    if job.params.exclusive_virtual_loss {
+        run_worker(&mut ExclusiveTree::<true>(arena), job, worker, budget);
+    } else {
+        run_worker(&mut ExclusiveTree::<false>(arena), job, worker, budget);
+    }
+}

@@ -1,0 +1,180 @@
+//! When workers stop, and the loop every driver's workers run: the [`Stopper`] combines
+//! the playout budget, the deadline and the solver's proven root, and hands out the
+//! [`Budget`]s workers draw playouts from; [`run_worker`] runs iterations until it says
+//! stop.
+
+use std::time::Instant;
+
+use crossbeam_utils::CachePadded;
+
+use crate::games::Game;
+use crate::sync::{AtomicBool, AtomicU64, Ordering};
+use crate::tree::{NodeId, TreeOps};
+
+use super::config::MAX_PLAYOUTS;
+use super::drivers::Job;
+use super::iteration::Worker;
+
+/// Iterations run between two looks at the clock and the shared budget: long enough that
+/// `Instant::now` and the budget's atomic cost well under 1 % of the time, short enough
+/// that a time budget is overrun by microseconds.
+const CHUNK: u64 = 16;
+
+/// The one place that decides when a search stops: its playout budget is spent, its
+/// deadline has passed, or (with the solver) some worker's root is proven, which stops
+/// every worker of the search.
+#[derive(Debug)]
+pub(crate) struct Stopper {
+    /// Playouts the whole search may run.
+    playouts: u64,
+    deadline: Option<Instant>,
+    /// Whether proven roots stop the search (MCTS-Solver).
+    solver: bool,
+    /// Set once a worker finds its root proven.
+    proven: AtomicBool,
+}
+
+impl Stopper {
+    /// A stopper for `playouts` playouts (`None`: [`MAX_PLAYOUTS`]) until `deadline`,
+    /// stopping at a proven root when `solver` is on.
+    pub fn new(playouts: Option<u64>, deadline: Option<Instant>, solver: bool) -> Stopper {
+        Stopper { playouts: playouts.unwrap_or(MAX_PLAYOUTS), deadline, solver, proven: AtomicBool::new(false) }
+    }
+
+    /// Share `index` of `parts` of the playout budget, for a worker that owns it (the
+    /// first `playouts % parts` shares get one more playout).
+    pub fn share(&self, index: usize, parts: usize) -> LocalBudget {
+        let parts = parts as u64;
+        LocalBudget(self.playouts / parts + u64::from((index as u64) < self.playouts % parts))
+    }
+
+    /// The whole playout budget, for workers that draw from it together.
+    pub fn shared(&self) -> SharedBudget {
+        SharedBudget { claimed: CachePadded::new(AtomicU64::new(0)), limit: self.playouts }
+    }
+
+    /// How many iterations the worker on `tree` may run next (at most [`CHUNK`]; 0:
+    /// stop), drawn from `budget`.
+    #[inline]
+    pub fn next_chunk<T: TreeOps, B: Budget>(&self, tree: &mut T, budget: &mut B) -> u64 {
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return 0;
+        }
+        if self.solver {
+            // ORDERING: Relaxed: a flag to stop; the results are read after the joins.
+            if tree.proof(NodeId::ROOT).is_known() {
+                self.proven.store(true, Ordering::Relaxed);
+            }
+            // ORDERING: Relaxed: pairs with the store above (in any worker); only a stop.
+            if self.proven.load(Ordering::Relaxed) {
+                return 0;
+            }
+        }
+        budget.claim(CHUNK)
+    }
+}
+
+/// A playout budget that workers draw from in chunks.
+pub(crate) trait Budget {
+    /// Up to `want` more iterations may run; 0 means stop.
+    fn claim(&mut self, want: u64) -> u64;
+}
+
+/// A budget owned by one worker.
+#[derive(Debug)]
+pub(crate) struct LocalBudget(pub u64);
+
+impl Budget for LocalBudget {
+    #[inline]
+    fn claim(&mut self, want: u64) -> u64 {
+        let granted = want.min(self.0);
+        self.0 -= granted;
+        granted
+    }
+}
+
+/// A budget shared by the workers of one tree. Padded: every worker writes it.
+#[derive(Debug)]
+pub(crate) struct SharedBudget {
+    claimed: CachePadded<AtomicU64>,
+    limit: u64,
+}
+
+impl Budget for &SharedBudget {
+    #[inline]
+    fn claim(&mut self, want: u64) -> u64 {
+        let limit = self.limit;
+        // ORDERING: Relaxed: the counter only divides the playout budget; no data is
+        // published through it. The thread joins at the end synchronise the results.
+        match self
+            .claimed
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |c| (c < limit).then(|| c + want.min(limit - c)))
+        {
+            Ok(before) => want.min(limit - before),
+            Err(_) => 0,
+        }
+    }
+}
+
+/// Runs iterations of `job` on `tree` until its [`Stopper`] says stop, drawing playouts
+/// from `budget`.
+pub(crate) fn run_worker<G: Game, T: TreeOps, B: Budget>(
+    tree: &mut T,
+    job: &Job<'_, G>,
+    worker: &mut Worker,
+    mut budget: B,
+) {
+    let (root, params) = (job.root, job.params);
+    loop {
+        let granted = job.stopper.next_chunk(tree, &mut budget);
+        if granted == 0 {
+            break;
+        }
+        if params.solver {
+            run_iterations::<G, T, true>(tree, root, params, worker, granted);
+        } else {
+            run_iterations::<G, T, false>(tree, root, params, worker, granted);
+        }
+        worker.flush(tree);
+    }
+}
+
+/// Runs `count` iterations, `params.leaves` playouts in flight at a time (the remainder,
+/// and every iteration on a tree without virtual loss, one at a time).
+#[inline]
+fn run_iterations<G: Game, T: TreeOps, const SOLVER: bool>(
+    tree: &mut T,
+    root: &G,
+    params: super::params::IterationParams<'_>,
+    worker: &mut Worker,
+    count: u64,
+) {
+    let lanes = if T::VIRTUAL_LOSS { params.leaves as u64 } else { 1 };
+    let mut left = count;
+    while left >= lanes && lanes > 1 {
+        match lanes {
+            2 => worker.iterate::<G, T, SOLVER, 2>(tree, root, params),
+            3 => worker.iterate::<G, T, SOLVER, 3>(tree, root, params),
+            _ => worker.iterate::<G, T, SOLVER, 4>(tree, root, params),
+        }
+        left -= lanes;
+    }
+    for _ in 0..left {
+        worker.iterate::<G, T, SOLVER, 1>(tree, root, params);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shares_add_up_to_the_budget() {
+        let stopper = Stopper::new(Some(10), None, false);
+        let shares: Vec<u64> = (0..3).map(|i| stopper.share(i, 3).0).collect();
+        assert_eq!(shares, [4, 3, 3]);
+        let shared = stopper.shared();
+        let mut budget = &shared;
+        assert_eq!((budget.claim(8), budget.claim(8), budget.claim(8)), (8, 2, 0));
+    }
+}

@@ -1,0 +1,36 @@
+//! The tree-parallel driver: one scoped thread per worker, all on one shared lock-free
+//! tree (`SharedTree`), drawing from one shared playout budget; virtual loss spreads
+//! them (Chaslot, Winands & van den Herik 2008; lock-free: Enzenberger & Müller 2009).
+
+use crossbeam_utils::CachePadded;
+
+use crate::games::Game;
+use crate::tree::{Arena, SharedTree};
+
+use super::drivers::{Driver, Job};
+use super::iteration::Worker;
+use super::stop::run_worker;
+
+/// All threads on one tree.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TreeParallel;
+
+impl Driver for TreeParallel {
+    fn trees(&self, _threads: usize) -> usize {
+        1
+    }
+
+    fn run<G: Game>(&self, job: &Job<'_, G>, arenas: &mut [Arena], workers: &mut [CachePadded<Worker>]) -> Vec<u64> {
+        let arena = &arenas[0];
+        let budget = &job.stopper.shared();
+        std::thread::scope(|scope| {
+            for worker in workers.iter_mut() {
+                scope.spawn(move || {
+                    let mut tree = SharedTree(arena);
+                    run_worker(&mut tree, job, worker, budget);
+                });
+            }
+        });
+        vec![workers.iter().map(|w| w.playouts).sum()]
+    }
+}
