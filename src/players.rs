@@ -197,7 +197,13 @@ impl PlayerSpec {
                 for (key, value) in options {
                     match key {
                         "depth" => depth = Some(parse_num::<u32>(key, value)?),
-                        _ => return Err(SpecError::UnknownOption { player: "minimax", key: key.into(), expected: "depth" }),
+                        _ => {
+                            return Err(SpecError::UnknownOption {
+                                player: "minimax",
+                                key: key.into(),
+                                expected: "depth",
+                            })
+                        }
                     }
                 }
                 match depth {

@@ -282,7 +282,11 @@ fn solver_and_rave_flags() {
 /// Runs parmcts and returns (exit code, stdout, stderr).
 fn run_text(args: &[&str]) -> (Option<i32>, String, String) {
     let out = parmcts(args);
-    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 /// Asserts exit code 2 and exactly one line on stderr, starting with `error:` and
@@ -299,7 +303,9 @@ fn rejects_in_one_line(args: &[&str], needles: &[&str]) {
 
 #[test]
 fn bounds_and_conflicts_are_rejected_naming_the_values() {
-    let search = |extra: &[&str]| [&["search", "--game", "tictactoe", "--playouts", "1000"], extra].concat();
+    let search = |extra: &[&'static str]| -> Vec<&'static str> {
+        [&["search", "--game", "tictactoe", "--playouts", "1000"][..], extra].concat()
+    };
     rejects_in_one_line(&search(&["--threads", "4294967296", "--mode", "tree"]), &["--threads", "at most 1024"]);
     rejects_in_one_line(&search(&["--threads", "100000", "--mode", "tree"]), &["100000"]);
     rejects_in_one_line(&["play", "--game", "tictactoe", "--p1", "mcts:mode=tree,threads=100000000000"], &["1024"]);
@@ -308,7 +314,10 @@ fn bounds_and_conflicts_are_rejected_naming_the_values() {
     rejects_in_one_line(&search(&["--c", "1e100"]), &["--c", "32-bit"]);
     rejects_in_one_line(&search(&["--memory-mb", "10", "--nodes", "100"]), &["memory-mb=10", "nodes=100"]);
     rejects_in_one_line(&search(&["--mode", "seq", "--threads", "4"]), &["mode=seq", "threads=4"]);
-    rejects_in_one_line(&["play", "--game", "tictactoe", "--p1", "mcts:playouts=10,playouts=20"], &["playouts given twice"]);
+    rejects_in_one_line(
+        &["play", "--game", "tictactoe", "--p1", "mcts:playouts=10,playouts=20"],
+        &["playouts given twice"],
+    );
     rejects_in_one_line(&["play", "--game", "tictactoe", "--p1", "alphabeta:depth=2,depth=3"], &["depth given twice"]);
 }
 
@@ -350,21 +359,21 @@ fn othello_boards_may_start_with_a_dash_and_carry_the_side() {
 
 #[test]
 fn match_text_has_no_negative_zero_and_no_negative_overrun() {
+    let (code, stdout, stderr) =
+        run_text(&["match", "--game", "tictactoe", "--p1", "alphabeta:depth=9", "--p2", "random", "--games", "1"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(!stdout.contains("-0.0"), "{stdout}");
     let (code, stdout, stderr) = run_text(&[
         "match",
         "--game",
         "tictactoe",
         "--p1",
-        "alphabeta:depth=9",
+        "mcts:playouts=10,time-ms=5",
         "--p2",
         "random",
         "--games",
-        "1",
+        "2",
     ]);
-    assert_eq!(code, Some(0), "{stderr}");
-    assert!(!stdout.contains("-0.0"), "{stdout}");
-    let (code, stdout, stderr) =
-        run_text(&["match", "--game", "tictactoe", "--p1", "mcts:playouts=10,time-ms=5", "--p2", "random", "--games", "2"]);
     assert_eq!(code, Some(0), "{stderr}");
     assert!(stdout.contains("5 ms budget"), "{stdout}");
     assert!(!stdout.contains("median -") && !stdout.contains("max -"), "{stdout}");

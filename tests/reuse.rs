@@ -5,7 +5,14 @@ use parmcts::players::PlayerSpec;
 use parmcts::{ConnectFour, Game, Mode, Othello, Search, SearchConfig};
 
 fn config(mode: Mode) -> SearchConfig {
-    SearchConfig::builder().playouts(50_000).mode(mode).threads(if mode == Mode::Sequential { 1 } else { 2 }).reuse(true).seed(4).build().unwrap()
+    SearchConfig::builder()
+        .playouts(50_000)
+        .mode(mode)
+        .threads(if mode == Mode::Sequential { 1 } else { 2 })
+        .reuse(true)
+        .seed(4)
+        .build()
+        .unwrap()
 }
 
 /// Searches `root`, plays the best move and `reply`, reuses, searches again; returns
@@ -93,8 +100,14 @@ fn players_with_reuse_play_whole_games() {
 #[test]
 fn reuse_keeps_amaf_counters_and_proofs() {
     for mode in [Mode::Sequential, Mode::TreeParallel, Mode::RootParallel] {
-        let config =
-            SearchConfig::builder().playouts(40_000).mode(mode).threads(if mode == Mode::Sequential { 1 } else { 2 }).reuse(true).rave(300.0).solver(true).seed(9);
+        let config = SearchConfig::builder()
+            .playouts(40_000)
+            .mode(mode)
+            .threads(if mode == Mode::Sequential { 1 } else { 2 })
+            .reuse(true)
+            .rave(300.0)
+            .solver(true)
+            .seed(9);
         let mut search = Search::new(config.build().unwrap()).unwrap();
         let root = ConnectFour::parse_position("4444").unwrap();
         let first = search.run(&root).unwrap();

@@ -38,7 +38,10 @@ fn connect4_takes_an_immediate_win() {
     for (moves, winning) in [("121213", "1"), ("112233", "4"), ("445566", "3 or 7")] {
         let root = ConnectFour::parse_position(moves).unwrap();
         for mode in [Mode::Sequential, Mode::TreeParallel, Mode::RootParallel] {
-            let result = run_checked(&root, config(20_000, 3).mode(mode).threads(if mode == Mode::Sequential { 1 } else { 2 }).build().unwrap());
+            let result = run_checked(
+                &root,
+                config(20_000, 3).mode(mode).threads(if mode == Mode::Sequential { 1 } else { 2 }).build().unwrap(),
+            );
             let best = root.format_move(result.best_move.unwrap());
             // Either winning column is fine where there are two.
             let mut after = root;
@@ -94,7 +97,15 @@ fn tree_parallel_with_one_thread_equals_sequential() {
 fn a_full_arena_keeps_searching_from_the_leaves() {
     let root = ConnectFour::new();
     for mode in [Mode::Sequential, Mode::TreeParallel] {
-        let result = run_checked(&root, config(50_000, 1).arena_nodes(1_000).mode(mode).threads(if mode == Mode::Sequential { 1 } else { 2 }).build().unwrap());
+        let result = run_checked(
+            &root,
+            config(50_000, 1)
+                .arena_nodes(1_000)
+                .mode(mode)
+                .threads(if mode == Mode::Sequential { 1 } else { 2 })
+                .build()
+                .unwrap(),
+        );
         assert!(result.arena_full, "{mode}");
         assert_eq!(result.playouts, 50_000);
         assert!(result.nodes <= 1_000);
@@ -137,7 +148,15 @@ fn several_leaves_in_flight_search_correctly() {
     for leaves in 2..=4 {
         for mode in [Mode::Sequential, Mode::TreeParallel, Mode::RootParallel] {
             // 10,001: not a multiple of the lanes, so the remainder runs one at a time.
-            let result = run_checked(&win, config(10_001, 3).mode(mode).threads(if mode == Mode::Sequential { 1 } else { 2 }).leaves(leaves).build().unwrap());
+            let result = run_checked(
+                &win,
+                config(10_001, 3)
+                    .mode(mode)
+                    .threads(if mode == Mode::Sequential { 1 } else { 2 })
+                    .leaves(leaves)
+                    .build()
+                    .unwrap(),
+            );
             assert_eq!((result.playouts, result.leaves), (10_001, leaves as usize), "leaves={leaves} {mode}");
             assert_eq!(win.format_move(result.best_move.unwrap()), "1", "leaves={leaves} {mode}");
         }

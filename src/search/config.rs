@@ -277,7 +277,13 @@ impl SearchConfigBuilder {
             return Err(ConfigError::TooManyThreads { got: cfg.threads, max: MAX_THREADS });
         }
         if cfg.mode == Mode::Sequential && cfg.threads > 1 {
-            return Err(conflict("mode", Mode::Sequential, "threads", cfg.threads, "the sequential search runs one thread"));
+            return Err(conflict(
+                "mode",
+                Mode::Sequential,
+                "threads",
+                cfg.threads,
+                "the sequential search runs one thread",
+            ));
         }
         if bad(cfg.bias) {
             return Err(ConfigError::BadBias(cfg.bias.into()));
@@ -305,7 +311,8 @@ impl SearchConfigBuilder {
         if cfg.arena_capacity > MAX_ARENA_NODES {
             return Err(ConfigError::ArenaTooLarge { nodes: cfg.arena_capacity, max: MAX_ARENA_NODES });
         }
-        let per_tree = if cfg.mode == Mode::RootParallel { cfg.arena_capacity / cfg.threads as u64 } else { cfg.arena_capacity };
+        let per_tree =
+            if cfg.mode == Mode::RootParallel { cfg.arena_capacity / cfg.threads as u64 } else { cfg.arena_capacity };
         if per_tree < MIN_ARENA_NODES {
             return Err(ConfigError::ArenaTooSmall { nodes: per_tree, min: MIN_ARENA_NODES });
         }
@@ -509,7 +516,9 @@ mod tests {
         assert!(b().mode(Mode::TreeParallel).threads(MAX_THREADS).arena_nodes(1 << 20).build().is_ok());
         let huge = b().memory_mb(99_999_999).build();
         assert!(matches!(huge, Err(ConfigError::ArenaTooLarge { .. })), "{huge:?}");
-        assert!(matches!(b().arena_nodes(1 << 32).build(), Err(ConfigError::ArenaTooLarge { nodes, .. }) if nodes == 1 << 32));
+        assert!(
+            matches!(b().arena_nodes(1 << 32).build(), Err(ConfigError::ArenaTooLarge { nodes, .. }) if nodes == 1 << 32)
+        );
         let both = b().memory_mb(10).arena_nodes(100).build().unwrap_err().to_string();
         assert!(both.contains("nodes=100") && both.contains("memory-mb=10"), "{both}");
         let seq = b().mode(Mode::Sequential).threads(4).build().unwrap_err().to_string();

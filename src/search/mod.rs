@@ -17,10 +17,10 @@
 mod config;
 mod drivers;
 mod error;
-mod options;
 pub(crate) mod iteration;
 #[cfg(all(test, loom))]
 mod loom_tests;
+mod options;
 mod params;
 mod result;
 mod root_parallel;

@@ -143,4 +143,3 @@ impl From<MoveWeights> for Weights {
         Weights::Learned(Arc::new(weights))
     }
 }
-

@@ -54,7 +54,9 @@ fn parse_list<T: std::str::FromStr>(flag: &str, text: &str) -> Result<Vec<T>, Fa
 where
     T::Err: std::fmt::Display,
 {
-    text.split(',').map(|s| s.trim().parse::<T>().map_err(|e| Failure::flag(flag, format!("bad value '{s}': {e}")))).collect()
+    text.split(',')
+        .map(|s| s.trim().parse::<T>().map_err(|e| Failure::flag(flag, format!("bad value '{s}': {e}"))))
+        .collect()
 }
 
 pub fn run(args: &BenchArgs) -> Result<(), Failure> {
@@ -74,7 +76,8 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     let configs = games
         .iter()
         .map(|&game| {
-            let base = SearchConfig::builder().playouts(game.bench_playouts()).seed(1).playout(Playout::Random).prune(false);
+            let base =
+                SearchConfig::builder().playouts(game.bench_playouts()).seed(1).playout(Playout::Random).prune(false);
             Ok((game, args.settings.apply(base)?.build()?))
         })
         .collect::<Result<Vec<_>, Failure>>()?;

@@ -85,7 +85,9 @@ fn run_game<G: Evaluate>(args: &MatchArgs) -> Result<(), Failure> {
         if let Some(file) = &records {
             let line = serde_json::to_string(&RecordLine::new(record, [&args.p1, &args.p2]));
             let mut file = file.lock().unwrap_or_else(|e| e.into_inner());
-            if let Err(e) = line.map_err(|e| e.to_string()).and_then(|l| writeln!(file, "{l}").map_err(|e| e.to_string())) {
+            if let Err(e) =
+                line.map_err(|e| e.to_string()).and_then(|l| writeln!(file, "{l}").map_err(|e| e.to_string()))
+            {
                 record_error.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
             }
         }
@@ -130,5 +132,10 @@ fn budget_note(t: &MoveTimesReport) -> String {
         return format!("; never over the {budget} ms budget");
     }
     let over = |x: f64| if x > budget { format!("+{:.3} ms", x - budget) } else { "within".to_string() };
-    format!("; over the {budget} ms budget: median {}, p99 {}, max {}", over(t.median_ms), over(t.p99_ms), over(t.max_ms))
+    format!(
+        "; over the {budget} ms budget: median {}, p99 {}, max {}",
+        over(t.median_ms),
+        over(t.p99_ms),
+        over(t.max_ms)
+    )
 }

@@ -36,8 +36,13 @@ fn run_game<G: Game>(args: &PerftArgs) -> Result<(), Failure> {
     let start = Instant::now();
     let nodes = perft(&root, args.depth);
     let seconds = start.elapsed().as_secs_f64();
-    let report =
-        PerftReport { game: G::NAME, depth: args.depth, nodes, seconds, nodes_per_sec: nodes as f64 / seconds.max(1e-9) };
+    let report = PerftReport {
+        game: G::NAME,
+        depth: args.depth,
+        nodes,
+        seconds,
+        nodes_per_sec: nodes as f64 / seconds.max(1e-9),
+    };
     if args.json {
         return print_json(&report);
     }

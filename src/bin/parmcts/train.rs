@@ -65,8 +65,13 @@ fn run_game<G: Evaluate>(args: &TrainArgs, hand_set: &[f32]) -> Result<(), Failu
     // Checked before the teacher's games, not after them.
     temperature_exponent(args.temperature).map_err(|e| Failure::flag("--temperature", e))?;
     let teacher = parse_spec("--teacher", &args.teacher)?;
-    let plan =
-        TrainingGames { games: args.games, teacher, random_plies: args.random_plies, seed: args.seed, threads: args.threads };
+    let plan = TrainingGames {
+        games: args.games,
+        teacher,
+        random_plies: args.random_plies,
+        seed: args.seed,
+        threads: args.threads,
+    };
     let bar = progress_bar(
         Some(args.games as u64),
         "{bar:40} {pos}/{len} teacher games  [{elapsed_precise} < {eta_precise}]",
