@@ -5,11 +5,13 @@
 //!
 //! * [`games`]: the [`Game`] trait and tic-tac-toe, Connect Four and Othello, proven by
 //!   perft against published tables.
-//! * [`tree`]: the 24-byte [`tree::Node`], the [`tree::Arena`] and the lock-free
-//!   expansion protocol (`docs/CONCURRENCY.md`).
-//! * [`policy`]: UCT selection.
-//! * [`mod@search`]: the validated [`SearchConfig`], the [`Search`] engine with its
-//!   sequential, tree-parallel and root-parallel drivers, and the [`SearchResult`].
+//! * [`mod@search`]: the validated [`SearchConfig`] (every setting declared once in
+//!   [`search::SETTINGS`]), the [`Search`] engine with its sequential, tree-parallel and
+//!   root-parallel drivers, and the [`SearchResult`]. The tree (24-byte nodes in a
+//!   preallocated arena, the lock-free expansion protocol of `docs/CONCURRENCY.md`) and
+//!   the UCT policy are internal: the crate exports what an embedder needs.
+//! * [`report`]: the `Serialize` reports behind every `parmcts … --json`.
+//! * [`with_game!`] and [`GameKind`]: the registered games, by name.
 //! * [`weights`]: learned move strengths (Bradley-Terry gammas fitted by Coulom's MM).
 //! * [`alphabeta`], [`solver`], [`mod@matches`], [`players`]: the baselines, the exact
 //!   Connect Four solver, the match harness and the players behind one trait.
@@ -30,16 +32,17 @@ pub mod benchmark;
 pub mod games;
 pub mod matches;
 pub mod players;
-pub mod policy;
+mod policy;
 pub mod report;
 pub mod search;
 pub mod solver;
 mod sync;
-pub mod tree;
+mod tree;
 pub mod weights;
 
 pub use games::{
     ConnectFour, Game, GameError, GameKind, Move, MoveList, MovesPlayed, Othello, Outcome, Player, TicTacToe, Turn,
 };
 pub use search::{search, ChildResult, ConfigError, Mode, Search, SearchConfig, SearchError, SearchResult};
-pub use tree::Proof;
+pub use tree::invariants::InvariantViolation;
+pub use tree::{Proof, NODE_BYTES};

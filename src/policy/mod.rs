@@ -2,4 +2,4 @@
 
 pub mod uct;
 
-pub use uct::{progressive_bias_scale, rave_beta, select_child, ucb1, UctParams};
+pub use uct::{select_child, UctParams};

@@ -9,7 +9,8 @@ use crate::tree::{NodeId, Proof, TreeOps};
 
 /// UCB1: `q + C * sqrt(ln N / n)`, with `q` the child's mean result in [0, 1], `N` the
 /// parent's visits and `n` the child's (Kocsis & Szepesvári 2006).
-#[inline]
+/// (The selection loop computes it inline; this form is checked against it in tests.)
+#[cfg(test)]
 pub fn ucb1(q: f32, ln_parent: f32, visits: f32, c: f32) -> f32 {
     q + c * (ln_parent / visits).sqrt()
 }

@@ -268,8 +268,9 @@ impl Search {
         }
     }
 
-    /// Checks the quiescent invariants of the last run's tree(s) (see
-    /// [`crate::tree::invariants`]). Returns the number of reachable nodes.
+    /// Checks the quiescent invariants of the last run's tree(s) (numbered in
+    /// `src/tree/invariants.rs` and `docs/CONCURRENCY.md`). Returns the number of
+    /// reachable nodes.
     ///
     /// # Errors
     /// The first [`InvariantViolation`].
@@ -292,8 +293,8 @@ impl Search {
     }
 
     /// Checks the solver's proofs in the last run's tree(s) against the game, replaying
-    /// from `root` (the position searched; see [`invariants::check_proofs`]). Returns the
-    /// number of proven nodes.
+    /// from `root` (the position searched: every proven node's value must follow from
+    /// the game). Returns the number of proven nodes.
     ///
     /// # Errors
     /// The first unsupported proof.

@@ -44,8 +44,6 @@ pub trait TreeOps {
     fn proof(&mut self, id: NodeId) -> Proof;
     /// Records a proven value on an EXPANDED node.
     fn prove(&mut self, id: NodeId, proof: Proof);
-    /// The AMAF statistics of the edge into the node (zero unless the arena keeps them).
-    fn amaf(&mut self, id: NodeId) -> Stats;
     /// Records an AMAF result for the edge into the node (RAVE).
     fn record_amaf(&mut self, id: NodeId, half_points: u32);
     /// Calls `f(index, view)` for each child of the block, in order, until `f` breaks.
@@ -134,10 +132,6 @@ impl<const VIRTUAL_LOSS: bool> TreeOps for ExclusiveTree<'_, VIRTUAL_LOSS> {
     #[inline]
     fn prove(&mut self, id: NodeId, proof: Proof) {
         self.0.node_mut(id).prove_mut(proof);
-    }
-    #[inline]
-    fn amaf(&mut self, id: NodeId) -> Stats {
-        self.0.amaf_mut(id)
     }
     #[inline]
     fn record_amaf(&mut self, id: NodeId, half_points: u32) {
@@ -230,10 +224,6 @@ impl TreeOps for SharedTree<'_> {
     #[inline]
     fn prove(&mut self, id: NodeId, proof: Proof) {
         self.0.node(id).prove(proof);
-    }
-    #[inline]
-    fn amaf(&mut self, id: NodeId) -> Stats {
-        self.0.amaf(id)
     }
     #[inline]
     fn record_amaf(&mut self, id: NodeId, half_points: u32) {

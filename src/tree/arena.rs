@@ -87,12 +87,6 @@ impl Arena {
         self.amaf.as_ref().map_or(Stats::default(), |a| Stats::decode(a[id.index()].load(Ordering::Relaxed)))
     }
 
-    /// [`Arena::amaf`] through `&mut` (plain load).
-    #[inline]
-    pub fn amaf_mut(&mut self, id: NodeId) -> Stats {
-        self.amaf.as_mut().map_or(Stats::default(), |a| Stats::decode(a[id.index()].with_exclusive(|w| *w)))
-    }
-
     /// Records an AMAF result for the edge into `id`.
     #[inline]
     pub fn record_amaf(&self, id: NodeId, half_points: u32) {
@@ -119,11 +113,6 @@ impl Arena {
     #[inline]
     pub fn len(&self) -> u32 {
         self.cursor.load(Ordering::Relaxed)
-    }
-
-    /// Never true: the root always exists.
-    pub fn is_empty(&self) -> bool {
-        false
     }
 
     /// The node `id`.

@@ -7,6 +7,6 @@ mod arena;
 pub mod invariants;
 mod node;
 
-pub use access::{ChildView, ExclusiveTree, SharedTree, TreeOps};
-pub use arena::{Arena, CapacityError, NODE_BYTES};
-pub use node::{Expansion, Node, NodeId, Proof, Stats, MAX_CHILDREN};
+pub use access::{ExclusiveTree, SharedTree, TreeOps};
+pub use arena::{Arena, NODE_BYTES};
+pub use node::{Expansion, NodeId, Proof};

@@ -189,16 +189,6 @@ impl Stats {
     pub(crate) fn playouts(playouts: u32, half_points: u32) -> u64 {
         playouts as u64 | (half_points as u64) << SCORE_SHIFT
     }
-
-    /// Mean result in [0, 1] (a draw is 0.5); 0.5 for an unvisited node.
-    #[inline]
-    pub fn mean(self) -> f64 {
-        if self.visits == 0 {
-            0.5
-        } else {
-            self.half_points as f64 / (2.0 * self.visits as f64)
-        }
-    }
 }
 
 /// One tree node. Holds no game state: the state is replayed from the root.

@@ -3,7 +3,7 @@
 use clap::Args;
 
 use parmcts::report::SearchReport;
-use parmcts::tree::NODE_BYTES;
+use parmcts::NODE_BYTES;
 use parmcts::{with_game, Game, GameKind, Search, SearchConfig};
 
 use crate::common::{game_parser, out, parse_position, print_json, Failure};
