@@ -19,10 +19,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::games::Game;
 
-/// The learned Othello gammas shipped with the crate (Othello's default strengths), trained
-/// by `parmcts train-weights --game othello` (the command is in the file's `source`).
-pub const OTHELLO_DEFAULT: &str = include_str!("othello.json");
-
 /// One gamma per move feature of a game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MoveWeights {
@@ -79,7 +75,7 @@ impl MoveWeights {
     /// An unreadable or malformed file.
     pub fn load(path: &str) -> Result<MoveWeights, WeightsError> {
         if path == "default" {
-            return MoveWeights::from_json(OTHELLO_DEFAULT);
+            return MoveWeights::from_json(crate::games::othello::DEFAULT_WEIGHTS);
         }
         let text = std::fs::read_to_string(Path::new(path))
             .map_err(|e| WeightsError(format!("cannot read weights file '{path}': {e}")))?;

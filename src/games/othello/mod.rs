@@ -53,6 +53,11 @@ use super::{
     PlayoutPolicy,
 };
 
+/// The learned Othello gammas shipped with the crate (Othello's default strengths, a
+/// [`crate::weights::MoveWeights`] file), trained by `parmcts train-weights --game othello`
+/// (the command is in the file's `source`).
+pub const DEFAULT_WEIGHTS: &str = include_str!("weights.json");
+
 /// The pass move: the only legal move of a side that has no square to play while its
 /// opponent has one.
 pub const PASS: Move = Move(64);
@@ -483,7 +488,7 @@ impl Game for Othello {
 
     /// Gammas fitted to alpha-beta's moves, at temperature 0.5: +40 Elo [+7, +74] over
     /// the hand-set action values in biased playouts (400 games, `docs/RESULTS.md`).
-    const SHIPPED_WEIGHTS: Option<&'static str> = Some(crate::weights::OTHELLO_DEFAULT);
+    const SHIPPED_WEIGHTS: Option<&'static str> = Some(DEFAULT_WEIGHTS);
 
     const MOVE_FEATURES: &'static [&'static str] =
         &["corner", "C-square", "A-square", "B-square", "X-square", "1-2", "1-3", "2-2", "2-3", "3-3"];
