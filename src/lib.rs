@@ -10,7 +10,8 @@
 //! * [`policy`]: UCT selection.
 //! * [`mod@search`]: the validated [`SearchConfig`], the [`Search`] engine with its
 //!   sequential, tree-parallel and root-parallel drivers, and the [`SearchResult`].
-//! * [`weights`]: learned move strengths (Bradley-Terry gammas fitted by Coulom's MM).
+//! * [`weights`]: learned move strengths (Bradley-Terry gammas), the file format;
+//!   [`training`] fits them by Coulom's MM.
 //! * [`alphabeta`], [`solver`], [`mod@matches`], [`players`]: the baselines, the exact
 //!   Connect Four solver, the match harness and the players behind one trait.
 //!
@@ -35,6 +36,7 @@ pub mod report;
 pub mod search;
 pub mod solver;
 mod sync;
+pub mod training;
 pub mod tree;
 pub mod weights;
 

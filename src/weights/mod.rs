@@ -5,12 +5,9 @@
 //! hand-set [`Game::action_value`] when a search is given weights (`weights=FILE`), and by
 //! default in a game that ships a set ([`Game::SHIPPED_WEIGHTS`]; Othello).
 //!
-//! * [`MoveWeights`]: the file (JSON: game, feature names, gammas), loaded and checked
-//!   against the game;
-//! * [`train`]: positions from a stronger player's games and Coulom's
-//!   minorization-maximization fit (`parmcts train-weights`).
-
-pub mod train;
+//! This module is the file format: [`MoveWeights`] (JSON: game, feature names, gammas),
+//! loaded and checked against the game. Fitting the gammas to a stronger player's games
+//! (`parmcts train-weights`) is harness work and lives in `crate::training`.
 
 use std::fmt;
 use std::path::Path;

@@ -6,7 +6,7 @@ use clap::Args;
 
 use parmcts::alphabeta::Evaluate;
 use parmcts::report::TrainReport;
-use parmcts::weights::train::{
+use parmcts::training::{
     collect_decisions, evaluate_fit, fit_mm, hold_out, temperature_exponent, with_temperature, TrainingGames,
 };
 use parmcts::weights::MoveWeights;

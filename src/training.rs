@@ -20,7 +20,7 @@ use crate::alphabeta::Evaluate;
 use crate::games::{random_below, Game, Move};
 use crate::players::{Agent, PlayerError, PlayerSpec};
 
-use super::WeightsError;
+use crate::weights::WeightsError;
 
 /// One choice of the teacher: how many legal moves of each feature there were, and the
 /// feature of the move chosen.
