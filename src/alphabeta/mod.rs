@@ -29,14 +29,12 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-pub mod eval;
-
 use std::fmt;
 use std::time::{Duration, Instant};
 
 use crate::games::{Game, Move, Outcome};
 
-pub use eval::{Evaluate, EVAL_LIMIT, WIN};
+pub use crate::games::evaluate::{Evaluate, EVAL_LIMIT, WIN};
 
 /// Deepest iteration [`AlphaBeta::search`] runs when only a time limit is given.
 pub const MAX_DEPTH: u32 = 64;

@@ -7,6 +7,7 @@
 
 use rand_core::RngCore;
 
+use super::evaluate::{Evaluate, EVAL_LIMIT};
 use super::{random_below, Game, GameError, Move, MoveList, MovesPlayed, Outcome, Player, PlayoutPolicy};
 
 /// Number of columns.
@@ -131,6 +132,20 @@ impl ConnectFour {
 pub const fn column_mask(col: u32) -> u64 {
     ((1 << HEIGHT) - 1) << (col * H1)
 }
+
+/// The lowest empty cell of each non-full column of a board with stones `mask`.
+#[inline]
+pub(crate) fn playable_cells(mask: u64) -> u64 {
+    (mask + BOTTOM) & BOARD
+}
+
+/// Row parity masks: cells on rows 1, 3, 5 (counted from 1 at the bottom) and on rows 2,
+/// 4, 6. Used by the alpha-beta evaluation (threats on odd rows favour the first player).
+pub(crate) const ODD_ROWS: u64 = BOTTOM * 0b01_0101;
+/// See [`ODD_ROWS`].
+pub(crate) const EVEN_ROWS: u64 = BOTTOM * 0b10_1010;
+/// The centre column's cells.
+pub(crate) const CENTRE: u64 = column_mask(3);
 
 impl Game for ConnectFour {
     const NAME: &'static str = "connect4";
@@ -469,6 +484,37 @@ impl ConnectFour {
                 return Outcome::Win(mover);
             }
         }
+    }
+}
+
+/// Connect Four: threat cells, weighted by row parity, plus centre control.
+///
+/// * **Immediate win.** If the side to move has a *playable* threat cell it wins next
+///   move: `EVAL_LIMIT / 2`.
+/// * **Threats.** A threat cell is an empty cell that would complete four for its owner.
+///   Each scores `4` for its owner when it lies on the owner's good parity (rows 1, 3, 5
+///   counted from the bottom for the first player, rows 2, 4, 6 for the second: in
+///   zugzwang endings each player gets to fill the cells of its own parity), else `2`.
+/// * **Centre.** Each disc in the centre column (it takes part in the most lines): `1`.
+///
+/// The value is the side to move's total minus the opponent's.
+impl Evaluate for ConnectFour {
+    fn evaluate(&self) -> i32 {
+        let mask = self.all_stones();
+        let me = self.current_stones();
+        let opp = me ^ mask;
+        let my_threats = winning_cells(me, mask);
+        if my_threats & playable_cells(mask) != 0 {
+            return EVAL_LIMIT / 2;
+        }
+        let (my_rows, their_rows) =
+            if self.side_to_move() == Player::One { (ODD_ROWS, EVEN_ROWS) } else { (EVEN_ROWS, ODD_ROWS) };
+        let weigh = |threats: u64, good_rows: u64| {
+            4 * (threats & good_rows).count_ones() as i32 + 2 * (threats & !good_rows).count_ones() as i32
+        };
+        let threats = weigh(my_threats, my_rows) - weigh(winning_cells(opp, mask), their_rows);
+        let centre = (me & CENTRE).count_ones() as i32 - (opp & CENTRE).count_ones() as i32;
+        threats + centre
     }
 }
 

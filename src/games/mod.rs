@@ -59,6 +59,7 @@
 //! ```
 
 pub mod connect4;
+pub mod evaluate;
 pub mod othello;
 pub mod perft;
 mod registry;
@@ -69,6 +70,7 @@ use std::fmt;
 use rand_core::RngCore;
 
 pub use connect4::ConnectFour;
+pub use evaluate::Evaluate;
 pub use othello::Othello;
 pub use registry::GameKind;
 pub use tictactoe::TicTacToe;

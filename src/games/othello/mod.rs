@@ -41,6 +41,7 @@
 //! assert!(Othello::parse_position("f5 a1").is_err());
 //! ```
 
+mod evaluate;
 mod kernels;
 
 use std::fmt;
