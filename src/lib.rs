@@ -41,7 +41,8 @@ pub mod tree;
 pub mod weights;
 
 pub use games::{
-    ConnectFour, Game, GameError, GameKind, Move, MoveList, MovesPlayed, Othello, Outcome, Player, TicTacToe, Turn,
+    ConnectFour, Game, GameError, GameKind, Move, MoveList, MovesPlayed, Othello, Outcome, Player, Playouts,
+    SearchGame, TicTacToe, Tuning, Turn,
 };
 pub use search::{search, ChildResult, ConfigError, Mode, Search, SearchConfig, SearchError, SearchResult};
 pub use tree::Proof;

@@ -3,11 +3,11 @@
 //! every quiescent invariant must hold (`parmcts::tree::invariants`).
 
 use parmcts::games::random_below;
-use parmcts::{ConnectFour, Game, Mode, Othello, Proof, Search, SearchConfig, TicTacToe};
+use parmcts::{ConnectFour, Game, Mode, Othello, Proof, Search, SearchConfig, SearchGame, TicTacToe};
 use rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-fn stress<G: Game>(root: &G, playouts: u64, virtual_loss: u32, expand: u32, nodes: u64) -> parmcts::SearchResult {
+fn stress<G: SearchGame>(root: &G, playouts: u64, virtual_loss: u32, expand: u32, nodes: u64) -> parmcts::SearchResult {
     let config = SearchConfig::builder()
         .playouts(playouts)
         .mode(Mode::TreeParallel)
@@ -96,7 +96,7 @@ fn stress_root_parallel_16_trees() {
 /// MCTS-Solver on the shared tree, 16 workers: proofs race with expansions, selections
 /// and each other. Afterwards every proof must be one the game supports (terminal results
 /// and the children's proofs, node by node), on top of the quiescent invariants.
-fn stress_solver<G: Game>(root: &G, playouts: u64, seed: u64) -> (parmcts::SearchResult, u64) {
+fn stress_solver<G: SearchGame>(root: &G, playouts: u64, seed: u64) -> (parmcts::SearchResult, u64) {
     let config = SearchConfig::builder()
         .playouts(playouts)
         .mode(Mode::TreeParallel)

@@ -8,7 +8,9 @@
 use rand_core::RngCore;
 
 use super::evaluate::{Evaluate, EVAL_LIMIT};
-use super::{random_below, Game, GameError, Move, MoveList, MovesPlayed, Outcome, Player, PlayoutPolicy};
+use super::{
+    random_below, Game, GameError, Move, MoveList, MovesPlayed, Outcome, Player, PlayoutPolicy, Playouts, Tuning,
+};
 
 /// Number of columns.
 pub const WIDTH: u32 = 7;
@@ -149,12 +151,7 @@ pub(crate) const CENTRE: u64 = column_mask(3);
 
 impl Game for ConnectFour {
     const NAME: &'static str = "connect4";
-    /// Measured: +0.09 in score against plain UCT on top of biased playouts at 20 ms
-    /// per move (docs/RESULTS.md); the rule is a few bitboard operations.
-    const PRUNE_BY_DEFAULT: bool = true;
-    /// Measured: +104 Elo [+75, +132] over sqrt(2) with the default playouts and pruning
-    /// at 20 ms per move, and 0.3 -42 Elo [-83, -1] against 0.5 (docs/RESULTS.md).
-    const EXPLORATION: f64 = 0.5;
+
     type Moves = MoveList<7>;
 
     fn new() -> Self {
@@ -238,7 +235,9 @@ impl Game for ConnectFour {
         out.push_str("1234567\n");
         out
     }
+}
 
+impl Playouts for ConnectFour {
     /// Threats first: a move that wins at once 1000; one that blocks the opponent's
     /// immediate win 100; one right below a winning cell of either side 0.05 (it lets the
     /// opponent win there, or block the mover's own threat); one that makes a new three (a
@@ -266,7 +265,7 @@ impl Game for ConnectFour {
         kept
     }
 
-    /// The roulette wheel of [`Game::action_value`] on bitboards: the same weights (as
+    /// The roulette wheel of [`Playouts::action_value`] on bitboards: the same weights (as
     /// integers, x20), computed for all playable cells from the two sides' winning cells
     /// instead of move by move (`CellClasses`; tested to give every cell its action
     /// value and to draw with those frequencies).
@@ -301,8 +300,18 @@ impl Game for ConnectFour {
     }
 }
 
+impl Tuning for ConnectFour {
+    /// Measured: +0.09 in score against plain UCT on top of biased playouts at 20 ms
+    /// per move (docs/RESULTS.md); the rule is a few bitboard operations.
+    const PRUNE_BY_DEFAULT: bool = true;
+
+    /// Measured: +104 Elo [+75, +132] over sqrt(2) with the default playouts and pruning
+    /// at 20 ms per move, and 0.3 -42 Elo [-83, -1] against 0.5 (docs/RESULTS.md).
+    const EXPLORATION: f64 = 0.5;
+}
+
 /// The playable cells of a position sorted into the classes of
-/// [`Game::action_value`], all at once from bitboards. Disjoint; their union is the
+/// [`Playouts::action_value`](crate::games::Playouts::action_value), all at once from bitboards. Disjoint; their union is the
 /// playable cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct CellClasses {
@@ -432,7 +441,7 @@ impl ConnectFour {
         CellClasses { wins, blocks, gifts, spoils, threes: 0, plain }
     }
 
-    /// [`Game::prune_moves`]'s rule on the playable cells ([`CellClasses::pruned`]),
+    /// [`Playouts::prune_moves`](crate::games::Playouts::prune_moves)'s rule on the playable cells ([`CellClasses::pruned`]),
     /// without the three-makers it does not need.
     #[inline]
     fn pruned_cells(&self) -> u64 {
@@ -628,7 +637,7 @@ mod tests {
             let (mut fast_played, mut slow_played) = (MovesPlayed::default(), MovesPlayed::default());
             let mut fast_rng = rng.clone();
             let fast_outcome = fast.recorded_playout(&mut fast_rng, policy, &mut fast_played);
-            let slow_outcome = crate::games::recorded_play_out(&mut slow, &mut rng, policy, &mut slow_played);
+            let slow_outcome = crate::games::playout::recorded_play_out(&mut slow, &mut rng, policy, &mut slow_played);
             assert_eq!(fast_outcome, slow_outcome, "game {i}");
             assert_eq!(fast, slow, "game {i}");
             assert_eq!(fast_played, slow_played, "game {i}");

@@ -6,7 +6,7 @@
 use rand_core::RngCore;
 
 use super::evaluate::Evaluate;
-use super::{random_below, Game, GameError, Move, MoveList, Outcome, Player};
+use super::{random_below, Game, GameError, Move, MoveList, Outcome, Player, Playouts, Tuning};
 
 /// The eight winning lines as 9-bit masks.
 const LINES: [u16; 8] = [
@@ -57,6 +57,7 @@ impl TicTacToe {
 
 impl Game for TicTacToe {
     const NAME: &'static str = "tictactoe";
+
     type Moves = MoveList<9>;
 
     fn new() -> Self {
@@ -137,7 +138,9 @@ impl Game for TicTacToe {
         }
         out
     }
+}
 
+impl Playouts for TicTacToe {
     /// Centre 3, corners 2, edges 1: the number of winning lines through the cell
     /// (4, 3 and 2) minus one.
     #[inline]
@@ -162,6 +165,8 @@ impl Game for TicTacToe {
         }
     }
 }
+
+impl Tuning for TicTacToe {}
 
 /// Splits move text where every move is one character (`4453`), ignoring separators.
 pub(crate) fn split_single_chars(text: &str) -> Vec<&str> {

@@ -13,7 +13,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::iter::{ParallelBridge, ParallelIterator};
 
 use crate::alphabeta::Evaluate;
-use crate::games::{random_below, Game, Outcome, Player};
+use crate::games::{random_below, Game, Outcome, Player, SearchGame};
 use crate::players::{PlayerError, PlayerSpec};
 pub use stats::{Sprt, SprtVerdict, Tally};
 
@@ -157,7 +157,7 @@ fn random_opening<G: Game>(start: &G, plies: u32, seed: u64) -> Result<(G, Vec<S
 }
 
 /// Plays one game; `p1_first` says which spec moves first.
-fn play_game<G: Evaluate>(
+fn play_game<G: Evaluate + SearchGame>(
     start: &G,
     specs: [&PlayerSpec; 2],
     index: u64,
@@ -254,7 +254,7 @@ impl Progress {
 /// # Errors
 /// [`MatchError`] for impossible settings, a player that cannot search, or a pool whose
 /// threads could not be started.
-pub fn run_match<G: Evaluate>(
+pub fn run_match<G: Evaluate + SearchGame>(
     start: &G,
     p1: &PlayerSpec,
     p2: &PlayerSpec,

@@ -1,9 +1,9 @@
 //! Learned move strengths: one Bradley-Terry gamma per move feature of a game
-//! ([`Game::MOVE_FEATURES`], [`Game::move_feature`]), as in Coulom 2007, "Computing
+//! ([`Playouts::MOVE_FEATURES`], [`Playouts::move_feature`]), as in Coulom 2007, "Computing
 //! 'Elo Ratings' of Move Patterns in the Game of Go". A move's strength is its feature's
 //! gamma; progressive bias and biased playouts use strengths in place of the game's
-//! hand-set [`Game::action_value`] when a search is given weights (`weights=FILE`), and by
-//! default in a game that ships a set ([`Game::SHIPPED_WEIGHTS`]; Othello).
+//! hand-set [`Playouts::action_value`] when a search is given weights (`weights=FILE`), and by
+//! default in a game that ships a set ([`Tuning::SHIPPED_WEIGHTS`](crate::games::Tuning::SHIPPED_WEIGHTS); Othello).
 //!
 //! This module is the file format: [`MoveWeights`] (JSON: game, feature names, gammas),
 //! loaded and checked against the game. Fitting the gammas to a stronger player's games
@@ -14,14 +14,14 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::games::Game;
+use crate::games::Playouts;
 
 /// One gamma per move feature of a game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MoveWeights {
-    /// The game's [`Game::NAME`].
+    /// The game's [`crate::games::Game::NAME`].
     pub game: String,
-    /// The game's [`Game::MOVE_FEATURES`], in order.
+    /// The game's [`Playouts::MOVE_FEATURES`], in order.
     pub features: Vec<String>,
     /// Strength per feature (positive, finite).
     pub gammas: Vec<f32>,
@@ -43,11 +43,11 @@ impl fmt::Display for WeightsError {
 impl std::error::Error for WeightsError {}
 
 impl MoveWeights {
-    /// Weights for `G` from gammas in [`Game::MOVE_FEATURES`] order.
+    /// Weights for `G` from gammas in [`Playouts::MOVE_FEATURES`] order.
     ///
     /// # Errors
     /// As [`MoveWeights::check`].
-    pub fn new<G: Game>(gammas: Vec<f32>, source: &str) -> Result<MoveWeights, WeightsError> {
+    pub fn new<G: Playouts>(gammas: Vec<f32>, source: &str) -> Result<MoveWeights, WeightsError> {
         let weights = MoveWeights {
             game: G::NAME.to_string(),
             features: G::MOVE_FEATURES.iter().map(|f| f.to_string()).collect(),
@@ -93,7 +93,7 @@ impl MoveWeights {
     ///
     /// # Errors
     /// The first mismatch, named.
-    pub fn check<G: Game>(&self) -> Result<(), WeightsError> {
+    pub fn check<G: Playouts>(&self) -> Result<(), WeightsError> {
         if self.game != G::NAME {
             return Err(WeightsError(format!("weights are for '{}', not {}", self.game, G::NAME)));
         }

@@ -49,9 +49,10 @@ use std::fmt;
 use rand_core::RngCore;
 
 use self::kernels::{flips, legal_squares, Kernels, Portable};
+use super::playout::recorded_play_out;
 use super::{
-    random_below, recorded_play_out, try_play_numbered, Game, GameError, Move, MoveList, MovesPlayed, Outcome, Player,
-    PlayoutPolicy,
+    random_below, try_play_numbered, Game, GameError, Move, MoveList, MovesPlayed, Outcome, Player, PlayoutPolicy,
+    Playouts, Tuning,
 };
 
 /// The learned Othello gammas shipped with the crate (Othello's default strengths, a
@@ -178,7 +179,7 @@ impl Othello {
 }
 
 /// The square classes as `(near, far)` edge distances (0 = on the edge), in
-/// [`Game::MOVE_FEATURES`] order: corner, C-square, A-square, B-square, X-square, then
+/// [`Playouts::MOVE_FEATURES`](crate::games::Playouts::MOVE_FEATURES) order: corner, C-square, A-square, B-square, X-square, then
 /// the inner squares.
 const CLASSES: [(usize, usize); 10] = [(0, 0), (0, 1), (0, 2), (0, 3), (1, 1), (1, 2), (1, 3), (2, 2), (2, 3), (3, 3)];
 
@@ -213,7 +214,7 @@ const fn edge_distances(sq: usize) -> (usize, usize) {
     }
 }
 
-/// The hand-set gammas in [`Game::MOVE_FEATURES`] order (the baseline a weights file is
+/// The hand-set gammas in [`Playouts::MOVE_FEATURES`] order (the baseline a weights file is
 /// measured against).
 pub fn hand_set_gammas() -> Vec<f32> {
     HAND_SET_GAMMAS.to_vec()
@@ -300,10 +301,7 @@ fn parse_obf(head: &str) -> Result<Othello, GameError> {
 
 impl Game for Othello {
     const NAME: &'static str = "othello";
-    /// Measured with the default playouts at 20 ms per move (docs/RESULTS.md): the
-    /// literature's 0.85 is +113 Elo [+79, +148] over sqrt(2), and 0.5 +79 [+46, +112]
-    /// over 0.85 (0.3 is no better than 0.5); 0.5 against sqrt(2) directly +186 [+149, +224].
-    const EXPLORATION: f64 = 0.5;
+
     type Moves = MoveList<64>;
 
     /// The standard start, Black to move.
@@ -471,7 +469,9 @@ impl Game for Othello {
         out.push_str(&format!("{status}; discs X {b}, O {w}\n"));
         out
     }
+}
 
+impl Playouts for Othello {
     /// A Bradley-Terry strength per square class (Coulom 2007: a move's strength is its
     /// gamma). The 64 squares fold by the board's symmetries into 10 classes; these gammas
     /// are hand-set from Othello practice (corners best, the X- and C-squares next to an
@@ -486,10 +486,6 @@ impl Game for Othello {
     fn biased_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
         self.play_out_masks(rng, HAND_SET_WHEEL, |_, _| {})
     }
-
-    /// Gammas fitted to alpha-beta's moves, at temperature 0.5: +40 Elo [+7, +74] over
-    /// the hand-set action values in biased playouts (400 games, `docs/RESULTS.md`).
-    const SHIPPED_WEIGHTS: Option<&'static str> = Some(DEFAULT_WEIGHTS);
 
     const MOVE_FEATURES: &'static [&'static str] =
         &["corner", "C-square", "A-square", "B-square", "X-square", "1-2", "1-3", "2-2", "2-3", "3-3"];
@@ -513,11 +509,6 @@ impl Game for Othello {
     fn random_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
         self.play_out_masks(rng, Uniform, |_, _| {})
     }
-
-    /// Two playouts in flight per search worker: 1.62x the pure playout rate and
-    /// 1.4-1.6x the sequential search's; +20 Elo [+3, +37] over one lane at 20 ms per
-    /// move (1,600 games; `docs/RESULTS.md`).
-    const PLAYOUT_LANES: usize = 2;
 
     /// Lanes interleaved on bitboards (`Othello::play_out_lanes`); pruned playouts go
     /// one at a time through the trait's loop.
@@ -547,6 +538,22 @@ impl Game for Othello {
             (false, None) => self.play_out_masks(rng, Uniform, record),
         }
     }
+}
+
+impl Tuning for Othello {
+    /// Measured with the default playouts at 20 ms per move (docs/RESULTS.md): the
+    /// literature's 0.85 is +113 Elo [+79, +148] over sqrt(2), and 0.5 +79 [+46, +112]
+    /// over 0.85 (0.3 is no better than 0.5); 0.5 against sqrt(2) directly +186 [+149, +224].
+    const EXPLORATION: f64 = 0.5;
+
+    /// Gammas fitted to alpha-beta's moves, at temperature 0.5: +40 Elo [+7, +74] over
+    /// the hand-set action values in biased playouts (400 games, `docs/RESULTS.md`).
+    const SHIPPED_WEIGHTS: Option<&'static str> = Some(DEFAULT_WEIGHTS);
+
+    /// Two playouts in flight per search worker: 1.62x the pure playout rate and
+    /// 1.4-1.6x the sequential search's; +20 Elo [+3, +37] over one lane at 20 ms per
+    /// move (1,600 games; `docs/RESULTS.md`).
+    const PLAYOUT_LANES: usize = 2;
 }
 
 /// The roulette wheel over per-class gammas, as integer class weights built once per
@@ -608,7 +615,7 @@ impl PlayoutBuild {
 }
 
 impl Othello {
-    /// [`Game::random_playout`] on the given build (the same game from the same
+    /// [`Playouts::random_playout`] on the given build (the same game from the same
     /// generator state on either); `None` when this CPU cannot run `build`.
     pub fn random_playout_on<R: RngCore>(&mut self, build: PlayoutBuild, rng: &mut R) -> Option<Outcome> {
         match build {
