@@ -99,13 +99,13 @@ fn pure_playouts<G: SearchGame, const N: usize>(root: &G, playouts: u64, seed: u
     let mut left = playouts;
     while left > 0 {
         if left >= N as u64 {
-            let mut games = [*root; N];
+            let mut games = std::array::from_fn(|_| root.clone());
             for outcome in G::playouts(&mut games, &mut rngs, policy) {
                 first_player_points += u64::from(outcome.half_points(Player::One));
             }
             left -= N as u64;
         } else {
-            let mut game = *root;
+            let mut game = root.clone();
             first_player_points += u64::from(policy.play_out(&mut game, &mut rngs[0]).half_points(Player::One));
             left -= 1;
         }

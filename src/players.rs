@@ -324,7 +324,7 @@ impl<G: SearchGame> Agent<G> for MctsAgent<G> {
         self.search.set_seed(seed);
         let result = self.search.run(game)?;
         if self.search.config().reuse() {
-            self.last_root = Some(*game);
+            self.last_root = Some(game.clone());
         }
         let best = result.best_move.ok_or(PlayerError::GameOver)?;
         self.last = Some(result);

@@ -21,7 +21,7 @@ fn reuse_once<G: SearchGame>(root: &G, reply_index: usize, mode: Mode) -> (u64, 
     let mut search = Search::new(config(mode)).unwrap();
     let first = search.run(root).unwrap();
     search.check_invariants().unwrap();
-    let mut next = *root;
+    let mut next = root.clone();
     next.play_unchecked(first.best_move.unwrap());
     let replies = next.legal_moves();
     let replies = replies.as_ref();

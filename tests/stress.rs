@@ -127,7 +127,7 @@ fn random_position<G: Game>(plies: u32, seed: u64) -> G {
     for _ in 0..plies {
         let moves = game.legal_moves();
         let moves = moves.as_ref();
-        let mut next = game;
+        let mut next = game.clone();
         next.play_unchecked(moves[random_below(&mut rng, moves.len() as u32) as usize]);
         if next.outcome().is_some() {
             break;

@@ -1,6 +1,7 @@
 //! The [`Game`] trait — the embedding surface of parmcts — and the bitboard games.
 //!
-//! A game is a small `Copy` state. Moves are [`Move`] indices (`u16`) whose meaning the
+//! A game is a small `Clone` state (the shipped games are `Copy`; see [`Game`] for what a
+//! position must provide). Moves are [`Move`] indices (`u16`) whose meaning the
 //! game defines (a cell, a column, a square, a die face). Legal moves come back as a
 //! fixed-capacity [`MoveList`], so nothing on the search's hot path allocates.
 //!
@@ -190,12 +191,26 @@ fn quoted(text: &str) -> String {
     }
 }
 
-/// A two-player (optionally chance) game with a cheap `Copy` state.
+/// A two-player (optionally chance) game: the rules and the notation.
 ///
 /// Required: the start position, side to move, terminal outcome, legal moves, an
-/// unchecked `play`, a hash, and move text. Everything else has a default that a game may
-/// override for speed (notably [`Playouts::random_playout`]).
-pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
+/// unchecked `play`, a hash, and move text. Everything else has a default. A search also
+/// needs the game's [`Playouts`] and [`Tuning`] (both all defaults; see [`SearchGame`]).
+///
+/// # What a position must provide
+/// The search copies positions: one per playout lane at every iteration, one per root
+/// tree in root-parallel mode, one per level when tree reuse looks for the new root. So:
+/// * **Cheap clone.** `clone` runs on the hot path; the shipped games are small `Copy`
+///   bitboards, whose `clone` is a plain copy. A game that must keep history (Go's
+///   positional superko) may be `Clone` only, but should share or bound that history
+///   (a persistent list, a fixed ring of hashes) rather than copy a growing vector.
+/// * **Independent clones.** Playing a move on a clone never changes the original or
+///   another clone: workers on different threads play on their own clones.
+/// * **A hash that identifies the position for reuse.** Tree reuse finds the new root by
+///   [`Game::hash`] among the positions a few plies below the old root, so two positions
+///   that the search must tell apart (including by the history their rules depend on) must
+///   hash differently; equal positions hash equally.
+pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// Short lowercase name used on the command line (`connect4`).
     const NAME: &'static str;
 

@@ -41,7 +41,7 @@ pub trait Playouts: Game {
     fn prune_moves(&self, moves: &mut [Move]) -> usize {
         let Turn::Player(me) = self.turn() else { return moves.len() };
         let wins_at_once = |game: &Self, mv: Move, player: Player| {
-            let mut child = *game;
+            let mut child = game.clone();
             child.play_unchecked(mv);
             child.outcome() == Some(Outcome::Win(player))
         };
@@ -51,7 +51,7 @@ pub trait Playouts: Game {
         }
         let mut safe = 0;
         for i in 0..moves.len() {
-            let mut child = *self;
+            let mut child = self.clone();
             child.play_unchecked(moves[i]);
             let threatened = match child.turn() {
                 Turn::Player(opponent) if opponent != me => {

@@ -118,7 +118,7 @@ impl Worker {
     ) {
         const { assert!(N >= 1 && N <= MAX_LEAVES) };
         debug_assert!(T::VIRTUAL_LOSS || N == 1, "lanes need virtual loss to spread");
-        let mut states = [*root; N];
+        let mut states = std::array::from_fn(|_| root.clone());
         let mut exact = [None; N];
         for lane in 0..N {
             (states[lane], exact[lane]) = self.descend::<G, T, SOLVER>(tree, root, params, lane);
@@ -162,7 +162,7 @@ impl Worker {
         let vl = if T::VIRTUAL_LOSS { params.virtual_loss } else { 0 };
         // Compile-time false for the exclusive tree: the sequential loop keeps no trace of it.
         let batching = T::SHARED && params.batch_min_visits != u32::MAX;
-        let mut state = *root;
+        let mut state = root.clone();
         let mut node = NodeId::ROOT;
         path.clear();
         // The root's "mover" is the player who moved before the root position.

@@ -312,7 +312,7 @@ fn root_visits_and_leaf<T: TreeOps>(tree: &mut T) -> (u64, u64) {
 /// Breadth-first search, at most `max_plies` deep, for the node whose position (replayed
 /// from `root`) has hash `target`.
 fn find_position<G: Game, T: TreeOps>(tree: &mut T, root: &G, target: u64, max_plies: u32) -> Option<NodeId> {
-    let mut level = vec![(NodeId::ROOT, *root)];
+    let mut level = vec![(NodeId::ROOT, root.clone())];
     for depth in 0..=max_plies {
         if let Some(&(node, _)) = level.iter().find(|(_, state)| state.hash() == target) {
             return Some(node);
@@ -324,7 +324,7 @@ fn find_position<G: Game, T: TreeOps>(tree: &mut T, root: &G, target: u64, max_p
         for (node, state) in level {
             if let Expansion::Expanded { first, count } = tree.expansion(node) {
                 for child in (0..count).map(|i| NodeId(first.0 + i)) {
-                    let mut child_state = state;
+                    let mut child_state = state.clone();
                     child_state.play_unchecked(Move(tree.mv(child)));
                     next.push((child, child_state));
                 }
