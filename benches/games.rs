@@ -10,9 +10,9 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use parmcts::games::perft::perft;
 use parmcts::games::PlayoutPolicy;
-use parmcts::{ConnectFour, Game, Othello, Outcome, TicTacToe};
+use parmcts::{ConnectFour, Game, Othello, Outcome, Playouts, SearchGame, TicTacToe};
 
-fn bench_game<G: Game>(c: &mut Criterion, perft_depth: u32, perft_nodes: u64) {
+fn bench_game<G: SearchGame>(c: &mut Criterion, perft_depth: u32, perft_nodes: u64) {
     let mut group = c.benchmark_group(G::NAME);
     group.sample_size(10);
     group.throughput(Throughput::Elements(perft_nodes));
@@ -45,7 +45,7 @@ fn bench_game<G: Game>(c: &mut Criterion, perft_depth: u32, perft_nodes: u64) {
 /// Each game's playout policies from the start (`PlayoutPolicy::play_out`, the search's
 /// dispatch): uniform, biased (the game's action values), pruned (win-first /
 /// block-first), pruned and biased. `cargo bench --bench games -- playout_policies`.
-fn playout_policies<G: Game>(c: &mut Criterion) {
+fn playout_policies<G: SearchGame>(c: &mut Criterion) {
     let mut group = c.benchmark_group(format!("{}_playout_policies", G::NAME));
     group.sample_size(10);
     const PLAYOUTS: u64 = 1_000;

@@ -10,9 +10,9 @@ use atomic_float::AtomicF32;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
 use parmcts::search::Playout;
-use parmcts::{ConnectFour, Game, Mode, Othello, Search, SearchConfig, TicTacToe};
+use parmcts::{ConnectFour, Mode, Othello, Search, SearchConfig, SearchGame, TicTacToe};
 
-fn bench_modes<G: Game>(c: &mut Criterion, playouts: u64) {
+fn bench_modes<G: SearchGame>(c: &mut Criterion, playouts: u64) {
     let mut group = c.benchmark_group(format!("search/{}", G::NAME));
     group.sample_size(10);
     group.throughput(Throughput::Elements(playouts));

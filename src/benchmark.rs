@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::games::{Game, Player, PlayoutPolicy};
+use crate::games::{Player, PlayoutPolicy, SearchGame};
 use crate::search::iteration::worker_rng;
 use crate::search::{ConfigError, Mode, Search, SearchConfig, SearchError, MAX_LEAVES};
 
@@ -69,9 +69,9 @@ impl BenchRow {
 }
 
 /// Runs `playouts` random games from `root` split over `threads`, each thread keeping
-/// `lanes` games in flight ([`Game::playouts`], as a search worker with `leaves = lanes`
+/// `lanes` games in flight ([`Playouts::playouts`](crate::games::Playouts::playouts), as a search worker with `leaves = lanes`
 /// does); returns the wall time. `lanes` is clamped to 1..=[`MAX_LEAVES`].
-pub fn time_pure_playouts<G: Game>(root: &G, threads: usize, playouts: u64, seed: u64, lanes: usize) -> Duration {
+pub fn time_pure_playouts<G: SearchGame>(root: &G, threads: usize, playouts: u64, seed: u64, lanes: usize) -> Duration {
     let start = Instant::now();
     std::thread::scope(|scope| {
         for t in 0..threads {
@@ -92,20 +92,20 @@ pub fn time_pure_playouts<G: Game>(root: &G, threads: usize, playouts: u64, seed
 
 /// `playouts` uniform random games from `root`, `N` at a time (the remainder one at a
 /// time); returns the first player's half points, so that nothing is optimised away.
-fn pure_playouts<G: Game, const N: usize>(root: &G, playouts: u64, seed: u64, thread: usize) -> u64 {
+fn pure_playouts<G: SearchGame, const N: usize>(root: &G, playouts: u64, seed: u64, thread: usize) -> u64 {
     let mut rngs: [_; N] = std::array::from_fn(|lane| worker_rng(seed, thread * MAX_LEAVES + lane));
     let policy = PlayoutPolicy::default();
     let mut first_player_points = 0u64;
     let mut left = playouts;
     while left > 0 {
         if left >= N as u64 {
-            let mut games = [*root; N];
+            let mut games = std::array::from_fn(|_| root.clone());
             for outcome in G::playouts(&mut games, &mut rngs, policy) {
                 first_player_points += u64::from(outcome.half_points(Player::One));
             }
             left -= N as u64;
         } else {
-            let mut game = *root;
+            let mut game = root.clone();
             first_player_points += u64::from(policy.play_out(&mut game, &mut rngs[0]).half_points(Player::One));
             left -= 1;
         }
@@ -117,7 +117,7 @@ fn pure_playouts<G: Game, const N: usize>(root: &G, playouts: u64, seed: u64, th
 ///
 /// # Errors
 /// [`SearchError`] if the configuration is invalid for this root.
-pub fn time_mcts<G: Game>(root: &G, config: &SearchConfig) -> Result<Duration, SearchError> {
+pub fn time_mcts<G: SearchGame>(root: &G, config: &SearchConfig) -> Result<Duration, SearchError> {
     let mut search = Search::new(config.clone())?;
     let result = search.run(root)?;
     debug_assert_eq!(result.playouts, config.playouts().unwrap_or(0));
@@ -139,7 +139,7 @@ pub fn time_mcts<G: Game>(root: &G, config: &SearchConfig) -> Result<Duration, S
 /// [`SearchError`] from the first configuration that cannot run (a `base` without a
 /// playout budget is [`crate::ConfigError::NoBudget`]). `on_run` is called after each
 /// timed run (for progress).
-pub fn bench_game<G: Game>(
+pub fn bench_game<G: SearchGame>(
     root: &G,
     modes: &[BenchMode],
     threads: &[usize],

@@ -12,7 +12,8 @@
 //!   the UCT policy are internal: the crate exports what an embedder needs.
 //! * [`report`]: the `Serialize` reports behind every `parmcts … --json`.
 //! * [`with_game!`] and [`GameKind`]: the registered games, by name.
-//! * [`weights`]: learned move strengths (Bradley-Terry gammas fitted by Coulom's MM).
+//! * [`weights`]: learned move strengths (Bradley-Terry gammas), the file format;
+//!   [`training`] fits them by Coulom's MM.
 //! * [`alphabeta`], [`solver`], [`mod@matches`], [`players`]: the baselines, the exact
 //!   Connect Four solver, the match harness and the players behind one trait.
 //!
@@ -37,11 +38,13 @@ pub mod report;
 pub mod search;
 pub mod solver;
 mod sync;
+pub mod training;
 mod tree;
 pub mod weights;
 
 pub use games::{
-    ConnectFour, Game, GameError, GameKind, Move, MoveList, MovesPlayed, Othello, Outcome, Player, TicTacToe, Turn,
+    ConnectFour, Game, GameError, GameKind, Move, MoveList, MovesPlayed, Othello, Outcome, Player, Playouts,
+    SearchGame, TicTacToe, Tuning, Turn,
 };
 pub use search::{search, ChildResult, ConfigError, Mode, Search, SearchConfig, SearchError, SearchResult};
 pub use tree::invariants::InvariantViolation;

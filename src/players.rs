@@ -12,7 +12,7 @@ use rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::alphabeta::{minimax, AbError, AlphaBeta, Evaluate, Limits};
-use crate::games::{random_below, Game, Move};
+use crate::games::{random_below, Game, Move, SearchGame};
 use crate::search::{ConfigError, Search, SearchConfig, SearchError, SearchResult, SettingError};
 
 /// A bad player spec, naming the bad part.
@@ -252,7 +252,7 @@ impl PlayerSpec {
     ///
     /// # Errors
     /// [`PlayerError`] if the search memory cannot be set up.
-    pub fn build<G: Evaluate>(&self, seed: u64) -> Result<Box<dyn Agent<G>>, PlayerError> {
+    pub fn build<G: Evaluate + SearchGame>(&self, seed: u64) -> Result<Box<dyn Agent<G>>, PlayerError> {
         Ok(match self {
             PlayerSpec::Random => Box::new(RandomAgent { rng: Xoshiro256PlusPlus::seed_from_u64(seed) }),
             PlayerSpec::Mcts(config) => {
@@ -313,7 +313,7 @@ pub struct MctsAgent<G> {
 /// the reply, and room for forced passes.
 const REUSE_PLIES: u32 = 4;
 
-impl<G: Game> Agent<G> for MctsAgent<G> {
+impl<G: SearchGame> Agent<G> for MctsAgent<G> {
     fn choose(&mut self, game: &G) -> Result<Move, PlayerError> {
         if let Some(old) = self.last_root.take() {
             self.search.reuse(&old, game, REUSE_PLIES);
@@ -324,7 +324,7 @@ impl<G: Game> Agent<G> for MctsAgent<G> {
         self.search.set_seed(seed);
         let result = self.search.run(game)?;
         if self.search.config().reuse() {
-            self.last_root = Some(*game);
+            self.last_root = Some(game.clone());
         }
         let best = result.best_move.ok_or(PlayerError::GameOver)?;
         self.last = Some(result);

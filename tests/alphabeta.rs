@@ -48,7 +48,7 @@ fn check_against_minimax<G: Evaluate>(seed: u64, count: usize, max_len: u32, max
             let (expected, _) = minimax(game, depth);
             let result = search.search(game, Limits::depth(depth)).unwrap();
             assert_eq!(result.score, expected, "{} position {i} depth {depth}:\n{}", G::NAME, game.render());
-            let mut child = *game;
+            let mut child = game.clone();
             child.try_play(result.best_move).unwrap();
             // The child's value one ply further from the root: win/loss scores move by one.
             let v = minimax(&child, depth - 1).0;

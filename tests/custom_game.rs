@@ -1,12 +1,13 @@
 //! Embedding parmcts in your own game — the example for library users: implement
-//! `Game` (only the required methods; every enhancement has a neutral default), then
-//! search it in any mode.
+//! `Game` (only the required methods), add the two empty impls `Playouts` and `Tuning`
+//! (every playout hook and tuning constant has a neutral default), then search it in any
+//! mode.
 //!
 //! The game here is Nim with one heap: players take 1 to 3 stones in turn, and whoever
 //! takes the last stone wins. From a multiple of 4 the side to move loses, so the search
 //! must always leave a multiple of 4.
 
-use parmcts::{Game, GameError, Mode, Move, MoveList, Outcome, Player, Proof, Search, SearchConfig};
+use parmcts::{Game, GameError, Mode, Move, MoveList, Outcome, Player, Playouts, Proof, Search, SearchConfig, Tuning};
 
 /// A Nim position: stones left and the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -57,6 +58,10 @@ impl Game for Nim {
         format!("take {}", mv.0)
     }
 }
+
+// The default playouts (uniform random) and tuning (C = sqrt(2), one playout in flight).
+impl Playouts for Nim {}
+impl Tuning for Nim {}
 
 /// Nim with `stones` left, the first player to move.
 fn heap(stones: u8) -> Nim {

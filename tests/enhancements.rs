@@ -1,7 +1,7 @@
 //! Search enhancements: action values, roulette-wheel playouts and progressive bias.
 
 use parmcts::games::roulette;
-use parmcts::{ConnectFour, Game, Move, Othello, Player, Search, SearchConfig, TicTacToe};
+use parmcts::{ConnectFour, Game, Move, Othello, Player, Playouts, Search, SearchConfig, SearchGame, TicTacToe};
 use rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -24,7 +24,7 @@ fn othello_with_corner() -> Othello {
 
 /// Draws `n` moves by roulette and checks each frequency against `f(m) / Σ f` within 5
 /// standard deviations (a biased wheel fails it).
-fn roulette_matches_action_values<G: Game>(game: &G, n: u32) {
+fn roulette_matches_action_values<G: Playouts>(game: &G, n: u32) {
     let moves = game.legal_moves();
     let moves = moves.as_ref();
     let total: f64 = moves.iter().map(|&m| game.action_value(m) as f64).sum();
@@ -130,7 +130,7 @@ fn enhancement_settings_are_validated() {
 }
 
 /// Applies `prune_moves` to all legal moves and returns the kept ones as text.
-fn kept<G: Game>(game: &G) -> Vec<String> {
+fn kept<G: Playouts>(game: &G) -> Vec<String> {
     let mut moves = game.legal_moves();
     let moves = moves.as_mut();
     let n = game.prune_moves(moves);
@@ -316,7 +316,7 @@ fn learned_weights_drive_playouts_and_priors() {
 fn default_weights_are_the_shipped_set() {
     use parmcts::search::Weights;
     use parmcts::weights::MoveWeights;
-    fn visits<G: Game>(root: &G, weights: Option<Weights>) -> Vec<u64> {
+    fn visits<G: SearchGame>(root: &G, weights: Option<Weights>) -> Vec<u64> {
         let mut builder = SearchConfig::builder().playouts(3_000).seed(5);
         if let Some(weights) = weights {
             builder = builder.weights(weights);

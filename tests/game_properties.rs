@@ -24,7 +24,7 @@ fn walk<G: Game + PartialEq>(selectors: &[u8], max_plies: usize) -> usize {
         let mv = moves[s as usize % moves.len()];
         let text = game.format_move(mv);
         assert_eq!(game.parse_move(&text), Ok(mv), "move text round-trips: {text}");
-        let mut checked = game;
+        let mut checked = game.clone();
         checked.try_play(mv).expect("a generated move is legal");
         game.play_unchecked(mv);
         assert!(checked == game, "try_play and play_unchecked agree");

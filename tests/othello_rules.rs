@@ -17,7 +17,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use parmcts::games::othello::{Othello, PASS};
 use parmcts::games::perft::perft;
-use parmcts::games::{random_below, Game, GameError, Move, Outcome, Player, PlayoutPolicy};
+use parmcts::games::{random_below, Game, GameError, Move, Outcome, Player, PlayoutPolicy, Playouts};
 use proptest::prelude::*;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;

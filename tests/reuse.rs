@@ -2,7 +2,7 @@
 //! new root, compacted; the next search continues it and every invariant still holds.
 
 use parmcts::players::PlayerSpec;
-use parmcts::{ConnectFour, Game, Mode, Othello, Search, SearchConfig};
+use parmcts::{ConnectFour, Game, Mode, Othello, Search, SearchConfig, SearchGame};
 
 fn config(mode: Mode) -> SearchConfig {
     SearchConfig::builder()
@@ -17,11 +17,11 @@ fn config(mode: Mode) -> SearchConfig {
 
 /// Searches `root`, plays the best move and `reply`, reuses, searches again; returns
 /// (nodes kept, second result).
-fn reuse_once<G: Game>(root: &G, reply_index: usize, mode: Mode) -> (u64, parmcts::SearchResult) {
+fn reuse_once<G: SearchGame>(root: &G, reply_index: usize, mode: Mode) -> (u64, parmcts::SearchResult) {
     let mut search = Search::new(config(mode)).unwrap();
     let first = search.run(root).unwrap();
     search.check_invariants().unwrap();
-    let mut next = *root;
+    let mut next = root.clone();
     next.play_unchecked(first.best_move.unwrap());
     let replies = next.legal_moves();
     let replies = replies.as_ref();

@@ -3,14 +3,16 @@
 //! quiescent invariants after every search.
 
 use parmcts::players::PlayerSpec;
-use parmcts::{ConnectFour, Game, Mode, Outcome, Search, SearchConfig, SearchError, SearchResult, TicTacToe};
+use parmcts::{
+    ConnectFour, Game, Mode, Outcome, Search, SearchConfig, SearchError, SearchGame, SearchResult, TicTacToe,
+};
 
 fn config(playouts: u64, seed: u64) -> parmcts::search::SearchConfigBuilder {
     SearchConfig::builder().playouts(playouts).seed(seed)
 }
 
 /// Runs a search and checks the quiescent invariants afterwards.
-fn run_checked<G: Game>(root: &G, config: SearchConfig) -> SearchResult {
+fn run_checked<G: SearchGame>(root: &G, config: SearchConfig) -> SearchResult {
     let mut search = Search::new(config).unwrap();
     let result = search.run(root).unwrap();
     search.check_invariants().unwrap_or_else(|e| panic!("{e}"));

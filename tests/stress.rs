@@ -3,11 +3,11 @@
 //! every quiescent invariant must hold (`parmcts::tree::invariants`).
 
 use parmcts::games::random_below;
-use parmcts::{ConnectFour, Game, Mode, Othello, Proof, Search, SearchConfig, TicTacToe};
+use parmcts::{ConnectFour, Game, Mode, Othello, Proof, Search, SearchConfig, SearchGame, TicTacToe};
 use rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-fn stress<G: Game>(root: &G, playouts: u64, virtual_loss: u32, expand: u32, nodes: u64) -> parmcts::SearchResult {
+fn stress<G: SearchGame>(root: &G, playouts: u64, virtual_loss: u32, expand: u32, nodes: u64) -> parmcts::SearchResult {
     let config = SearchConfig::builder()
         .playouts(playouts)
         .mode(Mode::TreeParallel)
@@ -96,7 +96,7 @@ fn stress_root_parallel_16_trees() {
 /// MCTS-Solver on the shared tree, 16 workers: proofs race with expansions, selections
 /// and each other. Afterwards every proof must be one the game supports (terminal results
 /// and the children's proofs, node by node), on top of the quiescent invariants.
-fn stress_solver<G: Game>(root: &G, playouts: u64, seed: u64) -> (parmcts::SearchResult, u64) {
+fn stress_solver<G: SearchGame>(root: &G, playouts: u64, seed: u64) -> (parmcts::SearchResult, u64) {
     let config = SearchConfig::builder()
         .playouts(playouts)
         .mode(Mode::TreeParallel)
@@ -127,7 +127,7 @@ fn random_position<G: Game>(plies: u32, seed: u64) -> G {
     for _ in 0..plies {
         let moves = game.legal_moves();
         let moves = moves.as_ref();
-        let mut next = game;
+        let mut next = game.clone();
         next.play_unchecked(moves[random_below(&mut rng, moves.len() as u32) as usize]);
         if next.outcome().is_some() {
             break;

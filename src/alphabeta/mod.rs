@@ -29,14 +29,12 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-pub mod eval;
-
 use std::fmt;
 use std::time::{Duration, Instant};
 
 use crate::games::{Game, Move, Outcome};
 
-pub use eval::{Evaluate, EVAL_LIMIT, WIN};
+pub use crate::games::evaluate::{Evaluate, EVAL_LIMIT, WIN};
 
 /// Deepest iteration [`AlphaBeta::search`] runs when only a time limit is given.
 pub const MAX_DEPTH: u32 = 64;
@@ -68,7 +66,7 @@ pub fn minimax<G: Evaluate>(game: &G, depth: u32) -> (i32, Option<Move>) {
         }
         let mut best = (i32::MIN, None);
         for mv in game.legal_moves() {
-            let mut child = *game;
+            let mut child = game.clone();
             child.play_unchecked(mv);
             let score = -negamax(&child, depth - 1, ply + 1).0;
             if score > best.0 {
@@ -395,7 +393,7 @@ impl<G: Evaluate> AlphaBeta<G> {
             let pick = (i..moves.len()).max_by_key(|&j| (moves[j].1, std::cmp::Reverse(j))).unwrap_or(i);
             moves.swap(i, pick);
             let mv = moves[i].0;
-            let mut child = *game;
+            let mut child = game.clone();
             child.play_unchecked(mv);
             let score = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha);
             if self.aborted {

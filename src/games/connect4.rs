@@ -7,7 +7,10 @@
 
 use rand_core::RngCore;
 
-use super::{random_below, Game, GameError, Move, MoveList, MovesPlayed, Outcome, Player, PlayoutPolicy};
+use super::evaluate::{Evaluate, EVAL_LIMIT};
+use super::{
+    random_below, Game, GameError, Move, MoveList, MovesPlayed, Outcome, Player, PlayoutPolicy, Playouts, Tuning,
+};
 
 /// Number of columns.
 pub const WIDTH: u32 = 7;
@@ -132,14 +135,23 @@ pub const fn column_mask(col: u32) -> u64 {
     ((1 << HEIGHT) - 1) << (col * H1)
 }
 
+/// The lowest empty cell of each non-full column of a board with stones `mask`.
+#[inline]
+pub(crate) fn playable_cells(mask: u64) -> u64 {
+    (mask + BOTTOM) & BOARD
+}
+
+/// Row parity masks: cells on rows 1, 3, 5 (counted from 1 at the bottom) and on rows 2,
+/// 4, 6. Used by the alpha-beta evaluation (threats on odd rows favour the first player).
+pub(crate) const ODD_ROWS: u64 = BOTTOM * 0b01_0101;
+/// See [`ODD_ROWS`].
+pub(crate) const EVEN_ROWS: u64 = BOTTOM * 0b10_1010;
+/// The centre column's cells.
+pub(crate) const CENTRE: u64 = column_mask(3);
+
 impl Game for ConnectFour {
     const NAME: &'static str = "connect4";
-    /// Measured: +0.09 in score against plain UCT on top of biased playouts at 20 ms
-    /// per move (docs/RESULTS.md); the rule is a few bitboard operations.
-    const PRUNE_BY_DEFAULT: bool = true;
-    /// Measured: +104 Elo [+75, +132] over sqrt(2) with the default playouts and pruning
-    /// at 20 ms per move, and 0.3 -42 Elo [-83, -1] against 0.5 (docs/RESULTS.md).
-    const EXPLORATION: f64 = 0.5;
+
     type Moves = MoveList<7>;
 
     fn new() -> Self {
@@ -223,7 +235,9 @@ impl Game for ConnectFour {
         out.push_str("1234567\n");
         out
     }
+}
 
+impl Playouts for ConnectFour {
     /// Threats first: a move that wins at once 1000; one that blocks the opponent's
     /// immediate win 100; one right below a winning cell of either side 0.05 (it lets the
     /// opponent win there, or block the mover's own threat); one that makes a new three (a
@@ -251,7 +265,7 @@ impl Game for ConnectFour {
         kept
     }
 
-    /// The roulette wheel of [`Game::action_value`] on bitboards: the same weights (as
+    /// The roulette wheel of [`Playouts::action_value`] on bitboards: the same weights (as
     /// integers, x20), computed for all playable cells from the two sides' winning cells
     /// instead of move by move (`CellClasses`; tested to give every cell its action
     /// value and to draw with those frequencies).
@@ -286,8 +300,18 @@ impl Game for ConnectFour {
     }
 }
 
+impl Tuning for ConnectFour {
+    /// Measured: +0.09 in score against plain UCT on top of biased playouts at 20 ms
+    /// per move (docs/RESULTS.md); the rule is a few bitboard operations.
+    const PRUNE_BY_DEFAULT: bool = true;
+
+    /// Measured: +104 Elo [+75, +132] over sqrt(2) with the default playouts and pruning
+    /// at 20 ms per move, and 0.3 -42 Elo [-83, -1] against 0.5 (docs/RESULTS.md).
+    const EXPLORATION: f64 = 0.5;
+}
+
 /// The playable cells of a position sorted into the classes of
-/// [`Game::action_value`], all at once from bitboards. Disjoint; their union is the
+/// [`Playouts::action_value`](crate::games::Playouts::action_value), all at once from bitboards. Disjoint; their union is the
 /// playable cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct CellClasses {
@@ -417,7 +441,7 @@ impl ConnectFour {
         CellClasses { wins, blocks, gifts, spoils, threes: 0, plain }
     }
 
-    /// [`Game::prune_moves`]'s rule on the playable cells ([`CellClasses::pruned`]),
+    /// [`Playouts::prune_moves`](crate::games::Playouts::prune_moves)'s rule on the playable cells ([`CellClasses::pruned`]),
     /// without the three-makers it does not need.
     #[inline]
     fn pruned_cells(&self) -> u64 {
@@ -469,6 +493,37 @@ impl ConnectFour {
                 return Outcome::Win(mover);
             }
         }
+    }
+}
+
+/// Connect Four: threat cells, weighted by row parity, plus centre control.
+///
+/// * **Immediate win.** If the side to move has a *playable* threat cell it wins next
+///   move: `EVAL_LIMIT / 2`.
+/// * **Threats.** A threat cell is an empty cell that would complete four for its owner.
+///   Each scores `4` for its owner when it lies on the owner's good parity (rows 1, 3, 5
+///   counted from the bottom for the first player, rows 2, 4, 6 for the second: in
+///   zugzwang endings each player gets to fill the cells of its own parity), else `2`.
+/// * **Centre.** Each disc in the centre column (it takes part in the most lines): `1`.
+///
+/// The value is the side to move's total minus the opponent's.
+impl Evaluate for ConnectFour {
+    fn evaluate(&self) -> i32 {
+        let mask = self.all_stones();
+        let me = self.current_stones();
+        let opp = me ^ mask;
+        let my_threats = winning_cells(me, mask);
+        if my_threats & playable_cells(mask) != 0 {
+            return EVAL_LIMIT / 2;
+        }
+        let (my_rows, their_rows) =
+            if self.side_to_move() == Player::One { (ODD_ROWS, EVEN_ROWS) } else { (EVEN_ROWS, ODD_ROWS) };
+        let weigh = |threats: u64, good_rows: u64| {
+            4 * (threats & good_rows).count_ones() as i32 + 2 * (threats & !good_rows).count_ones() as i32
+        };
+        let threats = weigh(my_threats, my_rows) - weigh(winning_cells(opp, mask), their_rows);
+        let centre = (me & CENTRE).count_ones() as i32 - (opp & CENTRE).count_ones() as i32;
+        threats + centre
     }
 }
 
@@ -582,7 +637,7 @@ mod tests {
             let (mut fast_played, mut slow_played) = (MovesPlayed::default(), MovesPlayed::default());
             let mut fast_rng = rng.clone();
             let fast_outcome = fast.recorded_playout(&mut fast_rng, policy, &mut fast_played);
-            let slow_outcome = crate::games::recorded_play_out(&mut slow, &mut rng, policy, &mut slow_played);
+            let slow_outcome = crate::games::playout::recorded_play_out(&mut slow, &mut rng, policy, &mut slow_played);
             assert_eq!(fast_outcome, slow_outcome, "game {i}");
             assert_eq!(fast, slow, "game {i}");
             assert_eq!(fast_played, slow_played, "game {i}");

@@ -1,6 +1,7 @@
 //! The [`Game`] trait — the embedding surface of parmcts — and the bitboard games.
 //!
-//! A game is a small `Copy` state. Moves are [`Move`] indices (`u16`) whose meaning the
+//! A game is a small `Clone` state (the shipped games are `Copy`; see [`Game`] for what a
+//! position must provide). Moves are [`Move`] indices (`u16`) whose meaning the
 //! game defines (a cell, a column, a square, a die face). Legal moves come back as a
 //! fixed-capacity [`MoveList`], so nothing on the search's hot path allocates.
 //!
@@ -18,10 +19,11 @@
 //!
 //! # Examples
 //! Implementing the trait for a user game (a Nim variant) is shown in
-//! `tests/custom_game.rs`; the short form:
+//! `tests/custom_game.rs`; the short form. A search also needs the game's playouts
+//! ([`Playouts`]) and tuning ([`Tuning`]); both are all defaults, so two empty impls do:
 //!
 //! ```
-//! use parmcts::{Game, Move, MoveList, Outcome, Player, GameError};
+//! use parmcts::{Game, Move, MoveList, Outcome, Player, GameError, Playouts, Tuning};
 //!
 //! /// Subtraction game: take 1 or 2 stones; whoever takes the last stone wins.
 //! #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -51,6 +53,8 @@
 //!     }
 //!     fn format_move(&self, mv: Move) -> String { mv.0.to_string() }
 //! }
+//! impl Playouts for Nim {}
+//! impl Tuning for Nim {}
 //!
 //! let mut game = Nim::new();
 //! game.try_play(Move(2)).unwrap();
@@ -59,19 +63,32 @@
 //! ```
 
 pub mod connect4;
+pub mod evaluate;
 pub mod othello;
 pub mod perft;
+pub mod playout;
 mod registry;
 pub mod tictactoe;
+pub mod tuning;
 
 use std::fmt;
 
 use rand_core::RngCore;
 
 pub use connect4::ConnectFour;
+pub use evaluate::Evaluate;
 pub use othello::Othello;
+pub use playout::{roulette, roulette_by, sample_weighted, MovesPlayed, PlayoutPolicy, Playouts};
 pub use registry::GameKind;
 pub use tictactoe::TicTacToe;
+pub use tuning::Tuning;
+
+/// What a search needs of a game: its rules ([`Game`]), its playouts ([`Playouts`]) and
+/// its tuning ([`Tuning`]). Implemented for every such game; embedding a game means
+/// `impl Game` plus `impl Playouts for MyGame {}` and `impl Tuning for MyGame {}`.
+pub trait SearchGame: Game + Playouts + Tuning {}
+
+impl<G: Game + Playouts + Tuning> SearchGame for G {}
 
 /// A move: an index whose meaning the game defines (cell, column, square, die face).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -174,12 +191,26 @@ fn quoted(text: &str) -> String {
     }
 }
 
-/// A two-player (optionally chance) game with a cheap `Copy` state.
+/// A two-player (optionally chance) game: the rules and the notation.
 ///
 /// Required: the start position, side to move, terminal outcome, legal moves, an
-/// unchecked `play`, a hash, and move text. Everything else has a default that a game may
-/// override for speed (notably [`Game::random_playout`]).
-pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
+/// unchecked `play`, a hash, and move text. Everything else has a default. A search also
+/// needs the game's [`Playouts`] and [`Tuning`] (both all defaults; see [`SearchGame`]).
+///
+/// # What a position must provide
+/// The search copies positions: one per playout lane at every iteration, one per root
+/// tree in root-parallel mode, one per level when tree reuse looks for the new root. So:
+/// * **Cheap clone.** `clone` runs on the hot path; the shipped games are small `Copy`
+///   bitboards, whose `clone` is a plain copy. A game that must keep history (Go's
+///   positional superko) may be `Clone` only, but should share or bound that history
+///   (a persistent list, a fixed ring of hashes) rather than copy a growing vector.
+/// * **Independent clones.** Playing a move on a clone never changes the original or
+///   another clone: workers on different threads play on their own clones.
+/// * **A hash that identifies the position for reuse.** Tree reuse finds the new root by
+///   [`Game::hash`] among the positions a few plies below the old root, so two positions
+///   that the search must tell apart (including by the history their rules depend on) must
+///   hash differently; equal positions hash equally.
+pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// Short lowercase name used on the command line (`connect4`).
     const NAME: &'static str;
 
@@ -278,260 +309,6 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
     fn render(&self) -> String {
         format!("{self:?}")
     }
-
-    /// The strength `f(m) > 0` of move `mv` here: the action-value function behind
-    /// progressive bias (`P(m) = f(m) / Σ f`) and biased playouts (roulette wheel,
-    /// `p(m) = f(m) / Σ f`). Neutral (1 for every move) by default, so a game need not
-    /// implement it; games in this crate document theirs.
-    #[inline]
-    fn action_value(&self, _mv: Move) -> f32 {
-        1.0
-    }
-
-    /// Plays moves drawn by [`Game::action_value`] (roulette wheel, linear in the number
-    /// of moves, no allocation) until the game ends and returns the outcome.
-    fn biased_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
-        play_out(self, rng, |game, moves, rng| roulette(game, moves, rng))
-    }
-
-    /// Win-first / block-first pruning: reorders `moves` (the legal moves here) so that
-    /// the moves worth considering come first and returns how many they are. A move that
-    /// wins at once: only it. Otherwise, when some but not all moves leave the opponent
-    /// an immediate win: only the others (the blocks). Otherwise all. The default plays
-    /// every move (and every reply, for the block test); games override it with
-    /// something faster. Chance positions are never pruned.
-    fn prune_moves(&self, moves: &mut [Move]) -> usize {
-        let Turn::Player(me) = self.turn() else { return moves.len() };
-        let wins_at_once = |game: &Self, mv: Move, player: Player| {
-            let mut child = *game;
-            child.play_unchecked(mv);
-            child.outcome() == Some(Outcome::Win(player))
-        };
-        if let Some(i) = moves.iter().position(|&m| wins_at_once(self, m, me)) {
-            moves.swap(0, i);
-            return 1;
-        }
-        let mut safe = 0;
-        for i in 0..moves.len() {
-            let mut child = *self;
-            child.play_unchecked(moves[i]);
-            let threatened = match child.turn() {
-                Turn::Player(opponent) if opponent != me => {
-                    child.legal_moves().into_iter().any(|reply| wins_at_once(&child, reply, opponent))
-                }
-                _ => false,
-            };
-            if !threatened {
-                moves.swap(safe, i);
-                safe += 1;
-            }
-        }
-        if safe == 0 {
-            moves.len()
-        } else {
-            safe
-        }
-    }
-
-    /// A playout under any [`PlayoutPolicy`] (the search's pruned playouts and RAVE's
-    /// playouts), with every move a player makes added to `played` (RAVE's
-    /// all-moves-as-first statistics). The default serves every game.
-    fn recorded_playout<R: RngCore>(
-        &mut self,
-        rng: &mut R,
-        policy: PlayoutPolicy,
-        played: &mut MovesPlayed,
-    ) -> Outcome {
-        recorded_play_out(self, rng, policy, played)
-    }
-
-    /// The learned features of this game's moves, by name ([`Game::move_feature`]); empty
-    /// when the game has none. A weights file holds one gamma per feature.
-    const MOVE_FEATURES: &'static [&'static str] = &[];
-
-    /// The learned weights file (JSON, [`crate::weights::MoveWeights`]) a search uses by
-    /// default in place of the game's action values, if the game ships one: learned sets
-    /// are measured against the hand-set action values before they replace them.
-    const SHIPPED_WEIGHTS: Option<&'static str> = None;
-
-    /// The feature (an index into [`Game::MOVE_FEATURES`]) of move `mv` here: with learned
-    /// gammas, a move's strength is its feature's gamma (Coulom 2007). `None`: strength 1.
-    #[inline]
-    fn move_feature(&self, _mv: Move) -> Option<usize> {
-        None
-    }
-
-    /// A roulette-wheel playout with learned strengths: move `m` has strength
-    /// `gammas[move_feature(m)]`.
-    fn learned_playout<R: RngCore>(&mut self, rng: &mut R, gammas: &[f32]) -> Outcome {
-        let policy = PlayoutPolicy { biased: true, prune: false, gammas: Some(gammas) };
-        play_out(self, rng, |game, moves, rng| policy.pick(game, moves, rng))
-    }
-
-    /// The UCB1 exploration constant C a search uses unless told
-    /// ([`crate::search::SearchConfigBuilder::c`]): sqrt(2), unless another value measured
-    /// stronger for the game.
-    const EXPLORATION: f64 = std::f64::consts::SQRT_2;
-
-    /// Whether a search prunes by default ([`Game::prune_moves`],
-    /// [`crate::search::SearchConfigBuilder::prune`]): false, unless the game's rule is
-    /// cheap and measured stronger at equal time.
-    const PRUNE_BY_DEFAULT: bool = false;
-
-    /// How many playouts a search worker keeps in flight by default
-    /// ([`crate::search::SearchConfigBuilder::leaves`]): 1, unless [`Game::playouts`]
-    /// interleaves lanes and that measured stronger at equal time.
-    const PLAYOUT_LANES: usize = 1;
-
-    /// `N` playouts under `policy` at once: lane `i` plays `games[i]` to the end with
-    /// `rngs[i]`, exactly the game [`PlayoutPolicy::play_out`] plays from that generator
-    /// state. The default plays the lanes one after the other. A game whose playout is one
-    /// long chain of dependent steps overrides it to advance the lanes in turn, so that
-    /// the core overlaps their chains (Othello: 1.62x the playouts per second with 2
-    /// lanes); the search runs [`crate::search::SearchConfig::leaves`] playouts this way.
-    fn playouts<R: RngCore, const N: usize>(
-        games: &mut [Self; N],
-        rngs: &mut [R; N],
-        policy: PlayoutPolicy,
-    ) -> [Outcome; N] {
-        std::array::from_fn(|i| policy.play_out(&mut games[i], &mut rngs[i]))
-    }
-
-    /// Plays uniformly random moves until the game ends and returns the outcome.
-    /// Games override this with a faster loop; the distribution must stay uniform over
-    /// [`Game::legal_moves`] (chance positions: by [`Game::chance_weight`]).
-    fn random_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
-        play_out(self, rng, |_, moves, rng| moves[random_below(rng, moves.len() as u32) as usize])
-    }
-}
-
-/// The playout loop behind the trait's default playouts: `pick` chooses among the legal
-/// moves (it may reorder them) at players' turns; chance turns draw by
-/// [`Game::chance_weight`].
-fn play_out<G: Game, R: RngCore>(
-    game: &mut G,
-    rng: &mut R,
-    pick: impl FnMut(&G, &mut [Move], &mut R) -> Move,
-) -> Outcome {
-    play_out_observed(game, rng, pick, |_, _| {})
-}
-
-/// [`play_out`], telling `on_move` every move a player makes.
-#[inline(always)]
-fn play_out_observed<G: Game, R: RngCore>(
-    game: &mut G,
-    rng: &mut R,
-    mut pick: impl FnMut(&G, &mut [Move], &mut R) -> Move,
-    mut on_move: impl FnMut(Player, Move),
-) -> Outcome {
-    loop {
-        if let Some(outcome) = game.outcome() {
-            return outcome;
-        }
-        let mut moves = game.legal_moves();
-        let moves = moves.as_mut();
-        let mv = match game.turn() {
-            Turn::Player(player) => {
-                let mv = pick(game, moves, rng);
-                on_move(player, mv);
-                mv
-            }
-            Turn::Chance => sample_weighted(game, moves, rng),
-        };
-        game.play_unchecked(mv);
-    }
-}
-
-/// The body of [`Game::recorded_playout`]'s default, for overrides that keep it for some
-/// settings.
-pub(crate) fn recorded_play_out<G: Game, R: RngCore>(
-    game: &mut G,
-    rng: &mut R,
-    policy: PlayoutPolicy,
-    played: &mut MovesPlayed,
-) -> Outcome {
-    play_out_observed(
-        game,
-        rng,
-        |game, moves, rng| policy.pick(game, moves, rng),
-        |player, mv| played.insert(player, mv),
-    )
-}
-
-/// How a playout picks its moves.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct PlayoutPolicy<'a> {
-    /// Roulette wheel over the moves' strengths instead of uniform.
-    pub biased: bool,
-    /// Win-first / block-first pruning ([`Game::prune_moves`]) at every ply.
-    pub prune: bool,
-    /// Learned strengths per move feature ([`Game::move_feature`]); `None`: the game's
-    /// own [`Game::action_value`].
-    pub gammas: Option<&'a [f32]>,
-}
-
-impl PlayoutPolicy<'_> {
-    /// The strength of `mv` in `game` under this policy.
-    #[inline]
-    pub fn strength<G: Game>(&self, game: &G, mv: Move) -> f32 {
-        match self.gammas {
-            Some(gammas) => game.move_feature(mv).and_then(|f| gammas.get(f)).copied().unwrap_or(1.0),
-            None => game.action_value(mv),
-        }
-    }
-
-    /// Plays `game` to the end under this policy with the game's fastest playout for it
-    /// and returns the outcome.
-    #[inline(always)]
-    pub fn play_out<G: Game, R: RngCore>(&self, game: &mut G, rng: &mut R) -> Outcome {
-        match (self.prune, self.biased, self.gammas) {
-            (true, _, _) => game.recorded_playout(rng, *self, &mut MovesPlayed::default()),
-            (false, true, Some(gammas)) => game.learned_playout(rng, gammas),
-            (false, true, None) => game.biased_playout(rng),
-            (false, false, _) => game.random_playout(rng),
-        }
-    }
-
-    /// Picks a move among `moves` (reordering them when pruning).
-    #[inline]
-    pub fn pick<G: Game, R: RngCore>(&self, game: &G, moves: &mut [Move], rng: &mut R) -> Move {
-        let count = if self.prune { game.prune_moves(moves) } else { moves.len() };
-        let kept = &moves[..count];
-        if self.biased {
-            roulette_by(kept, rng, |m| self.strength(game, m))
-        } else {
-            kept[random_below(rng, kept.len() as u32) as usize]
-        }
-    }
-}
-
-/// The moves each player made during part of a game, as two sets of move ids below 256
-/// (higher ids are not recorded): what RAVE's all-moves-as-first statistics need.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct MovesPlayed {
-    bits: [[u64; 4]; 2],
-}
-
-impl MovesPlayed {
-    /// Empties both sets.
-    #[inline]
-    pub fn clear(&mut self) {
-        *self = MovesPlayed::default();
-    }
-
-    /// Records that `player` played `mv`.
-    #[inline]
-    pub fn insert(&mut self, player: Player, mv: Move) {
-        if let Some(word) = self.bits[player.index()].get_mut(mv.0 as usize / 64) {
-            *word |= 1 << (mv.0 % 64);
-        }
-    }
-
-    /// Whether `player` played `mv`.
-    #[inline]
-    pub fn contains(&self, player: Player, mv: Move) -> bool {
-        self.bits[player.index()].get(mv.0 as usize / 64).is_some_and(|w| w >> (mv.0 % 64) & 1 != 0)
-    }
 }
 
 /// [`Game::try_play`] for the `index`-th (0-based) move of a sequence, whose text is
@@ -551,53 +328,4 @@ pub(crate) fn try_play_numbered<G: Game>(game: &mut G, mv: Move, token: &str, in
 #[inline]
 pub fn random_below<R: RngCore>(rng: &mut R, n: u32) -> u32 {
     ((rng.next_u32() as u64 * n as u64) >> 32) as u32
-}
-
-/// Draws one of `moves` with probability `f(m) / Σ f` for `f` = [`Game::action_value`]
-/// (uniform if the values do not sum to a positive finite number). `moves` must not be
-/// empty.
-pub fn roulette<G: Game, R: RngCore>(game: &G, moves: &[Move], rng: &mut R) -> Move {
-    roulette_by(moves, rng, |m| game.action_value(m))
-}
-
-/// Draws one of `moves` (non-empty) with probability proportional to `value(m)` (negative
-/// values count as 0; uniform if none is positive).
-pub fn roulette_by<R: RngCore>(moves: &[Move], rng: &mut R, value: impl Fn(Move) -> f32) -> Move {
-    // Values computed once (on the stack) when they fit; twice otherwise.
-    const BUFFER: usize = 128;
-    let mut values = [0f32; BUFFER];
-    let buffered = moves.len() <= BUFFER;
-    let mut total = 0.0;
-    for (i, &m) in moves.iter().enumerate() {
-        let v = value(m).max(0.0);
-        if buffered {
-            values[i] = v;
-        }
-        total += v;
-    }
-    if !(total > 0.0 && total.is_finite()) {
-        return moves[random_below(rng, moves.len() as u32) as usize];
-    }
-    let mut x = (rng.next_u32() as f32 / 4_294_967_296.0) * total;
-    for (i, &m) in moves.iter().enumerate() {
-        x -= if buffered { values[i] } else { value(m).max(0.0) };
-        if x < 0.0 {
-            return m;
-        }
-    }
-    // Rounding left a sliver past the last move: take the last with positive weight.
-    *moves.iter().rev().find(|&&m| value(m) > 0.0).unwrap_or(&moves[moves.len() - 1])
-}
-
-/// Draws one of `moves` with probability proportional to [`Game::chance_weight`].
-pub fn sample_weighted<G: Game, R: RngCore>(game: &G, moves: &[Move], rng: &mut R) -> Move {
-    let total: f32 = moves.iter().map(|&m| game.chance_weight(m)).sum();
-    let mut x = (rng.next_u32() as f32 / 4_294_967_296.0) * total;
-    for &m in moves {
-        x -= game.chance_weight(m);
-        if x < 0.0 {
-            return m;
-        }
-    }
-    moves[moves.len() - 1]
 }

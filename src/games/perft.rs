@@ -21,7 +21,7 @@ pub fn perft<G: Game>(game: &G, depth: u32) -> u64 {
     moves
         .into_iter()
         .map(|mv| {
-            let mut child = *game;
+            let mut child = game.clone();
             child.play_unchecked(mv);
             perft(&child, depth - 1)
         })
@@ -33,7 +33,7 @@ pub fn perft_divide<G: Game>(game: &G, depth: u32) -> Vec<(super::Move, u64)> {
     game.legal_moves()
         .into_iter()
         .map(|mv| {
-            let mut child = *game;
+            let mut child = game.clone();
             child.play_unchecked(mv);
             (mv, perft(&child, depth.saturating_sub(1)))
         })

@@ -5,7 +5,8 @@
 
 use rand_core::RngCore;
 
-use super::{random_below, Game, GameError, Move, MoveList, Outcome, Player};
+use super::evaluate::Evaluate;
+use super::{random_below, Game, GameError, Move, MoveList, Outcome, Player, Playouts, Tuning};
 
 /// The eight winning lines as 9-bit masks.
 const LINES: [u16; 8] = [
@@ -56,6 +57,7 @@ impl TicTacToe {
 
 impl Game for TicTacToe {
     const NAME: &'static str = "tictactoe";
+
     type Moves = MoveList<9>;
 
     fn new() -> Self {
@@ -136,7 +138,9 @@ impl Game for TicTacToe {
         }
         out
     }
+}
 
+impl Playouts for TicTacToe {
     /// Centre 3, corners 2, edges 1: the number of winning lines through the cell
     /// (4, 3 and 2) minus one.
     #[inline]
@@ -162,10 +166,40 @@ impl Game for TicTacToe {
     }
 }
 
+impl Tuning for TicTacToe {}
+
 /// Splits move text where every move is one character (`4453`), ignoring separators.
 pub(crate) fn split_single_chars(text: &str) -> Vec<&str> {
     text.char_indices()
         .filter(|(_, c)| !c.is_whitespace() && *c != ',')
         .map(|(i, c)| &text[i..i + c.len_utf8()])
         .collect()
+}
+
+/// Tic-tac-toe: the line-count heuristic. The search usually reaches the end of the game
+/// (9 plies at most), so this only matters for shallow depths.
+///
+/// For each of the 8 lines that holds marks of only one player, that player gains `10`
+/// for one mark and `100` for two (the side to move's gains count positive, the
+/// opponent's negative; empty and blocked lines count 0). Two marks in an open line for the side to move mean a win next move,
+/// hence the large weight.
+impl Evaluate for TicTacToe {
+    fn evaluate(&self) -> i32 {
+        const LINES: [[usize; 3]; 8] =
+            [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
+        const WEIGHT: [i32; 3] = [0, 10, 100];
+        let me = self.side_to_move();
+        let mut score = 0;
+        for line in LINES {
+            let mine = line.iter().filter(|&&c| self.cell(c) == Some(me)).count();
+            let theirs = line.iter().filter(|&&c| self.cell(c) == Some(me.other())).count();
+            match (mine, theirs) {
+                (0, 0) => {}
+                (m, 0) if m < 3 => score += WEIGHT[m],
+                (0, t) if t < 3 => score -= WEIGHT[t],
+                _ => {}
+            }
+        }
+        score
+    }
 }

@@ -13,7 +13,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::iter::{ParallelBridge, ParallelIterator};
 
 use crate::alphabeta::Evaluate;
-use crate::games::{random_below, Game, Outcome, Player};
+use crate::games::{random_below, Game, Outcome, Player, SearchGame};
 use crate::players::{PlayerError, PlayerSpec};
 pub use stats::{Sprt, SprtVerdict, Tally};
 
@@ -137,7 +137,7 @@ impl std::error::Error for MatchError {}
 fn random_opening<G: Game>(start: &G, plies: u32, seed: u64) -> Result<(G, Vec<String>), MatchError> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     for _ in 0..1000 {
-        let mut game = *start;
+        let mut game = start.clone();
         let mut text = Vec::new();
         for _ in 0..plies {
             let moves = game.legal_moves();
@@ -157,7 +157,7 @@ fn random_opening<G: Game>(start: &G, plies: u32, seed: u64) -> Result<(G, Vec<S
 }
 
 /// Plays one game; `p1_first` says which spec moves first.
-fn play_game<G: Evaluate>(
+fn play_game<G: Evaluate + SearchGame>(
     start: &G,
     specs: [&PlayerSpec; 2],
     index: u64,
@@ -165,7 +165,7 @@ fn play_game<G: Evaluate>(
 ) -> Result<GameRecord, MatchError> {
     let p1_first = index.is_multiple_of(2);
     let (mut game, opening) = match config.openings {
-        Openings::Start => (*start, Vec::new()),
+        Openings::Start => (start.clone(), Vec::new()),
         Openings::Random(plies) => random_opening(start, plies, config.seed ^ (index / 2).wrapping_mul(0x9E37_79B9))?,
     };
     // agents[0] moves for Player::One.
@@ -254,7 +254,7 @@ impl Progress {
 /// # Errors
 /// [`MatchError`] for impossible settings, a player that cannot search, or a pool whose
 /// threads could not be started.
-pub fn run_match<G: Evaluate>(
+pub fn run_match<G: Evaluate + SearchGame>(
     start: &G,
     p1: &PlayerSpec,
     p2: &PlayerSpec,

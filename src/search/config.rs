@@ -15,7 +15,7 @@ use std::time::Duration;
 pub use super::error::ConfigError;
 pub use super::iteration::MAX_LEAVES;
 pub use super::options::{FinalMove, InFlight, Mode, Playout, Weights, DEFAULT_BIAS_K, SECURE_A};
-use crate::games::Game;
+use crate::games::Tuning;
 use crate::tree::NODE_BYTES;
 use crate::weights::MoveWeights;
 
@@ -112,7 +112,7 @@ search_settings! {
         set(time: Duration) => Some(time); text Duration;
     /// UCB1 exploration constant C (stored as a 32-bit float).
     ///
-    /// Unset: the game's default ([`crate::games::Game::EXPLORATION`]).
+    /// Unset: the game's default ([`Tuning::EXPLORATION`](crate::games::Tuning::EXPLORATION)).
     c("c", "C", "per game: 0.5 in connect4 and othello, sqrt(2) otherwise"): Option<f32> = None;
         set(c: f64) => Some(c as f32); text f64;
     /// Random seed; worker i seeds its generator from (seed, i).
@@ -133,11 +133,11 @@ search_settings! {
     /// Playouts each worker keeps in flight, 1-4.
     ///
     /// A worker descends to `n` leaves, virtual loss spreading them, then runs their `n`
-    /// playouts at once through [`crate::games::Game::playouts`], which a game whose
+    /// playouts at once through [`Playouts::playouts`](crate::games::Playouts::playouts), which a game whose
     /// playout is one long dependency chain interleaves (Othello: 1.62x the playouts per
     /// second for 2). With `n > 1` the exclusive trees of the sequential and
     /// root-parallel modes keep virtual loss too (plain adds, still no atomic
-    /// instruction). Unset: the game's [`crate::games::Game::PLAYOUT_LANES`].
+    /// instruction). Unset: the game's [`Tuning::PLAYOUT_LANES`](crate::games::Tuning::PLAYOUT_LANES).
     leaves("leaves", "L", "per game: 2 in othello, 1 otherwise"): Option<u32> = None;
         set(leaves: u32) => Some(leaves); text u32;
     /// Arena capacity in nodes (24 bytes each; root-parallel shares it between the trees).
@@ -172,7 +172,7 @@ search_settings! {
         set(playout: Playout) => playout; text Playout;
     /// Win-first / block-first pruning in tree and playouts: on or off.
     ///
-    /// Unset: the game's [`crate::games::Game::PRUNE_BY_DEFAULT`] (on in Connect Four,
+    /// Unset: the game's [`Tuning::PRUNE_BY_DEFAULT`](crate::games::Tuning::PRUNE_BY_DEFAULT) (on in Connect Four,
     /// where the rule is a few bitboard operations and measured +300 Elo on top of biased
     /// playouts; off where it plays every move and reply: Othello's iteration is 80x).
     prune("prune", "on|off", "on in connect4, off otherwise"): Option<bool> = None;
@@ -205,21 +205,21 @@ impl SearchConfig {
     }
 
     /// The exploration constant for `G`: `c` if set, else the game's
-    /// [`Game::EXPLORATION`]. With [`SearchConfig::leaves_for`] and
+    /// [`Tuning::EXPLORATION`](crate::games::Tuning::EXPLORATION). With [`SearchConfig::leaves_for`] and
     /// [`SearchConfig::prune_for`], the one place where per-game defaults are read.
-    pub fn c_for<G: Game>(&self) -> f32 {
+    pub fn c_for<G: Tuning>(&self) -> f32 {
         self.c.unwrap_or(G::EXPLORATION as f32)
     }
 
     /// Playouts each worker keeps in flight for `G`: `leaves` if set, else the game's
-    /// [`Game::PLAYOUT_LANES`].
-    pub fn leaves_for<G: Game>(&self) -> usize {
+    /// [`Tuning::PLAYOUT_LANES`](crate::games::Tuning::PLAYOUT_LANES).
+    pub fn leaves_for<G: Tuning>(&self) -> usize {
         self.leaves.map_or(G::PLAYOUT_LANES, |n| n as usize)
     }
 
     /// Whether a search of `G` prunes: `prune` if set, else the game's
-    /// [`Game::PRUNE_BY_DEFAULT`].
-    pub fn prune_for<G: Game>(&self) -> bool {
+    /// [`Tuning::PRUNE_BY_DEFAULT`](crate::games::Tuning::PRUNE_BY_DEFAULT).
+    pub fn prune_for<G: Tuning>(&self) -> bool {
         self.prune.unwrap_or(G::PRUNE_BY_DEFAULT)
     }
 

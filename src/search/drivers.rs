@@ -54,7 +54,7 @@ pub(crate) trait Driver {
     /// Runs `workers` (one per thread, each seeded from `(seed, index)`) on `arenas`
     /// (`self.trees(workers.len())` of them, each root expanded) until `job.stopper`
     /// stops them. Returns the playouts completed on each arena, in arena order.
-    fn run<G: crate::games::Game>(
+    fn run<G: crate::games::SearchGame>(
         &self,
         job: &Job<'_, G>,
         arenas: &mut [Arena],

@@ -4,7 +4,9 @@
 use rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::games::{random_below, sample_weighted, Game, Move, MovesPlayed, Outcome, Player, PlayoutPolicy, Turn};
+use crate::games::{
+    random_below, sample_weighted, Move, MovesPlayed, Outcome, Player, PlayoutPolicy, SearchGame, Turn,
+};
 use crate::policy::select_child;
 use crate::tree::{Expansion, NodeId, Proof, TreeOps};
 
@@ -14,7 +16,7 @@ use super::params::IterationParams;
 pub const MAX_LEAVES: usize = 4;
 
 /// The playout policy of `params`, and whether its playouts go through
-/// [`Game::recorded_playout`] (RAVE needs the moves; pruning has no faster path).
+/// [`Playouts::recorded_playout`](crate::games::Playouts::recorded_playout) (RAVE needs the moves; pruning has no faster path).
 fn playout_policy(params: IterationParams<'_>) -> (PlayoutPolicy<'_>, bool) {
     let policy = PlayoutPolicy { biased: params.biased_playouts, prune: params.prune, gammas: params.gammas };
     (policy, params.uct.rave > 0.0 || params.prune)
@@ -99,7 +101,7 @@ impl Worker {
     /// Runs `N` iterations from `root` (the root node must already be expanded) with
     /// their playouts in flight together (`leaves = N`): `N` descents (virtual loss
     /// spreads them, so `T` must keep it for `N > 1`), then the `N` playouts at once
-    /// through [`Game::playouts`], each lane on its own generator (the lanes' playouts are
+    /// through [`Playouts::playouts`](crate::games::Playouts::playouts), each lane on its own generator (the lanes' playouts are
     /// independent chains the core overlaps), then `N` backups. One lane is the plain
     /// iteration: `rng` serves its tree and its playout. `SOLVER` must equal
     /// `params.solver`: a compile-time flag keeps the solver's checks out of the plain
@@ -108,7 +110,7 @@ impl Worker {
     // the compiler they became calls in the shared-tree loop, and tree-parallel Connect
     // Four at 1 thread ran 7 % slower (`parmcts bench --game connect4 --modes seq,tree`).
     #[inline(always)]
-    pub fn iterate<G: Game, T: TreeOps, const SOLVER: bool, const N: usize>(
+    pub fn iterate<G: SearchGame, T: TreeOps, const SOLVER: bool, const N: usize>(
         &mut self,
         tree: &mut T,
         root: &G,
@@ -116,7 +118,7 @@ impl Worker {
     ) {
         const { assert!(N >= 1 && N <= MAX_LEAVES) };
         debug_assert!(T::VIRTUAL_LOSS || N == 1, "lanes need virtual loss to spread");
-        let mut states = [*root; N];
+        let mut states = std::array::from_fn(|_| root.clone());
         let mut exact = [None; N];
         for lane in 0..N {
             (states[lane], exact[lane]) = self.descend::<G, T, SOLVER>(tree, root, params, lane);
@@ -148,7 +150,7 @@ impl Worker {
     /// is known without a playout (a proven node or a finished game, with the solver),
     /// that outcome.
     #[inline(always)]
-    fn descend<G: Game, T: TreeOps, const SOLVER: bool>(
+    fn descend<G: SearchGame, T: TreeOps, const SOLVER: bool>(
         &mut self,
         tree: &mut T,
         root: &G,
@@ -160,7 +162,7 @@ impl Worker {
         let vl = if T::VIRTUAL_LOSS { params.virtual_loss } else { 0 };
         // Compile-time false for the exclusive tree: the sequential loop keeps no trace of it.
         let batching = T::SHARED && params.batch_min_visits != u32::MAX;
-        let mut state = *root;
+        let mut state = root.clone();
         let mut node = NodeId::ROOT;
         path.clear();
         // The root's "mover" is the player who moved before the root position.
@@ -392,11 +394,11 @@ pub(crate) enum Expanded {
 /// selection (measured on Connect Four: half the branch misses of a reservoir draw). Root
 /// children stay in move-generation order, so the trees of a root-parallel search line up.
 ///
-/// With `prune`, only the moves [`Game::prune_moves`] keeps get children. With `priors`,
+/// With `prune`, only the moves [`Playouts::prune_moves`](crate::games::Playouts::prune_moves) keeps get children. With `priors`,
 /// each child stores its move's share of the summed strengths, `P(m) = f(m) / Σ f`, for
-/// progressive bias: `f` is [`Game::action_value`], or the learned gamma of the move's
+/// progressive bias: `f` is [`Playouts::action_value`](crate::games::Playouts::action_value), or the learned gamma of the move's
 /// feature when `priors` holds gammas.
-pub(crate) fn expand<G: Game, T: TreeOps, R: RngCore>(
+pub(crate) fn expand<G: SearchGame, T: TreeOps, R: RngCore>(
     tree: &mut T,
     node: NodeId,
     state: &G,
@@ -445,7 +447,7 @@ pub(crate) fn expand<G: Game, T: TreeOps, R: RngCore>(
 }
 
 /// At a chance node the child is drawn by the game's chance weights, not by UCB.
-fn sample_chance_child<G: Game, T: TreeOps, R: RngCore>(
+fn sample_chance_child<G: SearchGame, T: TreeOps, R: RngCore>(
     tree: &mut T,
     state: &G,
     first: NodeId,

@@ -8,7 +8,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::iteration::{expand, prove_ancestors, Step, Worker};
 use super::params::IterationParams;
-use crate::games::{Game, GameError, Move, MoveList, Outcome, Player};
+use crate::games::{Game, GameError, Move, MoveList, Outcome, Player, Playouts, Tuning};
 use crate::policy::UctParams;
 use crate::tree::invariants::{check, check_proofs, Expectations};
 use crate::tree::{Arena, ExclusiveTree, Expansion, NodeId, Proof, SharedTree, TreeOps};
@@ -50,6 +50,9 @@ impl Game for Nim {
         mv.0.to_string()
     }
 }
+
+impl Playouts for Nim {}
+impl Tuning for Nim {}
 
 fn model(f: impl Fn() + Sync + Send + 'static) {
     let mut builder = loom::model::Builder::new();

@@ -43,7 +43,7 @@ pub use root_parallel::merge_root_children;
 use crossbeam_utils::CachePadded;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::games::{Game, Move};
+use crate::games::{Game, Move, SearchGame};
 use crate::tree::invariants::{self, Expectations, InvariantViolation};
 use crate::tree::{Arena, ExclusiveTree, Expansion, NodeId, SharedTree, TreeOps};
 use crate::weights::{MoveWeights, WeightsError};
@@ -108,7 +108,7 @@ pub struct Search {
     reuse_hash: Option<u64>,
     /// Spare arena for compaction (allocated on first reuse; pages untouched until used).
     scratch: Option<Arena>,
-    /// The shipped weights of the last game searched ([`Game::SHIPPED_WEIGHTS`]), read
+    /// The shipped weights of the last game searched ([`Tuning::SHIPPED_WEIGHTS`](crate::games::Tuning::SHIPPED_WEIGHTS)), read
     /// once rather than on every move.
     shipped: Option<(&'static str, MoveWeights)>,
 }
@@ -165,7 +165,7 @@ impl Search {
     /// # Errors
     /// [`SearchError::GameOver`] if `root` is finished; [`SearchError::ArenaTooSmall`] if
     /// an arena cannot hold the root's children.
-    pub fn run<G: Game>(&mut self, root: &G) -> Result<SearchResult, SearchError> {
+    pub fn run<G: SearchGame>(&mut self, root: &G) -> Result<SearchResult, SearchError> {
         if root.outcome().is_some() {
             return Err(SearchError::GameOver);
         }
@@ -201,7 +201,7 @@ impl Search {
     /// `new_root` becomes the root, compacted to the front of the arena. Returns the
     /// nodes kept (0 when the position is not in the tree, or reuse is off in the
     /// configuration; the next run then starts afresh).
-    pub fn reuse<G: Game>(&mut self, old_root: &G, new_root: &G, max_plies: u32) -> u64 {
+    pub fn reuse<G: SearchGame>(&mut self, old_root: &G, new_root: &G, max_plies: u32) -> u64 {
         self.reuse_hash = None;
         if !self.config.reuse {
             return 0;
@@ -313,7 +313,7 @@ fn root_visits_and_leaf<T: TreeOps>(tree: &mut T) -> (u64, u64) {
 /// Breadth-first search, at most `max_plies` deep, for the node whose position (replayed
 /// from `root`) has hash `target`.
 fn find_position<G: Game, T: TreeOps>(tree: &mut T, root: &G, target: u64, max_plies: u32) -> Option<NodeId> {
-    let mut level = vec![(NodeId::ROOT, *root)];
+    let mut level = vec![(NodeId::ROOT, root.clone())];
     for depth in 0..=max_plies {
         if let Some(&(node, _)) = level.iter().find(|(_, state)| state.hash() == target) {
             return Some(node);
@@ -325,7 +325,7 @@ fn find_position<G: Game, T: TreeOps>(tree: &mut T, root: &G, target: u64, max_p
         for (node, state) in level {
             if let Expansion::Expanded { first, count } = tree.expansion(node) {
                 for child in (0..count).map(|i| NodeId(first.0 + i)) {
-                    let mut child_state = state;
+                    let mut child_state = state.clone();
                     child_state.play_unchecked(Move(tree.mv(child)));
                     next.push((child, child_state));
                 }
@@ -340,7 +340,7 @@ fn find_position<G: Game, T: TreeOps>(tree: &mut T, root: &G, target: u64, max_p
 ///
 /// # Errors
 /// As [`Search::new`] and [`Search::run`].
-pub fn search<G: Game>(root: &G, config: &SearchConfig) -> Result<SearchResult, SearchError> {
+pub fn search<G: SearchGame>(root: &G, config: &SearchConfig) -> Result<SearchResult, SearchError> {
     Search::new(config.clone())?.run(root)
 }
 
@@ -349,7 +349,7 @@ pub fn search<G: Game>(root: &G, config: &SearchConfig) -> Result<SearchResult, 
 /// = Σ children's visits). A tree kept by [`Search::reuse`] for this very position
 /// (`reusing`) is searched on; any other is reset. Records each root's visits before the
 /// run in `prior_root`, and returns the nodes kept.
-fn prepare_arenas<G: Game>(
+fn prepare_arenas<G: SearchGame>(
     arenas: &mut [Arena],
     prior_root: &mut [(u64, u64)],
     root: &G,

@@ -64,10 +64,10 @@ pub enum FinalMove {
 /// How playouts choose moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Playout {
-    /// Uniformly random legal moves ([`crate::Game::random_playout`]).
+    /// Uniformly random legal moves ([`crate::Playouts::random_playout`]).
     Random,
     /// Roulette-wheel selection by the game's action values,
-    /// `p(a) = f(a) / Σ f(a')` ([`crate::Game::biased_playout`]).
+    /// `p(a) = f(a) / Σ f(a')` ([`crate::Playouts::biased_playout`]).
     Biased,
 }
 
@@ -128,11 +128,11 @@ impl FromStr for InFlight {
 /// The move strengths behind progressive bias and biased playouts.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub enum Weights {
-    /// The game's shipped learned set ([`crate::Game::SHIPPED_WEIGHTS`]) where it has one, else
-    /// its hand-set [`crate::Game::action_value`]s. The default (`weights=default`).
+    /// The game's shipped learned set ([`crate::Tuning::SHIPPED_WEIGHTS`]) where it has one, else
+    /// its hand-set [`crate::Playouts::action_value`]s. The default (`weights=default`).
     #[default]
     Shipped,
-    /// The game's hand-set [`crate::Game::action_value`]s (`weights=hand-set`).
+    /// The game's hand-set [`crate::Playouts::action_value`]s (`weights=hand-set`).
     HandSet,
     /// A learned set, such as a `parmcts train-weights` file (`weights=FILE`).
     Learned(Arc<MoveWeights>),

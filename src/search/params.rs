@@ -2,7 +2,7 @@
 //! [`SearchConfig`] and the game: the per-game defaults (C, leaves, pruning), the learned
 //! gammas in use, whether virtual loss is kept, and where backups are batched.
 
-use crate::games::Game;
+use crate::games::SearchGame;
 use crate::policy::UctParams;
 use crate::weights::MoveWeights;
 
@@ -55,7 +55,7 @@ impl<'a> IterationParams<'a> {
     /// [`SearchConfig::prune_for`]), and this is the one place where it is decided
     /// whether virtual loss is kept and where backups are batched. `gammas` are
     /// the learned gammas in use ([`resolve_gammas`]).
-    pub(crate) fn resolve<G: Game>(config: &SearchConfig, gammas: Option<&'a [f32]>) -> IterationParams<'a> {
+    pub(crate) fn resolve<G: SearchGame>(config: &SearchConfig, gammas: Option<&'a [f32]>) -> IterationParams<'a> {
         let leaves = config.leaves_for::<G>();
         debug_assert!((1..=MAX_LEAVES).contains(&leaves));
         // Batched backups only where threads share a tree (a lone worker must select
@@ -96,12 +96,12 @@ impl<'a> IterationParams<'a> {
 }
 
 /// The learned gammas `config` uses for game `G`, if any: a learned set (checked against
-/// the game), or the game's shipped set ([`Game::SHIPPED_WEIGHTS`]) where biased playouts
+/// the game), or the game's shipped set ([`Tuning::SHIPPED_WEIGHTS`](crate::games::Tuning::SHIPPED_WEIGHTS)) where biased playouts
 /// or progressive bias use it, parsed once into `shipped` and kept there across searches.
 ///
 /// # Errors
 /// [`SearchError::Weights`] if the weights are not for this game.
-pub(crate) fn resolve_gammas<'a, G: Game>(
+pub(crate) fn resolve_gammas<'a, G: SearchGame>(
     config: &'a SearchConfig,
     shipped: &'a mut Option<(&'static str, MoveWeights)>,
 ) -> Result<Option<&'a [f32]>, SearchError> {

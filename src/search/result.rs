@@ -160,7 +160,7 @@ pub(crate) fn summarise_children(children: &[RootChild], rule: FinalMove) -> (Op
 
 /// Formats a move list with the game's notation.
 pub fn format_moves<G: Game>(root: &G, moves: &[Move]) -> Vec<String> {
-    let mut state = *root;
+    let mut state = root.clone();
     moves
         .iter()
         .map(|&mv| {

@@ -5,7 +5,7 @@
 
 use crossbeam_utils::CachePadded;
 
-use crate::games::Game;
+use crate::games::SearchGame;
 use crate::tree::Arena;
 
 use super::drivers::{Driver, Job};
@@ -22,7 +22,12 @@ impl Driver for RootParallel {
         threads
     }
 
-    fn run<G: Game>(&self, job: &Job<'_, G>, arenas: &mut [Arena], workers: &mut [CachePadded<Worker>]) -> Vec<u64> {
+    fn run<G: SearchGame>(
+        &self,
+        job: &Job<'_, G>,
+        arenas: &mut [Arena],
+        workers: &mut [CachePadded<Worker>],
+    ) -> Vec<u64> {
         let trees = workers.len();
         std::thread::scope(|scope| {
             for (i, (worker, arena)) in workers.iter_mut().zip(arenas.iter_mut()).enumerate() {

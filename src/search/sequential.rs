@@ -4,7 +4,7 @@
 
 use crossbeam_utils::CachePadded;
 
-use crate::games::Game;
+use crate::games::SearchGame;
 use crate::tree::{Arena, ExclusiveTree};
 
 use super::drivers::{Driver, Job};
@@ -20,7 +20,12 @@ impl Driver for Sequential {
         1
     }
 
-    fn run<G: Game>(&self, job: &Job<'_, G>, arenas: &mut [Arena], workers: &mut [CachePadded<Worker>]) -> Vec<u64> {
+    fn run<G: SearchGame>(
+        &self,
+        job: &Job<'_, G>,
+        arenas: &mut [Arena],
+        workers: &mut [CachePadded<Worker>],
+    ) -> Vec<u64> {
         run_exclusive(&mut arenas[0], job, &mut workers[0], job.stopper.share(0, 1));
         vec![workers.iter().map(|w| w.playouts).sum()]
     }
@@ -28,7 +33,12 @@ impl Driver for Sequential {
 
 /// [`run_worker`] on one worker's own tree. The tree keeps virtual loss (plain adds) only
 /// where the job's parameters say so (`exclusive_virtual_loss`: to spread lanes).
-pub(crate) fn run_exclusive<G: Game>(arena: &mut Arena, job: &Job<'_, G>, worker: &mut Worker, budget: LocalBudget) {
+pub(crate) fn run_exclusive<G: SearchGame>(
+    arena: &mut Arena,
+    job: &Job<'_, G>,
+    worker: &mut Worker,
+    budget: LocalBudget,
+) {
     if job.params.exclusive_virtual_loss {
         run_worker(&mut ExclusiveTree::<true>(arena), job, worker, budget);
     } else {

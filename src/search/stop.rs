@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use crossbeam_utils::CachePadded;
 
-use crate::games::Game;
+use crate::games::SearchGame;
 use crate::sync::{AtomicBool, AtomicU64, Ordering};
 use crate::tree::{NodeId, TreeOps};
 
@@ -118,7 +118,7 @@ impl Budget for &SharedBudget {
 
 /// Runs iterations of `job` on `tree` until its [`Stopper`] says stop, drawing playouts
 /// from `budget`.
-pub(crate) fn run_worker<G: Game, T: TreeOps, B: Budget>(
+pub(crate) fn run_worker<G: SearchGame, T: TreeOps, B: Budget>(
     tree: &mut T,
     job: &Job<'_, G>,
     worker: &mut Worker,
@@ -142,7 +142,7 @@ pub(crate) fn run_worker<G: Game, T: TreeOps, B: Budget>(
 /// Runs `count` iterations, `params.leaves` playouts in flight at a time (the remainder,
 /// and every iteration on a tree without virtual loss, one at a time).
 #[inline]
-fn run_iterations<G: Game, T: TreeOps, const SOLVER: bool>(
+fn run_iterations<G: SearchGame, T: TreeOps, const SOLVER: bool>(
     tree: &mut T,
     root: &G,
     params: super::params::IterationParams<'_>,

@@ -4,7 +4,7 @@
 
 use crossbeam_utils::CachePadded;
 
-use crate::games::Game;
+use crate::games::SearchGame;
 use crate::tree::{Arena, SharedTree};
 
 use super::drivers::{Driver, Job};
@@ -20,7 +20,12 @@ impl Driver for TreeParallel {
         1
     }
 
-    fn run<G: Game>(&self, job: &Job<'_, G>, arenas: &mut [Arena], workers: &mut [CachePadded<Worker>]) -> Vec<u64> {
+    fn run<G: SearchGame>(
+        &self,
+        job: &Job<'_, G>,
+        arenas: &mut [Arena],
+        workers: &mut [CachePadded<Worker>],
+    ) -> Vec<u64> {
         let arena = &arenas[0];
         let budget = &job.stopper.shared();
         std::thread::scope(|scope| {

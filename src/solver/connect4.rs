@@ -46,7 +46,7 @@
 use std::fmt;
 
 pub(crate) use crate::games::connect4::winning_cells;
-use crate::games::connect4::{column_mask, BOARD, BOTTOM, HEIGHT, WIDTH};
+use crate::games::connect4::{column_mask, playable_cells, HEIGHT, WIDTH};
 use crate::games::{ConnectFour, Game, Move};
 
 const CELLS: i32 = (WIDTH * HEIGHT) as i32;
@@ -63,20 +63,6 @@ pub const DEFAULT_TT_ENTRIES: usize = 1 << 20;
 
 /// Columns from the centre outwards.
 const COLUMN_ORDER: [u32; WIDTH as usize] = [3, 4, 2, 5, 1, 6, 0];
-
-/// The lowest empty cell of each non-full column of a board with stones `mask`.
-#[inline]
-pub(crate) fn playable_cells(mask: u64) -> u64 {
-    (mask + BOTTOM) & BOARD
-}
-
-/// Row parity masks: cells on rows 1, 3, 5 (counted from 1 at the bottom) and on rows 2,
-/// 4, 6. Used by the alpha-beta evaluation (threats on odd rows favour the first player).
-pub(crate) const ODD_ROWS: u64 = BOTTOM * 0b01_0101;
-/// See [`ODD_ROWS`].
-pub(crate) const EVEN_ROWS: u64 = BOTTOM * 0b10_1010;
-/// The centre column's cells.
-pub(crate) const CENTRE: u64 = column_mask(3);
 
 /// The solver's own copy of a position: stones of the side to move, all stones, plies.
 #[derive(Clone, Copy, Debug)]

@@ -139,14 +139,14 @@ pub fn check_proofs<G: crate::games::Game>(arena: &Arena, root: &G) -> Result<u6
     use crate::games::{Move, Turn};
     let fail = |msg: String| Err(InvariantViolation(msg));
     let mut proven = 0;
-    let mut stack = vec![(NodeId::ROOT, *root, root.side_to_move().other())];
+    let mut stack = vec![(NodeId::ROOT, root.clone(), root.side_to_move().other())];
     while let Some((id, state, mover)) = stack.pop() {
         let node = arena.node(id);
         let proof = node.proof();
         let expansion = node.expansion();
         if let Expansion::Expanded { first, count } = expansion {
             for c in first.0..first.0 + count {
-                let mut child = state;
+                let mut child = state.clone();
                 child.play_unchecked(Move(arena.node(NodeId(c)).mv()));
                 stack.push((NodeId(c), child, state.side_to_move()));
             }

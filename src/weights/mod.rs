@@ -1,34 +1,27 @@
 //! Learned move strengths: one Bradley-Terry gamma per move feature of a game
-//! ([`Game::MOVE_FEATURES`], [`Game::move_feature`]), as in Coulom 2007, "Computing
+//! ([`Playouts::MOVE_FEATURES`], [`Playouts::move_feature`]), as in Coulom 2007, "Computing
 //! 'Elo Ratings' of Move Patterns in the Game of Go". A move's strength is its feature's
 //! gamma; progressive bias and biased playouts use strengths in place of the game's
-//! hand-set [`Game::action_value`] when a search is given weights (`weights=FILE`), and by
-//! default in a game that ships a set ([`Game::SHIPPED_WEIGHTS`]; Othello).
+//! hand-set [`Playouts::action_value`] when a search is given weights (`weights=FILE`), and by
+//! default in a game that ships a set ([`Tuning::SHIPPED_WEIGHTS`](crate::games::Tuning::SHIPPED_WEIGHTS); Othello).
 //!
-//! * [`MoveWeights`]: the file (JSON: game, feature names, gammas), loaded and checked
-//!   against the game;
-//! * [`train`]: positions from a stronger player's games and Coulom's
-//!   minorization-maximization fit (`parmcts train-weights`).
-
-pub mod train;
+//! This module is the file format: [`MoveWeights`] (JSON: game, feature names, gammas),
+//! loaded and checked against the game. Fitting the gammas to a stronger player's games
+//! (`parmcts train-weights`) is harness work and lives in `crate::training`.
 
 use std::fmt;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::games::Game;
-
-/// The learned Othello gammas shipped with the crate (Othello's default strengths), trained
-/// by `parmcts train-weights --game othello` (the command is in the file's `source`).
-pub const OTHELLO_DEFAULT: &str = include_str!("othello.json");
+use crate::games::Playouts;
 
 /// One gamma per move feature of a game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MoveWeights {
-    /// The game's [`Game::NAME`].
+    /// The game's [`crate::games::Game::NAME`].
     pub game: String,
-    /// The game's [`Game::MOVE_FEATURES`], in order.
+    /// The game's [`Playouts::MOVE_FEATURES`], in order.
     pub features: Vec<String>,
     /// Strength per feature (positive, finite).
     pub gammas: Vec<f32>,
@@ -50,11 +43,11 @@ impl fmt::Display for WeightsError {
 impl std::error::Error for WeightsError {}
 
 impl MoveWeights {
-    /// Weights for `G` from gammas in [`Game::MOVE_FEATURES`] order.
+    /// Weights for `G` from gammas in [`Playouts::MOVE_FEATURES`] order.
     ///
     /// # Errors
     /// As [`MoveWeights::check`].
-    pub fn new<G: Game>(gammas: Vec<f32>, source: &str) -> Result<MoveWeights, WeightsError> {
+    pub fn new<G: Playouts>(gammas: Vec<f32>, source: &str) -> Result<MoveWeights, WeightsError> {
         let weights = MoveWeights {
             game: G::NAME.to_string(),
             features: G::MOVE_FEATURES.iter().map(|f| f.to_string()).collect(),
@@ -79,7 +72,7 @@ impl MoveWeights {
     /// An unreadable or malformed file.
     pub fn load(path: &str) -> Result<MoveWeights, WeightsError> {
         if path == "default" {
-            return MoveWeights::from_json(OTHELLO_DEFAULT);
+            return MoveWeights::from_json(crate::games::othello::DEFAULT_WEIGHTS);
         }
         let text = std::fs::read_to_string(Path::new(path))
             .map_err(|e| WeightsError(format!("cannot read weights file '{path}': {e}")))?;
@@ -100,7 +93,7 @@ impl MoveWeights {
     ///
     /// # Errors
     /// The first mismatch, named.
-    pub fn check<G: Game>(&self) -> Result<(), WeightsError> {
+    pub fn check<G: Playouts>(&self) -> Result<(), WeightsError> {
         if self.game != G::NAME {
             return Err(WeightsError(format!("weights are for '{}', not {}", self.game, G::NAME)));
         }

@@ -13,7 +13,7 @@ use parmcts::matches::MatchError;
 use parmcts::players::{PlayerError, SpecError};
 use parmcts::search::{ConfigError, SearchError, SettingError};
 use parmcts::solver::connect4::SolveError;
-use parmcts::weights::train::TrainError;
+use parmcts::training::TrainError;
 use parmcts::weights::WeightsError;
 use parmcts::{Game, GameKind};
 

@@ -9,6 +9,7 @@ use clap::Args;
 use parmcts::alphabeta::Evaluate;
 use parmcts::matches::{run_match, MatchConfig, Openings, Sprt};
 use parmcts::report::{MatchReport, MoveTimesReport, RecordLine};
+use parmcts::SearchGame;
 use parmcts::{with_game, GameKind};
 
 use crate::common::{game_parser, out, parse_spec, print_json, progress_bar, Failure};
@@ -53,7 +54,7 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
     with_game!(args.game, G => run_game::<G>(args))
 }
 
-fn run_game<G: Evaluate>(args: &MatchArgs) -> Result<(), Failure> {
+fn run_game<G: Evaluate + SearchGame>(args: &MatchArgs) -> Result<(), Failure> {
     let p1 = parse_spec("--p1", &args.p1)?;
     let p2 = parse_spec("--p2", &args.p2)?;
     let openings: Openings = args.openings.parse().map_err(Failure::input)?;

@@ -4,6 +4,7 @@ use clap::Args;
 
 use parmcts::alphabeta::Evaluate;
 use parmcts::report::PlayReport;
+use parmcts::SearchGame;
 use parmcts::{with_game, GameKind, Outcome, Player};
 
 use crate::common::{game_parser, out, parse_position, parse_spec, print_json, Failure};
@@ -40,7 +41,7 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
     with_game!(args.game, G => run_game::<G>(args))
 }
 
-fn run_game<G: Evaluate>(args: &PlayArgs) -> Result<(), Failure> {
+fn run_game<G: Evaluate + SearchGame>(args: &PlayArgs) -> Result<(), Failure> {
     let mut game = parse_position::<G>(&args.moves)?;
     let specs = [parse_spec("--p1", &args.p1)?, parse_spec("--p2", &args.p2)?];
     let mut players = [specs[0].build::<G>(args.seed)?, specs[1].build::<G>(args.seed.wrapping_add(1))?];

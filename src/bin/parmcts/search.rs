@@ -3,8 +3,7 @@
 use clap::Args;
 
 use parmcts::report::SearchReport;
-use parmcts::NODE_BYTES;
-use parmcts::{with_game, Game, GameKind, Search, SearchConfig};
+use parmcts::{with_game, GameKind, Search, SearchConfig, SearchGame, NODE_BYTES};
 
 use crate::common::{game_parser, out, parse_position, print_json, Failure};
 use crate::flags::{AllSettings, SettingFlags};
@@ -43,7 +42,7 @@ fn config(args: &SearchArgs) -> Result<SearchConfig, Failure> {
     Ok(args.settings.apply(builder)?.build()?)
 }
 
-fn run_game<G: Game>(args: &SearchArgs) -> Result<(), Failure> {
+fn run_game<G: SearchGame>(args: &SearchArgs) -> Result<(), Failure> {
     let root = parse_position::<G>(&args.moves)?;
     let mut search = Search::new(config(args)?)?;
     let result = search.run(&root)?;

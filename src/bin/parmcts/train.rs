@@ -6,10 +6,11 @@ use clap::Args;
 
 use parmcts::alphabeta::Evaluate;
 use parmcts::report::TrainReport;
-use parmcts::weights::train::{
+use parmcts::training::{
     collect_decisions, evaluate_fit, fit_mm, hold_out, temperature_exponent, with_temperature, TrainingGames,
 };
 use parmcts::weights::MoveWeights;
+use parmcts::SearchGame;
 use parmcts::{GameKind, Othello};
 
 use crate::common::{game_parser, out, parse_spec, print_json, progress_bar, Failure};
@@ -56,7 +57,7 @@ pub fn run(args: &TrainArgs) -> Result<(), Failure> {
     }
 }
 
-fn run_game<G: Evaluate>(args: &TrainArgs, hand_set: &[f32]) -> Result<(), Failure> {
+fn run_game<G: Evaluate + SearchGame>(args: &TrainArgs, hand_set: &[f32]) -> Result<(), Failure> {
     for (flag, value) in [("--games", args.games), ("--threads", args.threads), ("--iterations", args.iterations)] {
         if value == 0 {
             return Err(Failure::flag(flag, "bad value '0' (at least 1)"));

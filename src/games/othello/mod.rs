@@ -41,17 +41,30 @@
 //! assert!(Othello::parse_position("f5 a1").is_err());
 //! ```
 
+mod evaluate;
 mod kernels;
+mod playout;
+
+#[cfg(test)]
+use self::playout::Pick;
+pub use self::playout::PlayoutBuild;
+use self::playout::{ClassRoulette, Uniform};
 
 use std::fmt;
 
 use rand_core::RngCore;
 
 use self::kernels::{flips, legal_squares, Kernels, Portable};
+use super::playout::recorded_play_out;
 use super::{
-    random_below, recorded_play_out, try_play_numbered, Game, GameError, Move, MoveList, MovesPlayed, Outcome, Player,
-    PlayoutPolicy,
+    random_below, try_play_numbered, Game, GameError, Move, MoveList, MovesPlayed, Outcome, Player, PlayoutPolicy,
+    Playouts, Tuning,
 };
+
+/// The learned Othello gammas shipped with the crate (Othello's default strengths, a
+/// [`crate::weights::MoveWeights`] file), trained by `parmcts train-weights --game othello`
+/// (the command is in the file's `source`).
+pub const DEFAULT_WEIGHTS: &str = include_str!("weights.json");
 
 /// The pass move: the only legal move of a side that has no square to play while its
 /// opponent has one.
@@ -172,7 +185,7 @@ impl Othello {
 }
 
 /// The square classes as `(near, far)` edge distances (0 = on the edge), in
-/// [`Game::MOVE_FEATURES`] order: corner, C-square, A-square, B-square, X-square, then
+/// [`Playouts::MOVE_FEATURES`](crate::games::Playouts::MOVE_FEATURES) order: corner, C-square, A-square, B-square, X-square, then
 /// the inner squares.
 const CLASSES: [(usize, usize); 10] = [(0, 0), (0, 1), (0, 2), (0, 3), (1, 1), (1, 2), (1, 3), (2, 2), (2, 3), (3, 3)];
 
@@ -207,7 +220,7 @@ const fn edge_distances(sq: usize) -> (usize, usize) {
     }
 }
 
-/// The hand-set gammas in [`Game::MOVE_FEATURES`] order (the baseline a weights file is
+/// The hand-set gammas in [`Playouts::MOVE_FEATURES`] order (the baseline a weights file is
 /// measured against).
 pub fn hand_set_gammas() -> Vec<f32> {
     HAND_SET_GAMMAS.to_vec()
@@ -294,10 +307,7 @@ fn parse_obf(head: &str) -> Result<Othello, GameError> {
 
 impl Game for Othello {
     const NAME: &'static str = "othello";
-    /// Measured with the default playouts at 20 ms per move (docs/RESULTS.md): the
-    /// literature's 0.85 is +113 Elo [+79, +148] over sqrt(2), and 0.5 +79 [+46, +112]
-    /// over 0.85 (0.3 is no better than 0.5); 0.5 against sqrt(2) directly +186 [+149, +224].
-    const EXPLORATION: f64 = 0.5;
+
     type Moves = MoveList<64>;
 
     /// The standard start, Black to move.
@@ -465,7 +475,9 @@ impl Game for Othello {
         out.push_str(&format!("{status}; discs X {b}, O {w}\n"));
         out
     }
+}
 
+impl Playouts for Othello {
     /// A Bradley-Terry strength per square class (Coulom 2007: a move's strength is its
     /// gamma). The 64 squares fold by the board's symmetries into 10 classes; these gammas
     /// are hand-set from Othello practice (corners best, the X- and C-squares next to an
@@ -480,10 +492,6 @@ impl Game for Othello {
     fn biased_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
         self.play_out_masks(rng, HAND_SET_WHEEL, |_, _| {})
     }
-
-    /// Gammas fitted to alpha-beta's moves, at temperature 0.5: +40 Elo [+7, +74] over
-    /// the hand-set action values in biased playouts (400 games, `docs/RESULTS.md`).
-    const SHIPPED_WEIGHTS: Option<&'static str> = Some(crate::weights::OTHELLO_DEFAULT);
 
     const MOVE_FEATURES: &'static [&'static str] =
         &["corner", "C-square", "A-square", "B-square", "X-square", "1-2", "1-3", "2-2", "2-3", "3-3"];
@@ -507,11 +515,6 @@ impl Game for Othello {
     fn random_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
         self.play_out_masks(rng, Uniform, |_, _| {})
     }
-
-    /// Two playouts in flight per search worker: 1.62x the pure playout rate and
-    /// 1.4-1.6x the sequential search's; +20 Elo [+3, +37] over one lane at 20 ms per
-    /// move (1,600 games; `docs/RESULTS.md`).
-    const PLAYOUT_LANES: usize = 2;
 
     /// Lanes interleaved on bitboards (`Othello::play_out_lanes`); pruned playouts go
     /// one at a time through the trait's loop.
@@ -543,6 +546,22 @@ impl Game for Othello {
     }
 }
 
+impl Tuning for Othello {
+    /// Measured with the default playouts at 20 ms per move (docs/RESULTS.md): the
+    /// literature's 0.85 is +113 Elo [+79, +148] over sqrt(2), and 0.5 +79 [+46, +112]
+    /// over 0.85 (0.3 is no better than 0.5); 0.5 against sqrt(2) directly +186 [+149, +224].
+    const EXPLORATION: f64 = 0.5;
+
+    /// Gammas fitted to alpha-beta's moves, at temperature 0.5: +40 Elo [+7, +74] over
+    /// the hand-set action values in biased playouts (400 games, `docs/RESULTS.md`).
+    const SHIPPED_WEIGHTS: Option<&'static str> = Some(DEFAULT_WEIGHTS);
+
+    /// Two playouts in flight per search worker: 1.62x the pure playout rate and
+    /// 1.4-1.6x the sequential search's; +20 Elo [+3, +37] over one lane at 20 ms per
+    /// move (1,600 games; `docs/RESULTS.md`).
+    const PLAYOUT_LANES: usize = 2;
+}
+
 /// The roulette wheel over per-class gammas, as integer class weights built once per
 /// playout (10 entries): the largest gamma maps to 2^16, every class to at least 1, so the
 /// wheel stays exact and its total fits a `u32`.
@@ -570,187 +589,6 @@ static CLASS_SQUARES: [u64; 10] = {
     }
     masks
 };
-
-/// A build of the playout primitives (`kernels`): playouts use the fastest one the CPU
-/// runs; benchmarks and tests can ask for either.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PlayoutBuild {
-    /// Plain Rust for baseline x86-64 or any other target.
-    Portable,
-    /// AVX2, BMI1/2, POPCNT and LZCNT (x86-64), picked at run time.
-    Avx2,
-}
-
-impl PlayoutBuild {
-    /// The build playouts use on this CPU.
-    pub fn detect() -> PlayoutBuild {
-        #[cfg(target_arch = "x86_64")]
-        if kernels::Avx2::detect().is_some() {
-            return PlayoutBuild::Avx2;
-        }
-        PlayoutBuild::Portable
-    }
-
-    /// `"avx2+bmi2"` or `"portable"` (benchmarks print it, so that figures from
-    /// different machines can be compared).
-    pub fn name(self) -> &'static str {
-        match self {
-            PlayoutBuild::Portable => "portable",
-            PlayoutBuild::Avx2 => "avx2+bmi2",
-        }
-    }
-}
-
-impl Othello {
-    /// [`Game::random_playout`] on the given build (the same game from the same
-    /// generator state on either); `None` when this CPU cannot run `build`.
-    pub fn random_playout_on<R: RngCore>(&mut self, build: PlayoutBuild, rng: &mut R) -> Option<Outcome> {
-        match build {
-            PlayoutBuild::Portable => Some(Portable.run(|k| self.random_playout_with(k, rng))),
-            #[cfg(target_arch = "x86_64")]
-            PlayoutBuild::Avx2 => kernels::Avx2::detect().map(|k| k.run(|k| self.random_playout_with(k, rng))),
-            #[cfg(not(target_arch = "x86_64"))]
-            PlayoutBuild::Avx2 => None,
-        }
-    }
-}
-
-/// How a bitboard playout chooses its square from the (non-empty) legal-square mask.
-trait Pick {
-    /// The chosen square.
-    fn pick<K: Kernels, R: RngCore>(&self, kernels: K, mask: u64, rng: &mut R) -> u64;
-}
-
-/// Every legal square equally likely.
-struct Uniform;
-
-impl Pick for Uniform {
-    #[inline(always)]
-    fn pick<K: Kernels, R: RngCore>(&self, kernels: K, mask: u64, rng: &mut R) -> u64 {
-        kernels.random_square(mask, rng)
-    }
-}
-
-/// The roulette wheel over integer weights per square class (every class weight at
-/// least 1): `p(square) = w(class) / Σ w` over the legal squares. Branch-free, so that
-/// interleaved lanes keep overlapping: the legal squares of each class are counted (10
-/// popcounts), one number drawn over the weighted total picks the class (the number of
-/// classes whose running total is at most it), and a second one a square of that class
-/// uniformly. (A scan of the legal squares with a data-dependent exit mispredicted
-/// about once a ply.)
-struct ClassRoulette([u32; 10]);
-
-impl Pick for ClassRoulette {
-    #[inline(always)]
-    fn pick<K: Kernels, R: RngCore>(&self, kernels: K, mask: u64, rng: &mut R) -> u64 {
-        let mut running = [0u32; 10];
-        let mut total = 0;
-        for class in 0..10 {
-            total += (mask & CLASS_SQUARES[class]).count_ones() * self.0[class];
-            running[class] = total;
-        }
-        let x = random_below(rng, total);
-        let class = running.iter().map(|&t| usize::from(t <= x)).sum::<usize>();
-        kernels.random_square(mask & CLASS_SQUARES[class.min(9)], rng)
-    }
-}
-
-impl Othello {
-    /// One playout on bitboards with the fastest [`Kernels`] this CPU runs (one lane of
-    /// [`Othello::lanes_on_fastest`]): `pick` chooses each square, `on_move` hears each
-    /// (player, square).
-    #[inline(always)]
-    fn play_out_masks<R: RngCore>(
-        &mut self,
-        rng: &mut R,
-        pick: impl Pick,
-        mut on_move: impl FnMut(Player, u32),
-    ) -> Outcome {
-        let [outcome] =
-            Othello::lanes_on_fastest(std::array::from_mut(self), std::array::from_mut(rng), &pick, |_, side, sq| {
-                on_move(side, sq)
-            });
-        outcome
-    }
-
-    /// [`Othello::play_out_lanes`] with the fastest [`Kernels`] this CPU runs.
-    #[inline(always)]
-    fn lanes_on_fastest<const N: usize, R: RngCore>(
-        games: &mut [Othello; N],
-        rngs: &mut [R; N],
-        pick: &impl Pick,
-        on_move: impl FnMut(usize, Player, u32),
-    ) -> [Outcome; N] {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(avx2) = kernels::Avx2::detect() {
-            return avx2.run(|k| Othello::play_out_lanes(games, k, rngs, pick, on_move));
-        }
-        Portable.run(|k| Othello::play_out_lanes(games, k, rngs, pick, on_move))
-    }
-
-    /// One uniform playout with the given kernels (one lane of
-    /// [`Othello::play_out_lanes`]).
-    #[inline(always)]
-    fn random_playout_with<K: Kernels, R: RngCore>(&mut self, kernels: K, rng: &mut R) -> Outcome {
-        let [outcome] = Othello::play_out_lanes(
-            std::array::from_mut(self),
-            kernels,
-            std::array::from_mut(rng),
-            &Uniform,
-            |_, _, _| {},
-        );
-        outcome
-    }
-
-    /// The bitboard playout loop: `N` games, lane `i` playing `games[i]` to the end with
-    /// `rngs[i]`, one ply of each lane per turn of the loop. A ply waits for the last
-    /// (generate, pick, flip, generate, …: about 77 cycles at an IPC of 1.5 on Zen 3), so
-    /// a lone game leaves most of the core idle; the plies of different lanes are
-    /// independent, and the out-of-order core overlaps them (2 lanes: 1.62x the playouts
-    /// per second). Each lane draws from its own generator exactly what a lone game
-    /// draws, so it plays the same game. `on_move` hears each (lane, player, square).
-    #[inline(always)]
-    fn play_out_lanes<const N: usize, K: Kernels, R: RngCore>(
-        games: &mut [Othello; N],
-        kernels: K,
-        rngs: &mut [R; N],
-        pick: &impl Pick,
-        mut on_move: impl FnMut(usize, Player, u32),
-    ) -> [Outcome; N] {
-        // Plain arrays of bitboards in the loop (not `games`), so the lanes stay in
-        // registers; a lane is finished when neither side has a square (`done`).
-        let (mut me, mut opp): ([u64; N], [u64; N]) = (games.map(|g| g.me), games.map(|g| g.opp));
-        let mut side: [Player; N] = games.map(|g| g.to_move);
-        let mut masks: [u64; N] = std::array::from_fn(|i| kernels.legal_squares(me[i], opp[i]));
-        let mut done = [false; N];
-        let mut running = N;
-        while running > 0 {
-            for i in 0..N {
-                if masks[i] != 0 {
-                    let placed = pick.pick(kernels, masks[i], &mut rngs[i]);
-                    on_move(i, side[i], placed.trailing_zeros());
-                    (me[i], opp[i], masks[i]) = kernels.play(me[i], opp[i], placed);
-                    side[i] = side[i].other();
-                } else if !done[i] {
-                    let reply = kernels.legal_squares(opp[i], me[i]);
-                    if reply == 0 {
-                        done[i] = true;
-                        running -= 1;
-                    } else {
-                        // Forced pass: the default loop draws `random_below(rng, 1)` here.
-                        rngs[i].next_u32();
-                        (me[i], opp[i], masks[i]) = (opp[i], me[i], reply);
-                        side[i] = side[i].other();
-                    }
-                }
-            }
-        }
-        for i in 0..N {
-            games[i] = Othello { me: me[i], opp: opp[i], to_move: side[i] };
-        }
-        std::array::from_fn(|i| games[i].count_outcome())
-    }
-}
 
 impl fmt::Debug for Othello {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

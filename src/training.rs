@@ -17,10 +17,10 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::iter::{IntoParallelIterator, ParallelIterator};
 
 use crate::alphabeta::Evaluate;
-use crate::games::{random_below, Game, Move};
+use crate::games::{random_below, Move, Playouts, SearchGame};
 use crate::players::{Agent, PlayerError, PlayerSpec};
 
-use super::WeightsError;
+use crate::weights::WeightsError;
 
 /// One choice of the teacher: how many legal moves of each feature there were, and the
 /// feature of the move chosen.
@@ -100,7 +100,7 @@ impl From<PlayerError> for TrainError {
 /// # Errors
 /// [`TrainError`]: the teacher's error (a configuration it cannot search with), or a
 /// pool whose threads could not be started.
-pub fn collect_decisions<G: Evaluate>(
+pub fn collect_decisions<G: Evaluate + SearchGame>(
     plan: &TrainingGames,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<Decision>, TrainError> {
@@ -120,7 +120,7 @@ pub fn collect_decisions<G: Evaluate>(
 }
 
 /// Job `t` of `threads`: games `t`, `t + threads`, ... with one teacher.
-fn teacher_games<G: Evaluate>(
+fn teacher_games<G: Evaluate + SearchGame>(
     plan: &TrainingGames,
     t: usize,
     threads: usize,
@@ -136,7 +136,7 @@ fn teacher_games<G: Evaluate>(
     Ok(decisions)
 }
 
-fn teacher_game<G: Game>(
+fn teacher_game<G: Playouts>(
     teacher: &mut dyn Agent<G>,
     plan: &TrainingGames,
     seed: u64,
@@ -164,7 +164,7 @@ fn teacher_game<G: Game>(
 }
 
 /// The decision "chose `mv` among `moves`", if the legal moves have two features or more.
-pub fn decision_of<G: Game>(game: &G, moves: &[Move], mv: Move) -> Option<Decision> {
+pub fn decision_of<G: Playouts>(game: &G, moves: &[Move], mv: Move) -> Option<Decision> {
     let chosen = game.move_feature(mv)?;
     let mut counts = vec![0u16; G::MOVE_FEATURES.len()];
     for &m in moves {

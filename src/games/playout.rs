@@ -1,0 +1,302 @@
+//! Playout policies: how a game is played to the end from a leaf of the search tree.
+//!
+//! [`Playouts`] holds a game's playout hooks, all with defaults that serve every
+//! [`Game`]: an embedder writes `impl Playouts for MyGame {}` and overrides a hook only
+//! for speed (a faster [`Playouts::random_playout`]) or knowledge (move strengths for
+//! progressive bias and biased playouts, a pruning rule, learned move features). The
+//! shipped games override theirs beside their rules. [`PlayoutPolicy`] picks which
+//! playout a search runs; [`roulette`], [`roulette_by`] and [`sample_weighted`] are the
+//! draws the defaults use.
+//!
+//! This module depends on the rules ([`Game`]) only.
+
+use rand_core::RngCore;
+
+use super::{random_below, Game, Move, Outcome, Player, Turn};
+
+/// A game's playout hooks: move strengths, pruning, learned features and the playouts
+/// themselves. Every item has a default built on [`Game`] alone.
+pub trait Playouts: Game {
+    /// The strength `f(m) > 0` of move `mv` here: the action-value function behind
+    /// progressive bias (`P(m) = f(m) / Σ f`) and biased playouts (roulette wheel,
+    /// `p(m) = f(m) / Σ f`). Neutral (1 for every move) by default, so a game need not
+    /// implement it; games in this crate document theirs.
+    #[inline]
+    fn action_value(&self, _mv: Move) -> f32 {
+        1.0
+    }
+
+    /// Plays moves drawn by [`Playouts::action_value`] (roulette wheel, linear in the number
+    /// of moves, no allocation) until the game ends and returns the outcome.
+    fn biased_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
+        play_out(self, rng, |game, moves, rng| roulette(game, moves, rng))
+    }
+
+    /// Win-first / block-first pruning: reorders `moves` (the legal moves here) so that
+    /// the moves worth considering come first and returns how many they are. A move that
+    /// wins at once: only it. Otherwise, when some but not all moves leave the opponent
+    /// an immediate win: only the others (the blocks). Otherwise all. The default plays
+    /// every move (and every reply, for the block test); games override it with
+    /// something faster. Chance positions are never pruned.
+    fn prune_moves(&self, moves: &mut [Move]) -> usize {
+        let Turn::Player(me) = self.turn() else { return moves.len() };
+        let wins_at_once = |game: &Self, mv: Move, player: Player| {
+            let mut child = game.clone();
+            child.play_unchecked(mv);
+            child.outcome() == Some(Outcome::Win(player))
+        };
+        if let Some(i) = moves.iter().position(|&m| wins_at_once(self, m, me)) {
+            moves.swap(0, i);
+            return 1;
+        }
+        let mut safe = 0;
+        for i in 0..moves.len() {
+            let mut child = self.clone();
+            child.play_unchecked(moves[i]);
+            let threatened = match child.turn() {
+                Turn::Player(opponent) if opponent != me => {
+                    child.legal_moves().into_iter().any(|reply| wins_at_once(&child, reply, opponent))
+                }
+                _ => false,
+            };
+            if !threatened {
+                moves.swap(safe, i);
+                safe += 1;
+            }
+        }
+        if safe == 0 {
+            moves.len()
+        } else {
+            safe
+        }
+    }
+
+    /// A playout under any [`PlayoutPolicy`] (the search's pruned playouts and RAVE's
+    /// playouts), with every move a player makes added to `played` (RAVE's
+    /// all-moves-as-first statistics). The default serves every game.
+    fn recorded_playout<R: RngCore>(
+        &mut self,
+        rng: &mut R,
+        policy: PlayoutPolicy,
+        played: &mut MovesPlayed,
+    ) -> Outcome {
+        recorded_play_out(self, rng, policy, played)
+    }
+
+    /// The learned features of this game's moves, by name ([`Playouts::move_feature`]); empty
+    /// when the game has none. A weights file holds one gamma per feature.
+    const MOVE_FEATURES: &'static [&'static str] = &[];
+
+    /// The feature (an index into [`Playouts::MOVE_FEATURES`]) of move `mv` here: with learned
+    /// gammas, a move's strength is its feature's gamma (Coulom 2007). `None`: strength 1.
+    #[inline]
+    fn move_feature(&self, _mv: Move) -> Option<usize> {
+        None
+    }
+
+    /// A roulette-wheel playout with learned strengths: move `m` has strength
+    /// `gammas[move_feature(m)]`.
+    fn learned_playout<R: RngCore>(&mut self, rng: &mut R, gammas: &[f32]) -> Outcome {
+        let policy = PlayoutPolicy { biased: true, prune: false, gammas: Some(gammas) };
+        play_out(self, rng, |game, moves, rng| policy.pick(game, moves, rng))
+    }
+
+    /// `N` playouts under `policy` at once: lane `i` plays `games[i]` to the end with
+    /// `rngs[i]`, exactly the game [`PlayoutPolicy::play_out`] plays from that generator
+    /// state. The default plays the lanes one after the other. A game whose playout is one
+    /// long chain of dependent steps overrides it to advance the lanes in turn, so that
+    /// the core overlaps their chains (Othello: 1.62x the playouts per second with 2
+    /// lanes); the search runs [`crate::search::SearchConfig::leaves`] playouts this way.
+    fn playouts<R: RngCore, const N: usize>(
+        games: &mut [Self; N],
+        rngs: &mut [R; N],
+        policy: PlayoutPolicy,
+    ) -> [Outcome; N] {
+        std::array::from_fn(|i| policy.play_out(&mut games[i], &mut rngs[i]))
+    }
+
+    /// Plays uniformly random moves until the game ends and returns the outcome.
+    /// Games override this with a faster loop; the distribution must stay uniform over
+    /// [`Game::legal_moves`] (chance positions: by [`Game::chance_weight`]).
+    fn random_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
+        play_out(self, rng, |_, moves, rng| moves[random_below(rng, moves.len() as u32) as usize])
+    }
+}
+
+/// The playout loop behind the trait's default playouts: `pick` chooses among the legal
+/// moves (it may reorder them) at players' turns; chance turns draw by
+/// [`Game::chance_weight`].
+fn play_out<G: Playouts, R: RngCore>(
+    game: &mut G,
+    rng: &mut R,
+    pick: impl FnMut(&G, &mut [Move], &mut R) -> Move,
+) -> Outcome {
+    play_out_observed(game, rng, pick, |_, _| {})
+}
+
+/// [`play_out`], telling `on_move` every move a player makes.
+#[inline(always)]
+fn play_out_observed<G: Playouts, R: RngCore>(
+    game: &mut G,
+    rng: &mut R,
+    mut pick: impl FnMut(&G, &mut [Move], &mut R) -> Move,
+    mut on_move: impl FnMut(Player, Move),
+) -> Outcome {
+    loop {
+        if let Some(outcome) = game.outcome() {
+            return outcome;
+        }
+        let mut moves = game.legal_moves();
+        let moves = moves.as_mut();
+        let mv = match game.turn() {
+            Turn::Player(player) => {
+                let mv = pick(game, moves, rng);
+                on_move(player, mv);
+                mv
+            }
+            Turn::Chance => sample_weighted(game, moves, rng),
+        };
+        game.play_unchecked(mv);
+    }
+}
+
+/// The body of [`Playouts::recorded_playout`]'s default, for overrides that keep it for some
+/// settings.
+pub(crate) fn recorded_play_out<G: Playouts, R: RngCore>(
+    game: &mut G,
+    rng: &mut R,
+    policy: PlayoutPolicy,
+    played: &mut MovesPlayed,
+) -> Outcome {
+    play_out_observed(
+        game,
+        rng,
+        |game, moves, rng| policy.pick(game, moves, rng),
+        |player, mv| played.insert(player, mv),
+    )
+}
+
+/// How a playout picks its moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PlayoutPolicy<'a> {
+    /// Roulette wheel over the moves' strengths instead of uniform.
+    pub biased: bool,
+    /// Win-first / block-first pruning ([`Playouts::prune_moves`]) at every ply.
+    pub prune: bool,
+    /// Learned strengths per move feature ([`Playouts::move_feature`]); `None`: the game's
+    /// own [`Playouts::action_value`].
+    pub gammas: Option<&'a [f32]>,
+}
+
+impl PlayoutPolicy<'_> {
+    /// The strength of `mv` in `game` under this policy.
+    #[inline]
+    pub fn strength<G: Playouts>(&self, game: &G, mv: Move) -> f32 {
+        match self.gammas {
+            Some(gammas) => game.move_feature(mv).and_then(|f| gammas.get(f)).copied().unwrap_or(1.0),
+            None => game.action_value(mv),
+        }
+    }
+
+    /// Plays `game` to the end under this policy with the game's fastest playout for it
+    /// and returns the outcome.
+    #[inline(always)]
+    pub fn play_out<G: Playouts, R: RngCore>(&self, game: &mut G, rng: &mut R) -> Outcome {
+        match (self.prune, self.biased, self.gammas) {
+            (true, _, _) => game.recorded_playout(rng, *self, &mut MovesPlayed::default()),
+            (false, true, Some(gammas)) => game.learned_playout(rng, gammas),
+            (false, true, None) => game.biased_playout(rng),
+            (false, false, _) => game.random_playout(rng),
+        }
+    }
+
+    /// Picks a move among `moves` (reordering them when pruning).
+    #[inline]
+    pub fn pick<G: Playouts, R: RngCore>(&self, game: &G, moves: &mut [Move], rng: &mut R) -> Move {
+        let count = if self.prune { game.prune_moves(moves) } else { moves.len() };
+        let kept = &moves[..count];
+        if self.biased {
+            roulette_by(kept, rng, |m| self.strength(game, m))
+        } else {
+            kept[random_below(rng, kept.len() as u32) as usize]
+        }
+    }
+}
+
+/// The moves each player made during part of a game, as two sets of move ids below 256
+/// (higher ids are not recorded): what RAVE's all-moves-as-first statistics need.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MovesPlayed {
+    bits: [[u64; 4]; 2],
+}
+
+impl MovesPlayed {
+    /// Empties both sets.
+    #[inline]
+    pub fn clear(&mut self) {
+        *self = MovesPlayed::default();
+    }
+
+    /// Records that `player` played `mv`.
+    #[inline]
+    pub fn insert(&mut self, player: Player, mv: Move) {
+        if let Some(word) = self.bits[player.index()].get_mut(mv.0 as usize / 64) {
+            *word |= 1 << (mv.0 % 64);
+        }
+    }
+
+    /// Whether `player` played `mv`.
+    #[inline]
+    pub fn contains(&self, player: Player, mv: Move) -> bool {
+        self.bits[player.index()].get(mv.0 as usize / 64).is_some_and(|w| w >> (mv.0 % 64) & 1 != 0)
+    }
+}
+
+/// Draws one of `moves` with probability `f(m) / Σ f` for `f` = [`Playouts::action_value`]
+/// (uniform if the values do not sum to a positive finite number). `moves` must not be
+/// empty.
+pub fn roulette<G: Playouts, R: RngCore>(game: &G, moves: &[Move], rng: &mut R) -> Move {
+    roulette_by(moves, rng, |m| game.action_value(m))
+}
+
+/// Draws one of `moves` (non-empty) with probability proportional to `value(m)` (negative
+/// values count as 0; uniform if none is positive).
+pub fn roulette_by<R: RngCore>(moves: &[Move], rng: &mut R, value: impl Fn(Move) -> f32) -> Move {
+    // Values computed once (on the stack) when they fit; twice otherwise.
+    const BUFFER: usize = 128;
+    let mut values = [0f32; BUFFER];
+    let buffered = moves.len() <= BUFFER;
+    let mut total = 0.0;
+    for (i, &m) in moves.iter().enumerate() {
+        let v = value(m).max(0.0);
+        if buffered {
+            values[i] = v;
+        }
+        total += v;
+    }
+    if !(total > 0.0 && total.is_finite()) {
+        return moves[random_below(rng, moves.len() as u32) as usize];
+    }
+    let mut x = (rng.next_u32() as f32 / 4_294_967_296.0) * total;
+    for (i, &m) in moves.iter().enumerate() {
+        x -= if buffered { values[i] } else { value(m).max(0.0) };
+        if x < 0.0 {
+            return m;
+        }
+    }
+    // Rounding left a sliver past the last move: take the last with positive weight.
+    *moves.iter().rev().find(|&&m| value(m) > 0.0).unwrap_or(&moves[moves.len() - 1])
+}
+
+/// Draws one of `moves` with probability proportional to [`Game::chance_weight`].
+pub fn sample_weighted<G: Game, R: RngCore>(game: &G, moves: &[Move], rng: &mut R) -> Move {
+    let total: f32 = moves.iter().map(|&m| game.chance_weight(m)).sum();
+    let mut x = (rng.next_u32() as f32 / 4_294_967_296.0) * total;
+    for &m in moves {
+        x -= game.chance_weight(m);
+        if x < 0.0 {
+            return m;
+        }
+    }
+    moves[moves.len() - 1]
+}

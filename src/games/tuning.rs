@@ -1,0 +1,29 @@
+//! Search tuning a game may measure and set: [`Tuning`].
+
+use super::Game;
+
+/// The search settings a game sets by default, each measured for the game (the numbers
+/// behind the shipped games' values are in `docs/RESULTS.md`). Every item has a default:
+/// an embedder writes `impl Tuning for MyGame {}`. A search's configuration overrides
+/// any of them.
+pub trait Tuning: Game {
+    /// The learned weights file (JSON, [`crate::weights::MoveWeights`]) a search uses by
+    /// default in place of the game's action values, if the game ships one: learned sets
+    /// are measured against the hand-set action values before they replace them.
+    const SHIPPED_WEIGHTS: Option<&'static str> = None;
+
+    /// The UCB1 exploration constant C a search uses unless told
+    /// ([`crate::search::SearchConfigBuilder::c`]): sqrt(2), unless another value measured
+    /// stronger for the game.
+    const EXPLORATION: f64 = std::f64::consts::SQRT_2;
+
+    /// Whether a search prunes by default ([`Playouts::prune_moves`](super::Playouts::prune_moves),
+    /// [`crate::search::SearchConfigBuilder::prune`]): false, unless the game's rule is
+    /// cheap and measured stronger at equal time.
+    const PRUNE_BY_DEFAULT: bool = false;
+
+    /// How many playouts a search worker keeps in flight by default
+    /// ([`crate::search::SearchConfigBuilder::leaves`]): 1, unless [`Playouts::playouts`](super::Playouts::playouts)
+    /// interleaves lanes and that measured stronger at equal time.
+    const PLAYOUT_LANES: usize = 1;
+}
