@@ -165,14 +165,10 @@ impl Worker {
         let mut state = root.clone();
         let mut node = NodeId::ROOT;
         path.clear();
-        // The root's "mover" is the player who moved before the root position.
-        let batched = batching && tree.stats(node).visits >= params.batch_min_visits;
-        path.push(Step { node, mover: root.side_to_move().other(), batched, chance: false });
-        // Virtual loss this worker put on `node` (none on batched nodes).
-        let mut own_vl = if batched { 0 } else { vl };
-        if own_vl != 0 {
-            tree.add_virtual_loss(node, own_vl);
-        }
+        // The root's "mover" is the player who moved before the root position. `own_vl`:
+        // the virtual loss this worker put on `node` (none on batched nodes).
+        let mut own_vl =
+            enter(tree, &mut path, node, root.side_to_move().other(), batching, params.batch_min_visits, vl);
         // Set when the iteration ends on a node whose value is known without a playout.
         let mut exact: Option<Outcome> = None;
         loop {
@@ -195,12 +191,7 @@ impl Worker {
                     };
                     let mover = state.side_to_move();
                     state.play_unchecked(Move(tree.mv(child)));
-                    let batched = batching && tree.stats(child).visits >= params.batch_min_visits;
-                    own_vl = if batched { 0 } else { vl };
-                    if own_vl != 0 {
-                        tree.add_virtual_loss(child, own_vl);
-                    }
-                    path.push(Step { node: child, mover, batched, chance: false });
+                    own_vl = enter(tree, &mut path, child, mover, batching, params.batch_min_visits, vl);
                     node = child;
                 }
                 // A leaf for good (terminal, or the arena was full), or another thread is
@@ -300,6 +291,27 @@ impl Worker {
             entry.half_points = 0;
         }
     }
+}
+
+/// Steps onto `node`, entered by `mover`'s move: pushes it on `path` and adds `vl`
+/// virtual loss unless its backups are batched. Returns the virtual loss added.
+#[inline(always)]
+fn enter<T: TreeOps>(
+    tree: &mut T,
+    path: &mut Vec<Step>,
+    node: NodeId,
+    mover: Player,
+    batching: bool,
+    batch_min_visits: u32,
+    vl: u32,
+) -> u32 {
+    let batched = batching && tree.stats(node).visits >= batch_min_visits;
+    let own_vl = if batched { 0 } else { vl };
+    if own_vl != 0 {
+        tree.add_virtual_loss(node, own_vl);
+    }
+    path.push(Step { node, mover, batched, chance: false });
+    own_vl
 }
 
 /// The outcome a proven value stands for, given the player who moved into the node.
