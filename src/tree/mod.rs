@@ -8,5 +8,6 @@ pub mod invariants;
 mod node;
 
 pub use access::{ChildView, ExclusiveTree, SharedTree, TreeOps};
-pub use arena::{Arena, CapacityError, NODE_BYTES};
+pub(crate) use arena::CapacityError;
+pub use arena::{Arena, NODE_BYTES};
 pub use node::{Expansion, Node, NodeId, Proof, Stats, MAX_CHILDREN};
