@@ -158,3 +158,16 @@ impl ConfigError {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_arena_refusal_maps_to_the_config_error_it_means() {
+        let too_small = crate::tree::Arena::new(1).unwrap_err();
+        assert_eq!(ConfigError::from(too_small), ConfigError::ArenaTooSmall { nodes: 1, needed: MIN_ARENA_NODES });
+        let too_large = crate::tree::Arena::new(1 << 33).unwrap_err();
+        assert_eq!(ConfigError::from(too_large), ConfigError::ArenaTooLarge { nodes: 1 << 33, max: MAX_ARENA_NODES });
+    }
+}

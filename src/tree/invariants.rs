@@ -210,3 +210,32 @@ pub fn check_proofs<G: crate::games::Game>(arena: &Arena, root: &G) -> Result<u6
     }
     Ok(proven)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn expect(playouts: u64) -> Expectations {
+        Expectations {
+            playouts,
+            expand_threshold: 1,
+            exact_leaf_visits: true,
+            prior_root_visits: 0,
+            prior_root_leaf: 0,
+            amaf_covers_visits: false,
+        }
+    }
+
+    #[test]
+    fn a_violation_names_its_rule_and_node() {
+        let arena = Arena::new(4).unwrap();
+        assert_eq!(check(&arena, expect(0)), Ok(1));
+        let e = check(&arena, expect(1)).unwrap_err();
+        assert_eq!((e.rule, e.node), (2, Some(0)), "{e}");
+        assert!(e.to_string().contains("rule 2"), "{e}");
+        // Two nodes handed out but never published: unreachable, a fault of the whole tree.
+        arena.alloc(2).unwrap();
+        let e = check(&arena, expect(0)).unwrap_err();
+        assert_eq!((e.rule, e.node), (4, None), "{e}");
+    }
+}
