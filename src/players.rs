@@ -94,6 +94,7 @@ fn parse_num<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, SpecErro
 
 /// Why a player could not move.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum PlayerError {
     /// The MCTS player's search failed.
     Search(SearchError),

@@ -222,7 +222,7 @@ pub fn fit_mm(decisions: &[Decision], features: usize, iterations: usize) -> Vec
 /// the best measured in play (`docs/RESULTS.md`).
 ///
 /// # Errors
-/// [`WeightsError`] if `temperature` is not a positive finite number.
+/// [`WeightsError::BadTemperature`] if `temperature` is not a positive finite number.
 pub fn with_temperature(gammas: &[f64], temperature: f64) -> Result<Vec<f64>, WeightsError> {
     let exponent = temperature_exponent(temperature)?;
     Ok(gammas.iter().map(|g| g.powf(exponent)).collect())
@@ -231,10 +231,10 @@ pub fn with_temperature(gammas: &[f64], temperature: f64) -> Result<Vec<f64>, We
 /// The exponent `1 / temperature` of [`with_temperature`].
 ///
 /// # Errors
-/// [`WeightsError`] if `temperature` is not a positive finite number.
+/// [`WeightsError::BadTemperature`] if `temperature` is not a positive finite number.
 pub fn temperature_exponent(temperature: f64) -> Result<f64, WeightsError> {
     if !(temperature.is_finite() && temperature > 0.0) {
-        return Err(WeightsError(format!("temperature {temperature} must be a positive finite number")));
+        return Err(WeightsError::BadTemperature(temperature));
     }
     Ok(1.0 / temperature)
 }

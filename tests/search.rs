@@ -4,7 +4,8 @@
 
 use parmcts::players::PlayerSpec;
 use parmcts::{
-    ConnectFour, Game, Mode, Outcome, Search, SearchConfig, SearchError, SearchGame, SearchResult, TicTacToe,
+    ConfigError, ConnectFour, Game, Mode, Outcome, Search, SearchConfig, SearchError, SearchGame, SearchResult,
+    TicTacToe,
 };
 
 fn config(playouts: u64, seed: u64) -> parmcts::search::SearchConfigBuilder {
@@ -123,7 +124,10 @@ fn impossible_searches_are_errors() {
     assert_eq!(search.run(&finished), Err(SearchError::GameOver));
     // The root of Connect Four has 7 children: 8 nodes are needed.
     let mut tiny = Search::new(config(10, 0).arena_nodes(7).build().unwrap()).unwrap();
-    assert_eq!(tiny.run(&ConnectFour::new()), Err(SearchError::ArenaTooSmall { needed: 8, capacity: 7 }));
+    assert_eq!(
+        tiny.run(&ConnectFour::new()),
+        Err(SearchError::Config(ConfigError::ArenaTooSmall { nodes: 7, needed: 8 }))
+    );
 }
 
 #[test]

@@ -111,6 +111,7 @@ impl Limits {
 
 /// Errors from [`AlphaBeta`].
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum AbError {
     /// Neither a depth nor a time limit was given.
     NoLimit,

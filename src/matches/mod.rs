@@ -105,9 +105,24 @@ pub struct MatchSummary {
 
 /// Why a match could not be played.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum MatchError {
-    /// A setting is impossible (named).
-    Config(String),
+    /// `games` was 0.
+    ZeroGames,
+    /// `parallel_games` was 0.
+    ZeroParallelGames,
+    /// No random opening of this many plies leaves the game unfinished (1,000 tried).
+    NoOpening {
+        /// The plies asked for.
+        plies: u32,
+    },
+    /// A player chose a move the rules refuse (a bug in the player).
+    IllegalMove {
+        /// The move, in the game's notation.
+        mv: String,
+        /// Why the rules refuse it.
+        reason: String,
+    },
     /// A player could not move.
     Player(PlayerError),
     /// The pool of `threads` threads playing the games could not be started.
@@ -122,7 +137,10 @@ pub enum MatchError {
 impl std::fmt::Display for MatchError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            MatchError::Config(s) => f.write_str(s),
+            MatchError::ZeroGames => write!(f, "--games must be at least 1"),
+            MatchError::ZeroParallelGames => write!(f, "--parallel-games must be at least 1"),
+            MatchError::NoOpening { plies } => write!(f, "no unfinished random opening of {plies} plies found"),
+            MatchError::IllegalMove { mv, reason } => write!(f, "a player chose an illegal move '{mv}': {reason}"),
             MatchError::Player(e) => e.fmt(f),
             MatchError::ThreadPool { threads, reason } => {
                 write!(f, "could not start {threads} threads for the match's games: {reason}")
@@ -153,7 +171,7 @@ fn random_opening<G: Game>(start: &G, plies: u32, seed: u64) -> Result<(G, Vec<S
             return Ok((game, text));
         }
     }
-    Err(MatchError::Config(format!("no unfinished random opening of {plies} plies found")))
+    Err(MatchError::NoOpening { plies })
 }
 
 /// Plays one game; `p1_first` says which spec moves first.
@@ -184,7 +202,7 @@ fn play_game<G: Evaluate + SearchGame>(
         // agents[0] is p1's exactly when p1 moves first.
         move_ms[usize::from((mover == 0) != p1_first)].push(started.elapsed().as_secs_f64() * 1e3);
         moves.push(game.format_move(mv));
-        game.try_play(mv).map_err(|e| MatchError::Config(format!("a player chose an illegal move: {e}")))?;
+        game.try_play(mv).map_err(|e| MatchError::IllegalMove { mv: game.format_move(mv), reason: e.to_string() })?;
     }
     let first_won = match game.outcome() {
         Some(Outcome::Win(Player::One)) => Some(true),
@@ -262,10 +280,10 @@ pub fn run_match<G: Evaluate + SearchGame>(
     on_game: impl Fn(&GameRecord, &Tally) + Sync,
 ) -> Result<MatchSummary, MatchError> {
     if config.games == 0 {
-        return Err(MatchError::Config("--games must be at least 1".into()));
+        return Err(MatchError::ZeroGames);
     }
     if config.parallel_games == 0 {
-        return Err(MatchError::Config("--parallel-games must be at least 1".into()));
+        return Err(MatchError::ZeroParallelGames);
     }
     if start.outcome().is_some() {
         return Err(MatchError::Player(PlayerError::GameOver));

@@ -314,7 +314,7 @@ impl SearchConfigBuilder {
         let per_tree =
             if cfg.mode == Mode::RootParallel { cfg.arena_capacity / cfg.threads as u64 } else { cfg.arena_capacity };
         if per_tree < MIN_ARENA_NODES {
-            return Err(ConfigError::ArenaTooSmall { nodes: per_tree, min: MIN_ARENA_NODES });
+            return Err(ConfigError::ArenaTooSmall { nodes: per_tree, needed: MIN_ARENA_NODES });
         }
         Ok(cfg)
     }
@@ -490,10 +490,10 @@ mod tests {
         assert_eq!(b().threads(0).build(), Err(ConfigError::ZeroThreads));
         assert_eq!(b().c(-1.0).build(), Err(ConfigError::BadExploration(-1.0)));
         assert!(matches!(b().c(f64::NAN).build(), Err(ConfigError::BadExploration(_))));
-        assert_eq!(b().arena_nodes(1).build(), Err(ConfigError::ArenaTooSmall { nodes: 1, min: MIN_ARENA_NODES }));
+        assert_eq!(b().arena_nodes(1).build(), Err(ConfigError::ArenaTooSmall { nodes: 1, needed: MIN_ARENA_NODES }));
         assert_eq!(
             b().mode(Mode::RootParallel).threads(4).arena_nodes(7).build(),
-            Err(ConfigError::ArenaTooSmall { nodes: 1, min: MIN_ARENA_NODES })
+            Err(ConfigError::ArenaTooSmall { nodes: 1, needed: MIN_ARENA_NODES })
         );
         assert_eq!("fast".parse::<Mode>(), Err(ConfigError::UnknownMode("fast".into())));
         assert_eq!("wu-uct".parse::<InFlight>(), Ok(InFlight::WuUct));

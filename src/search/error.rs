@@ -2,6 +2,9 @@
 
 use std::fmt;
 
+use super::config::{MAX_ARENA_NODES, MIN_ARENA_NODES};
+use crate::tree::CapacityError;
+
 /// A configuration that failed validation, naming the bad value.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
@@ -30,12 +33,17 @@ pub enum ConfigError {
         /// The most accepted.
         max: usize,
     },
-    /// The arena cannot hold a root and its children.
+    /// The arena cannot hold a root and its children: the one error for an arena too
+    /// small, whether the configuration shows it (fewer than [`MIN_ARENA_NODES`] per tree)
+    /// or the position searched does (more children than fit, from [`Search::run`]).
+    ///
+    /// [`MIN_ARENA_NODES`]: super::MIN_ARENA_NODES
+    /// [`Search::run`]: super::Search::run
     ArenaTooSmall {
         /// Nodes per tree.
         nodes: u64,
-        /// The fewest accepted.
-        min: u64,
+        /// The fewest that hold the root and its children.
+        needed: u64,
     },
     /// The arena is larger than the 32-bit node index can address.
     ArenaTooLarge {
@@ -90,8 +98,8 @@ impl fmt::Display for ConfigError {
             }
             ConfigError::ZeroThreads => write!(f, "threads must be at least 1 (got 0)"),
             ConfigError::TooManyThreads { got, max } => write!(f, "threads must be at most {max} (got {got})"),
-            ConfigError::ArenaTooSmall { nodes, min } => {
-                write!(f, "arena of {nodes} nodes per tree is too small (at least {min} nodes)")
+            ConfigError::ArenaTooSmall { nodes, needed } => {
+                write!(f, "arena of {nodes} nodes per tree is too small: the root and its children need {needed}")
             }
             ConfigError::ArenaTooLarge { nodes, max } => {
                 write!(f, "arena of {nodes} nodes is too large (at most {max} nodes)")
@@ -113,6 +121,18 @@ impl fmt::Display for ConfigError {
 }
 
 impl std::error::Error for ConfigError {}
+
+impl From<CapacityError> for ConfigError {
+    /// The one place an arena's own refusal becomes the user's error (the configuration
+    /// already rejects both cases; this keeps the mapping honest if it ever does not).
+    fn from(e: CapacityError) -> ConfigError {
+        if e.requested < MIN_ARENA_NODES {
+            ConfigError::ArenaTooSmall { nodes: e.requested, needed: MIN_ARENA_NODES }
+        } else {
+            ConfigError::ArenaTooLarge { nodes: e.requested, max: MAX_ARENA_NODES }
+        }
+    }
+}
 
 impl ConfigError {
     /// The key of the setting at fault ([`crate::search::SETTINGS`]), where one is.
@@ -136,5 +156,18 @@ impl ConfigError {
             | ConfigError::ArenaTooLarge { .. }
             | ConfigError::Conflict { .. } => return None,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_arena_refusal_maps_to_the_config_error_it_means() {
+        let too_small = crate::tree::Arena::new(1).unwrap_err();
+        assert_eq!(ConfigError::from(too_small), ConfigError::ArenaTooSmall { nodes: 1, needed: MIN_ARENA_NODES });
+        let too_large = crate::tree::Arena::new(1 << 33).unwrap_err();
+        assert_eq!(ConfigError::from(too_large), ConfigError::ArenaTooLarge { nodes: 1 << 33, max: MAX_ARENA_NODES });
     }
 }

@@ -54,20 +54,15 @@ use stop::Stopper;
 
 /// Why a search could not run.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum SearchError {
-    /// The configuration is invalid.
+    /// The configuration is invalid, or does not fit the position searched (an arena too
+    /// small for the root's children: [`ConfigError::ArenaTooSmall`]).
     Config(ConfigError),
     /// The root position is already over.
     GameOver,
     /// The configured move weights are not for this game.
     Weights(WeightsError),
-    /// The arena cannot hold the root and its children.
-    ArenaTooSmall {
-        /// Nodes needed for the root and its children.
-        needed: u64,
-        /// Nodes available per tree.
-        capacity: u64,
-    },
 }
 
 impl fmt::Display for SearchError {
@@ -76,9 +71,6 @@ impl fmt::Display for SearchError {
             SearchError::Config(e) => e.fmt(f),
             SearchError::GameOver => write!(f, "the position is already over: nothing to search"),
             SearchError::Weights(e) => e.fmt(f),
-            SearchError::ArenaTooSmall { needed, capacity } => {
-                write!(f, "arena too small: {capacity} nodes per tree, but the root and its children need {needed}")
-            }
         }
     }
 }
@@ -121,8 +113,7 @@ impl Search {
     pub fn new(config: SearchConfig) -> Result<Search, SearchError> {
         let trees = with_driver!(config.mode, |driver| driver.trees(config.threads));
         let per_tree = config.arena_capacity / trees as u64;
-        let new_arena =
-            || Arena::new(per_tree).map_err(|_| ConfigError::ArenaTooSmall { nodes: per_tree, min: MIN_ARENA_NODES });
+        let new_arena = || Arena::new(per_tree).map_err(ConfigError::from);
         let arenas = (0..trees)
             .map(|_| {
                 let mut arena = new_arena()?;
@@ -163,17 +154,17 @@ impl Search {
     /// mode's driver, and summarises the trees.
     ///
     /// # Errors
-    /// [`SearchError::GameOver`] if `root` is finished; [`SearchError::ArenaTooSmall`] if
-    /// an arena cannot hold the root's children.
+    /// [`SearchError::GameOver`] if `root` is finished; [`ConfigError::ArenaTooSmall`] (in
+    /// [`SearchError::Config`]) if an arena cannot hold the root's children.
     pub fn run<G: SearchGame>(&mut self, root: &G) -> Result<SearchResult, SearchError> {
         if root.outcome().is_some() {
             return Err(SearchError::GameOver);
         }
         let gammas = resolve_gammas::<G>(&self.config, &mut self.shipped)?;
         let needed = 1 + root.legal_moves().as_ref().len() as u64;
-        let capacity = self.arenas[0].capacity() as u64;
-        if needed > capacity {
-            return Err(SearchError::ArenaTooSmall { needed, capacity });
+        let nodes = self.arenas[0].capacity() as u64;
+        if needed > nodes {
+            return Err(ConfigError::ArenaTooSmall { nodes, needed }.into());
         }
         let cfg = &self.config;
         let params = IterationParams::resolve::<G>(cfg, gammas);

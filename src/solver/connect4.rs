@@ -221,6 +221,7 @@ impl MoveSorter {
 
 /// Errors from the solver.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum SolveError {
     /// The position is already won or the board is full.
     GameOver,

@@ -22,9 +22,10 @@ pub struct Arena {
     amaf: Option<Box<[AtomicU64]>>,
 }
 
-/// Why an arena could not be created.
+/// Why an arena could not be created. Crate-private: the search turns it into its
+/// `ConfigError` in one place (`From<CapacityError> for ConfigError`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CapacityError {
+pub(crate) struct CapacityError {
     /// The requested capacity in nodes.
     pub requested: u64,
 }
@@ -42,7 +43,7 @@ impl Arena {
     ///
     /// # Errors
     /// [`CapacityError`] when `capacity` is below 2 or does not fit a `u32` index.
-    pub fn new(capacity: u64) -> Result<Arena, CapacityError> {
+    pub(crate) fn new(capacity: u64) -> Result<Arena, CapacityError> {
         if !(2..=u32::MAX as u64).contains(&capacity) {
             return Err(CapacityError { requested: capacity });
         }

@@ -15,18 +15,35 @@
 //! 5. With RAVE, every child's AMAF visits are at least its visits: an iteration through
 //!    a child played its move, so it credits it (games without chance turns, where RAVE
 //!    skips the credit).
+//! 6. No node scores more than it was visited: half points at most 2 × visits.
+//! 7. Every proof the solver left is supported by the game or by the children's proofs
+//!    ([`check_proofs`]).
 
 use std::fmt;
 
 use super::{Arena, Expansion, NodeId};
 
-/// A broken invariant, naming the node.
+/// A broken invariant: its number in the list above, the node, and what was found.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct InvariantViolation(pub String);
+#[non_exhaustive]
+pub struct InvariantViolation {
+    /// The invariant's number (1 to 7, as listed in [`crate::tree::invariants`]).
+    pub rule: u8,
+    /// The arena index of the node at fault (`None` for a fault of the whole tree).
+    pub node: Option<u32>,
+    /// What was found, with the numbers.
+    pub message: String,
+}
+
+impl InvariantViolation {
+    fn at(rule: u8, node: u32, message: String) -> Self {
+        InvariantViolation { rule, node: Some(node), message }
+    }
+}
 
 impl fmt::Display for InvariantViolation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invariant violated: {}", self.0)
+        write!(f, "invariant violated (rule {}): {}", self.rule, self.message)
     }
 }
 
@@ -54,7 +71,7 @@ pub struct Expectations {
 /// # Errors
 /// The first [`InvariantViolation`] found.
 pub fn check(arena: &Arena, expect: Expectations) -> Result<u64, InvariantViolation> {
-    let fail = |msg: String| Err(InvariantViolation(msg));
+    let fail = |rule, node, msg| Err(InvariantViolation::at(rule, node, msg));
     let used = arena.len();
     let mut owned = vec![false; used as usize];
     owned[0] = true;
@@ -62,40 +79,48 @@ pub fn check(arena: &Arena, expect: Expectations) -> Result<u64, InvariantViolat
     let mut stack = vec![NodeId::ROOT];
     let root = arena.node(NodeId::ROOT).stats_relaxed();
     if root.visits as u64 != expect.playouts + expect.prior_root_visits {
-        return fail(format!(
-            "root visits {} != completed playouts {} + visits before the search {}",
-            root.visits, expect.playouts, expect.prior_root_visits
-        ));
+        return fail(
+            2,
+            0,
+            format!(
+                "root visits {} != completed playouts {} + visits before the search {}",
+                root.visits, expect.playouts, expect.prior_root_visits
+            ),
+        );
     }
     while let Some(id) = stack.pop() {
         let node = arena.node(id);
         let vl = node.virtual_loss_relaxed();
         if vl != 0 {
-            return fail(format!("node {} keeps virtual loss {vl}", id.0));
+            return fail(1, id.0, format!("node {} keeps virtual loss {vl}", id.0));
         }
         let stats = node.stats_relaxed();
         if stats.half_points > 2 * stats.visits {
-            return fail(format!("node {} score {} exceeds 2 x visits {}", id.0, stats.half_points, stats.visits));
+            return fail(
+                6,
+                id.0,
+                format!("node {} score {} exceeds 2 x visits {}", id.0, stats.half_points, stats.visits),
+            );
         }
         match node.expansion() {
             Expansion::Unexpanded => {}
-            Expansion::Expanding => return fail(format!("node {} left EXPANDING", id.0)),
+            Expansion::Expanding => return fail(1, id.0, format!("node {} left EXPANDING", id.0)),
             Expansion::Expanded { count: 0, .. } => {}
             Expansion::Expanded { first, count } => {
                 let end = first.0 as u64 + count as u64;
                 if first.0 == 0 || end > used as u64 {
-                    return fail(format!("node {} has block {}..{end} outside 1..{used}", id.0, first.0));
+                    return fail(4, id.0, format!("node {} has block {}..{end} outside 1..{used}", id.0, first.0));
                 }
                 let mut child_visits = 0u64;
                 for c in first.0..first.0 + count {
                     if std::mem::replace(&mut owned[c as usize], true) {
-                        return fail(format!("node {c} belongs to two child blocks (parent {})", id.0));
+                        return fail(4, c, format!("node {c} belongs to two child blocks (parent {})", id.0));
                     }
                     let visits = arena.node(NodeId(c)).stats_relaxed().visits;
                     child_visits += visits as u64;
                     let amaf = arena.amaf(NodeId(c)).visits;
                     if expect.amaf_covers_visits && amaf < visits {
-                        return fail(format!("node {c} has {visits} visits but only {amaf} AMAF visits"));
+                        return fail(5, c, format!("node {c} has {visits} visits but only {amaf} AMAF visits"));
                     }
                     stack.push(NodeId(c));
                 }
@@ -113,16 +138,25 @@ pub fn check(arena: &Arena, expect: Expectations) -> Result<u64, InvariantViolat
                     (false, Some(leaf)) => leaf >= expect.expand_threshold as u64,
                 };
                 if !ok {
-                    return fail(format!(
-                        "node {} has {visits} visits but its children have {child_visits} (threshold {})",
-                        id.0, expect.expand_threshold
-                    ));
+                    let rule = if id == NodeId::ROOT { 2 } else { 3 };
+                    return fail(
+                        rule,
+                        id.0,
+                        format!(
+                            "node {} has {visits} visits but its children have {child_visits} (threshold {})",
+                            id.0, expect.expand_threshold
+                        ),
+                    );
                 }
             }
         }
     }
     if reachable != used as u64 {
-        return fail(format!("{reachable} nodes reachable from the root but {used} allocated"));
+        return Err(InvariantViolation {
+            rule: 4,
+            node: None,
+            message: format!("{reachable} nodes reachable from the root but {used} allocated"),
+        });
     }
     Ok(reachable)
 }
@@ -137,7 +171,7 @@ pub fn check(arena: &Arena, expect: Expectations) -> Result<u64, InvariantViolat
 pub fn check_proofs<G: crate::games::Game>(arena: &Arena, root: &G) -> Result<u64, InvariantViolation> {
     use super::Proof;
     use crate::games::{Move, Turn};
-    let fail = |msg: String| Err(InvariantViolation(msg));
+    let fail = |node: NodeId, msg| Err(InvariantViolation::at(7, node.0, msg));
     let mut proven = 0;
     let mut stack = vec![(NodeId::ROOT, root.clone(), root.side_to_move().other())];
     while let Some((id, state, mover)) = stack.pop() {
@@ -157,22 +191,51 @@ pub fn check_proofs<G: crate::games::Game>(arena: &Arena, root: &G) -> Result<u6
         proven += 1;
         if let Some(outcome) = state.outcome() {
             if proof != Proof::from_half_points(outcome.half_points(mover)) {
-                return fail(format!("node {} proven {proof:?} but the game ended {outcome:?}", id.0));
+                return fail(id, format!("node {} proven {proof:?} but the game ended {outcome:?}", id.0));
             }
             continue;
         }
         let (Turn::Player(to_move), Expansion::Expanded { first, count }) = (state.turn(), expansion) else {
-            return fail(format!("node {} proven {proof:?} without children to prove it", id.0));
+            return fail(id, format!("node {} proven {proof:?} without children to prove it", id.0));
         };
         let proofs: Vec<Proof> = (first.0..first.0 + count).map(|c| arena.node(NodeId(c)).proof()).collect();
         let best = proofs.iter().copied().max().unwrap_or_default();
         if count == 0 || (best != Proof::Win && proofs.contains(&Proof::Unknown)) {
-            return fail(format!("node {} proven {proof:?} but its children prove nothing", id.0));
+            return fail(id, format!("node {} proven {proof:?} but its children prove nothing", id.0));
         }
         let implied = if to_move == mover { best } else { best.flip() };
         if proof != implied {
-            return fail(format!("node {} proven {proof:?} but its children imply {implied:?}", id.0));
+            return fail(id, format!("node {} proven {proof:?} but its children imply {implied:?}", id.0));
         }
     }
     Ok(proven)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn expect(playouts: u64) -> Expectations {
+        Expectations {
+            playouts,
+            expand_threshold: 1,
+            exact_leaf_visits: true,
+            prior_root_visits: 0,
+            prior_root_leaf: 0,
+            amaf_covers_visits: false,
+        }
+    }
+
+    #[test]
+    fn a_violation_names_its_rule_and_node() {
+        let arena = Arena::new(4).unwrap();
+        assert_eq!(check(&arena, expect(0)), Ok(1));
+        let e = check(&arena, expect(1)).unwrap_err();
+        assert_eq!((e.rule, e.node), (2, Some(0)), "{e}");
+        assert!(e.to_string().contains("rule 2"), "{e}");
+        // Two nodes handed out but never published: unreachable, a fault of the whole tree.
+        arena.alloc(2).unwrap();
+        let e = check(&arena, expect(0)).unwrap_err();
+        assert_eq!((e.rule, e.node), (4, None), "{e}");
+    }
 }

@@ -8,5 +8,6 @@ pub mod invariants;
 mod node;
 
 pub use access::{ExclusiveTree, SharedTree, TreeOps};
+pub(crate) use arena::CapacityError;
 pub use arena::{Arena, NODE_BYTES};
 pub use node::{Expansion, NodeId, Proof};

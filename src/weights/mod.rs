@@ -30,13 +30,88 @@ pub struct MoveWeights {
     pub source: String,
 }
 
-/// Why a weights file cannot be used.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WeightsError(pub String);
+/// Why a weights file cannot be used, naming the bad value.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum WeightsError {
+    /// The file could not be read.
+    Unreadable {
+        /// The path given.
+        path: String,
+        /// The operating system's reason.
+        reason: String,
+    },
+    /// The text is not a weights file (bad JSON or a missing field).
+    Malformed {
+        /// The file, when the text came from one.
+        path: Option<String>,
+        /// The parser's reason.
+        reason: String,
+    },
+    /// The weights are for another game.
+    WrongGame {
+        /// The game searched ([`Game::NAME`]).
+        expected: &'static str,
+        /// The game the weights name.
+        found: String,
+    },
+    /// The game has no move features, so nothing to weight.
+    NoFeatures {
+        /// The game ([`Game::NAME`]).
+        game: &'static str,
+    },
+    /// The weights name other features, or the same in another order.
+    WrongFeatures {
+        /// The game ([`Game::NAME`]).
+        game: &'static str,
+        /// The game's features ([`Game::MOVE_FEATURES`]).
+        expected: &'static [&'static str],
+        /// The features the weights name.
+        found: Vec<String>,
+    },
+    /// Not one gamma per feature.
+    WrongGammaCount {
+        /// Gammas given.
+        gammas: usize,
+        /// Features named.
+        features: usize,
+    },
+    /// A gamma that is not positive and finite.
+    BadGamma {
+        /// The feature it weights.
+        feature: String,
+        /// The gamma given.
+        value: f32,
+    },
+    /// The file could not be written.
+    Unwritable {
+        /// The path given.
+        path: String,
+        /// The reason (the operating system's, or the serialiser's).
+        reason: String,
+    },
+    /// A softmax temperature that is not positive and finite ([`train::with_temperature`]).
+    BadTemperature(f64),
+}
 
 impl fmt::Display for WeightsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            WeightsError::Unreadable { path, reason } => write!(f, "cannot read weights file '{path}': {reason}"),
+            WeightsError::Malformed { path: Some(path), reason } => write!(f, "{path}: bad weights file: {reason}"),
+            WeightsError::Malformed { path: None, reason } => write!(f, "bad weights file: {reason}"),
+            WeightsError::WrongGame { expected, found } => write!(f, "weights are for '{found}', not {expected}"),
+            WeightsError::NoFeatures { game } => write!(f, "{game} has no move features to weight"),
+            WeightsError::WrongFeatures { game, expected, found } => {
+                write!(f, "weights name features {found:?}, but {game} has {expected:?}")
+            }
+            WeightsError::WrongGammaCount { gammas, features } => write!(f, "{gammas} gammas for {features} features"),
+            WeightsError::BadGamma { feature, value } => {
+                write!(f, "gamma of '{feature}' must be positive and finite (got {value})")
+            }
+            WeightsError::Unwritable { path, reason } => write!(f, "cannot write '{path}': {reason}"),
+            WeightsError::BadTemperature(t) => write!(f, "temperature {t} must be a positive finite number"),
+        }
     }
 }
 
@@ -63,7 +138,7 @@ impl MoveWeights {
     /// # Errors
     /// Malformed JSON or a missing field.
     pub fn from_json(text: &str) -> Result<MoveWeights, WeightsError> {
-        serde_json::from_str(text).map_err(|e| WeightsError(format!("bad weights file: {e}")))
+        serde_json::from_str(text).map_err(|e| WeightsError::Malformed { path: None, reason: e.to_string() })
     }
 
     /// Reads a weights file; `default` names the set shipped with the crate.
@@ -75,8 +150,9 @@ impl MoveWeights {
             return MoveWeights::from_json(crate::games::othello::DEFAULT_WEIGHTS);
         }
         let text = std::fs::read_to_string(Path::new(path))
-            .map_err(|e| WeightsError(format!("cannot read weights file '{path}': {e}")))?;
-        MoveWeights::from_json(&text).map_err(|e| WeightsError(format!("{path}: {}", e.0)))
+            .map_err(|e| WeightsError::Unreadable { path: path.to_string(), reason: e.to_string() })?;
+        serde_json::from_str(&text)
+            .map_err(|e| WeightsError::Malformed { path: Some(path.to_string()), reason: e.to_string() })
     }
 
     /// Writes the weights as pretty JSON.
@@ -84,8 +160,9 @@ impl MoveWeights {
     /// # Errors
     /// An I/O error, named with the path.
     pub fn save(&self, path: &str) -> Result<(), WeightsError> {
-        let text = serde_json::to_string_pretty(self).map_err(|e| WeightsError(e.to_string()))?;
-        std::fs::write(path, text + "\n").map_err(|e| WeightsError(format!("cannot write '{path}': {e}")))
+        let unwritable = |reason: String| WeightsError::Unwritable { path: path.to_string(), reason };
+        let text = serde_json::to_string_pretty(self).map_err(|e| unwritable(e.to_string()))?;
+        std::fs::write(path, text + "\n").map_err(|e| unwritable(e.to_string()))
     }
 
     /// Checks that the weights are for `G`: its name, its feature names in order, and one
@@ -95,26 +172,25 @@ impl MoveWeights {
     /// The first mismatch, named.
     pub fn check<G: Playouts>(&self) -> Result<(), WeightsError> {
         if self.game != G::NAME {
-            return Err(WeightsError(format!("weights are for '{}', not {}", self.game, G::NAME)));
+            return Err(WeightsError::WrongGame { expected: G::NAME, found: self.game.clone() });
         }
         if G::MOVE_FEATURES.is_empty() {
-            return Err(WeightsError(format!("{} has no move features to weight", G::NAME)));
+            return Err(WeightsError::NoFeatures { game: G::NAME });
         }
         if self.features.len() != G::MOVE_FEATURES.len()
             || self.features.iter().zip(G::MOVE_FEATURES).any(|(a, b)| a != b)
         {
-            return Err(WeightsError(format!(
-                "weights name features {:?}, but {} has {:?}",
-                self.features,
-                G::NAME,
-                G::MOVE_FEATURES
-            )));
+            return Err(WeightsError::WrongFeatures {
+                game: G::NAME,
+                expected: G::MOVE_FEATURES,
+                found: self.features.clone(),
+            });
         }
         if self.gammas.len() != self.features.len() {
-            return Err(WeightsError(format!("{} gammas for {} features", self.gammas.len(), self.features.len())));
+            return Err(WeightsError::WrongGammaCount { gammas: self.gammas.len(), features: self.features.len() });
         }
         if let Some((i, g)) = self.gammas.iter().enumerate().find(|(_, g)| !(g.is_finite() && **g > 0.0)) {
-            return Err(WeightsError(format!("gamma of '{}' must be positive and finite (got {g})", self.features[i])));
+            return Err(WeightsError::BadGamma { feature: self.features[i].clone(), value: *g });
         }
         Ok(())
     }
@@ -137,11 +213,15 @@ mod tests {
         let good = MoveWeights::new::<Othello>(vec![1.0; 10], "test").unwrap();
         let mut bad = good.clone();
         bad.gammas[3] = -1.0;
-        assert!(bad.check::<Othello>().unwrap_err().0.contains("B-square"));
+        assert!(
+            matches!(bad.check::<Othello>(), Err(WeightsError::BadGamma { feature, value: -1.0 }) if feature.contains("B-square"))
+        );
         let mut bad = good.clone();
         bad.gammas.pop();
         assert!(bad.check::<Othello>().is_err());
         assert!(MoveWeights::from_json("{").is_err());
-        assert!(MoveWeights::load("/nonexistent/w.json").unwrap_err().0.contains("/nonexistent/w.json"));
+        assert!(
+            matches!(MoveWeights::load("/nonexistent/w.json"), Err(WeightsError::Unreadable { path, .. }) if path == "/nonexistent/w.json")
+        );
     }
 }

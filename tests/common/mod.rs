@@ -1,7 +1,9 @@
 //! Helpers shared by the integration tests: reading the external oracles in
 //! `tests/data` (byte-for-byte copies of published sources kept in the repository; see
-//! `tests/data/README.md`).
+//! `tests/data/README.md`), and a user game ([`nim`]).
 #![allow(dead_code)]
+
+pub mod nim;
 
 use std::path::PathBuf;
 

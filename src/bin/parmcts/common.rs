@@ -65,7 +65,8 @@ impl From<SearchError> for Failure {
     fn from(e: SearchError) -> Failure {
         match e {
             SearchError::Config(e) => e.into(),
-            // The position, the arena or the weights given do not fit: all bad input.
+            SearchError::Weights(e) => e.into(),
+            // The position given is over: bad input.
             e => Failure::input(e),
         }
     }
@@ -84,7 +85,8 @@ impl From<MatchError> for Failure {
     fn from(e: MatchError) -> Failure {
         match e {
             MatchError::Player(e) => e.into(),
-            MatchError::ThreadPool { .. } => Failure::runtime(e),
+            // A pool that would not start, or a player that broke the rules: not the input.
+            MatchError::ThreadPool { .. } | MatchError::IllegalMove { .. } => Failure::runtime(e),
             e => Failure::input(e),
         }
     }
@@ -113,7 +115,12 @@ impl From<SolveError> for Failure {
 
 impl From<WeightsError> for Failure {
     fn from(e: WeightsError) -> Failure {
-        Failure::input(e)
+        match e {
+            // Writing the output failed: a failure at run time. A file the user named that
+            // cannot be read is bad input, as `--weights /nonexistent.json` is.
+            WeightsError::Unwritable { .. } => Failure::runtime(e),
+            e => Failure::input(e),
+        }
     }
 }
 
