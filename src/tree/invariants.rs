@@ -27,7 +27,7 @@ use super::{Arena, Expansion, NodeId};
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct InvariantViolation {
-    /// The invariant's number (1 to 7, as listed in [`crate::tree::invariants`]).
+    /// The invariant's number (1 to 7, as listed in `src/tree/invariants.rs` and `docs/CONCURRENCY.md`).
     pub rule: u8,
     /// The arena index of the node at fault (`None` for a fault of the whole tree).
     pub node: Option<u32>,

@@ -50,7 +50,7 @@ pub enum WeightsError {
     },
     /// The weights are for another game.
     WrongGame {
-        /// The game searched ([`Game::NAME`]).
+        /// The game searched ([`crate::Game::NAME`]).
         expected: &'static str,
         /// The game the weights name.
         found: String,
