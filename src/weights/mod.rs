@@ -57,14 +57,14 @@ pub enum WeightsError {
     },
     /// The game has no move features, so nothing to weight.
     NoFeatures {
-        /// The game ([`Game::NAME`]).
+        /// The game ([`crate::Game::NAME`]).
         game: &'static str,
     },
     /// The weights name other features, or the same in another order.
     WrongFeatures {
-        /// The game ([`Game::NAME`]).
+        /// The game ([`crate::Game::NAME`]).
         game: &'static str,
-        /// The game's features ([`Game::MOVE_FEATURES`]).
+        /// The game's features ([`crate::Playouts::MOVE_FEATURES`]).
         expected: &'static [&'static str],
         /// The features the weights name.
         found: Vec<String>,
@@ -90,7 +90,7 @@ pub enum WeightsError {
         /// The reason (the operating system's, or the serialiser's).
         reason: String,
     },
-    /// A softmax temperature that is not positive and finite ([`train::with_temperature`]).
+    /// A softmax temperature that is not positive and finite ([`crate::training::with_temperature`]).
     BadTemperature(f64),
 }
 
