@@ -107,47 +107,8 @@ pub fn check(arena: &Arena, expect: Expectations) -> Result<u64, InvariantViolat
             Expansion::Expanding => return fail(1, id.0, format!("node {} left EXPANDING", id.0)),
             Expansion::Expanded { count: 0, .. } => {}
             Expansion::Expanded { first, count } => {
-                let end = first.0 as u64 + count as u64;
-                if first.0 == 0 || end > used as u64 {
-                    return fail(4, id.0, format!("node {} has block {}..{end} outside 1..{used}", id.0, first.0));
-                }
-                let mut child_visits = 0u64;
-                for c in first.0..first.0 + count {
-                    if std::mem::replace(&mut owned[c as usize], true) {
-                        return fail(4, c, format!("node {c} belongs to two child blocks (parent {})", id.0));
-                    }
-                    let visits = arena.node(NodeId(c)).stats_relaxed().visits;
-                    child_visits += visits as u64;
-                    let amaf = arena.amaf(NodeId(c)).visits;
-                    if expect.amaf_covers_visits && amaf < visits {
-                        return fail(5, c, format!("node {c} has {visits} visits but only {amaf} AMAF visits"));
-                    }
-                    stack.push(NodeId(c));
-                }
+                check_block(arena, &expect, id, first, count, &mut owned, &mut stack)?;
                 reachable += count as u64;
-                let visits = stats.visits as u64;
-                let leaf = visits.checked_sub(child_visits);
-                let ok = match (id == NodeId::ROOT, leaf) {
-                    (_, None) => false,
-                    (true, Some(leaf)) => {
-                        leaf == expect.prior_root_leaf || (node.proof().is_known() && leaf > expect.prior_root_leaf)
-                    }
-                    (false, Some(leaf)) if expect.exact_leaf_visits && !node.proof().is_known() => {
-                        leaf == expect.expand_threshold as u64
-                    }
-                    (false, Some(leaf)) => leaf >= expect.expand_threshold as u64,
-                };
-                if !ok {
-                    let rule = if id == NodeId::ROOT { 2 } else { 3 };
-                    return fail(
-                        rule,
-                        id.0,
-                        format!(
-                            "node {} has {visits} visits but its children have {child_visits} (threshold {})",
-                            id.0, expect.expand_threshold
-                        ),
-                    );
-                }
             }
         }
     }
@@ -159,6 +120,60 @@ pub fn check(arena: &Arena, expect: Expectations) -> Result<u64, InvariantViolat
         });
     }
     Ok(reachable)
+}
+
+/// Checks one expanded node `id` and its child block (rules 2 to 5), marks the block's
+/// nodes owned and pushes them on `stack`.
+fn check_block(
+    arena: &Arena,
+    expect: &Expectations,
+    id: NodeId,
+    first: NodeId,
+    count: u32,
+    owned: &mut [bool],
+    stack: &mut Vec<NodeId>,
+) -> Result<(), InvariantViolation> {
+    let fail = |rule, node, msg| Err(InvariantViolation::at(rule, node, msg));
+    let used = arena.len();
+    let end = first.0 as u64 + count as u64;
+    if first.0 == 0 || end > used as u64 {
+        return fail(4, id.0, format!("node {} has block {}..{end} outside 1..{used}", id.0, first.0));
+    }
+    let mut child_visits = 0u64;
+    for c in first.0..first.0 + count {
+        if std::mem::replace(&mut owned[c as usize], true) {
+            return fail(4, c, format!("node {c} belongs to two child blocks (parent {})", id.0));
+        }
+        let visits = arena.node(NodeId(c)).stats_relaxed().visits;
+        child_visits += visits as u64;
+        let amaf = arena.amaf(NodeId(c)).visits;
+        if expect.amaf_covers_visits && amaf < visits {
+            return fail(5, c, format!("node {c} has {visits} visits but only {amaf} AMAF visits"));
+        }
+        stack.push(NodeId(c));
+    }
+    let node = arena.node(id);
+    let visits = node.stats_relaxed().visits as u64;
+    let leaf = visits.checked_sub(child_visits);
+    let ok = match (id == NodeId::ROOT, leaf) {
+        (_, None) => false,
+        (true, Some(leaf)) => {
+            leaf == expect.prior_root_leaf || (node.proof().is_known() && leaf > expect.prior_root_leaf)
+        }
+        (false, Some(leaf)) if expect.exact_leaf_visits && !node.proof().is_known() => {
+            leaf == expect.expand_threshold as u64
+        }
+        (false, Some(leaf)) => leaf >= expect.expand_threshold as u64,
+    };
+    if !ok {
+        let rule = if id == NodeId::ROOT { 2 } else { 3 };
+        let msg = format!(
+            "node {} has {visits} visits but its children have {child_visits} (threshold {})",
+            id.0, expect.expand_threshold
+        );
+        return fail(rule, id.0, msg);
+    }
+    Ok(())
 }
 
 /// Checks every proof the solver left in `arena` (searched from `root`) against the game:
