@@ -102,6 +102,9 @@ pub enum PlayerError {
     AlphaBeta(AbError),
     /// The position is already over.
     GameOver,
+    /// A minimax or alpha-beta player was asked for a game without a heuristic
+    /// evaluation ([`PlayerSpec::build`] builds random and MCTS players only).
+    NeedsEvaluation(&'static str),
 }
 
 impl fmt::Display for PlayerError {
@@ -110,6 +113,9 @@ impl fmt::Display for PlayerError {
             PlayerError::Search(e) => e.fmt(f),
             PlayerError::AlphaBeta(e) => e.fmt(f),
             PlayerError::GameOver => write!(f, "the game is already over"),
+            PlayerError::NeedsEvaluation(kind) => {
+                write!(f, "a {kind} player needs the game's heuristic evaluation (build_with_evaluation)")
+            }
         }
     }
 }
@@ -248,22 +254,37 @@ impl PlayerSpec {
         }
     }
 
-    /// Builds the player; `seed` decorrelates players that share a spec. Games need
-    /// [`Evaluate`] for the minimax and alpha-beta players.
+    /// Builds a random or MCTS player for any game the search takes; `seed` decorrelates
+    /// players that share a spec. Minimax and alpha-beta players need the game's
+    /// heuristic evaluation: build them with [`PlayerSpec::build_with_evaluation`].
     ///
     /// # Errors
-    /// [`PlayerError`] if the search memory cannot be set up.
-    pub fn build<G: Evaluate + SearchGame>(&self, seed: u64) -> Result<Box<dyn Agent<G>>, PlayerError> {
+    /// [`PlayerError::NeedsEvaluation`] for a minimax or alpha-beta spec;
+    /// [`PlayerError::Search`] if the search memory cannot be set up.
+    pub fn build<G: SearchGame>(&self, seed: u64) -> Result<Box<dyn Agent<G>>, PlayerError> {
         Ok(match self {
             PlayerSpec::Random => Box::new(RandomAgent { rng: Xoshiro256PlusPlus::seed_from_u64(seed) }),
             PlayerSpec::Mcts(config) => {
                 let config = config.with_seed(config.seed() ^ seed);
                 Box::new(MctsAgent { search: Search::new(config)?, moves_played: 0, last: None, last_root: None })
             }
+            PlayerSpec::Minimax { .. } => return Err(PlayerError::NeedsEvaluation("minimax")),
+            PlayerSpec::AlphaBeta { .. } => return Err(PlayerError::NeedsEvaluation("alphabeta")),
+        })
+    }
+
+    /// Builds any player, minimax and alpha-beta included, for a game with a heuristic
+    /// evaluation ([`Evaluate`]).
+    ///
+    /// # Errors
+    /// [`PlayerError`] if the search or the transposition table cannot be set up.
+    pub fn build_with_evaluation<G: Evaluate + SearchGame>(&self, seed: u64) -> Result<Box<dyn Agent<G>>, PlayerError> {
+        Ok(match self {
             PlayerSpec::Minimax { depth } => Box::new(MinimaxAgent { depth: *depth }),
             PlayerSpec::AlphaBeta { limits, tt_mb } => {
                 Box::new(AlphaBetaAgent { search: AlphaBeta::with_memory_mb(*tt_mb)?, limits: *limits })
             }
+            PlayerSpec::Random | PlayerSpec::Mcts(_) => self.build(seed)?,
         })
     }
 }

@@ -126,7 +126,7 @@ fn teacher_games<G: Evaluate + SearchGame>(
     threads: usize,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<Decision>, PlayerError> {
-    let mut teacher = plan.teacher.build::<G>(plan.seed ^ t as u64)?;
+    let mut teacher = plan.teacher.build_with_evaluation::<G>(plan.seed ^ t as u64)?;
     let mut decisions = Vec::new();
     for game_index in (t..plan.games).step_by(threads) {
         let seed = plan.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ game_index as u64;
@@ -326,7 +326,7 @@ mod tests {
             assert_eq!(played.into_inner(), games);
             let mut sequential = Vec::new();
             for t in 0..threads {
-                let mut teacher = plan.teacher.build::<Othello>(plan.seed ^ t as u64).unwrap();
+                let mut teacher = plan.teacher.build_with_evaluation::<Othello>(plan.seed ^ t as u64).unwrap();
                 for game_index in (t..games).step_by(threads) {
                     let seed = plan.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ game_index as u64;
                     teacher_game(teacher.as_mut(), &plan, seed, &mut sequential).unwrap();

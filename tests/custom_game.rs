@@ -47,3 +47,20 @@ fn the_solver_proves_every_heap() {
         assert_eq!(result.proof, expected, "{stones} stones");
     }
 }
+
+/// A game with no heuristic evaluation still gets random and MCTS players from specs; a
+/// minimax or alpha-beta spec is refused with an error, not a compile-time demand.
+#[test]
+fn players_need_no_evaluation_for_mcts() {
+    use parmcts::players::{PlayerError, PlayerSpec};
+    let spec = PlayerSpec::parse("mcts:playouts=5000,seed=2").unwrap();
+    let mut player = spec.build::<common::nim::Nim>(1).unwrap();
+    let mv = player.choose(&heap(7)).unwrap();
+    assert_eq!(7 - mv.0 as u8, 4, "took {} of 7", mv.0);
+    let mut random = PlayerSpec::Random.build::<common::nim::Nim>(1).unwrap();
+    assert!((1..=3).contains(&random.choose(&heap(7)).unwrap().0));
+    for text in ["alphabeta:depth=3", "minimax:depth=2"] {
+        let refused = PlayerSpec::parse(text).unwrap().build::<common::nim::Nim>(1).err();
+        assert!(matches!(refused, Some(PlayerError::NeedsEvaluation(_))), "{text}");
+    }
+}

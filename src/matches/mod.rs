@@ -190,8 +190,8 @@ fn play_game<G: Evaluate + SearchGame>(
     let seed = config.seed.wrapping_add(index.wrapping_mul(1_000_003));
     let (first, second) = if p1_first { (specs[0], specs[1]) } else { (specs[1], specs[0]) };
     let mut agents = [
-        first.build::<G>(seed).map_err(MatchError::Player)?,
-        second.build::<G>(seed ^ 0xABCD).map_err(MatchError::Player)?,
+        first.build_with_evaluation::<G>(seed).map_err(MatchError::Player)?,
+        second.build_with_evaluation::<G>(seed ^ 0xABCD).map_err(MatchError::Player)?,
     ];
     let mut moves = Vec::new();
     let mut move_ms = [Vec::new(), Vec::new()];

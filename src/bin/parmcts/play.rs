@@ -44,7 +44,10 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
 fn run_game<G: Evaluate + SearchGame>(args: &PlayArgs) -> Result<(), Failure> {
     let mut game = parse_position::<G>(&args.moves)?;
     let specs = [parse_spec("--p1", &args.p1)?, parse_spec("--p2", &args.p2)?];
-    let mut players = [specs[0].build::<G>(args.seed)?, specs[1].build::<G>(args.seed.wrapping_add(1))?];
+    let mut players = [
+        specs[0].build_with_evaluation::<G>(args.seed)?,
+        specs[1].build_with_evaluation::<G>(args.seed.wrapping_add(1))?,
+    ];
     let mut played = Vec::new();
     if !args.json {
         out!("{}", game.render());
