@@ -25,7 +25,7 @@
 //!   runs the same search in `[-1, 1]` and only reports the sign.
 //!
 //! # Score convention
-//! The convention of Pons's benchmark files (`../shared/data/connect4/README.md`): from
+//! The convention of Pons's benchmark files (`tests/data/connect4/README.md`): from
 //! the point of view of the side to move, `22 - k` for a win with the winner's `k`-th
 //! disc, `-(22 - k)` for a loss to the opponent's `k`-th disc, `0` for a draw. A win on the
 //! next move with `n` discs on the board is worth `(43 - n) / 2`.
