@@ -27,15 +27,24 @@ impl BenchMode {
     }
 }
 
+/// A bench mode name that is not `pure`, `seq`, `tree` or `root`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownBenchMode(pub String);
+
+impl std::fmt::Display for UnknownBenchMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "unknown bench mode '{}' (expected pure, seq, tree or root)", self.0)
+    }
+}
+
+impl std::error::Error for UnknownBenchMode {}
+
 impl std::str::FromStr for BenchMode {
-    type Err = String;
-    fn from_str(s: &str) -> Result<BenchMode, String> {
+    type Err = UnknownBenchMode;
+    fn from_str(s: &str) -> Result<BenchMode, UnknownBenchMode> {
         match s {
             "pure" => Ok(BenchMode::Pure),
-            _ => s
-                .parse::<Mode>()
-                .map(BenchMode::Mcts)
-                .map_err(|_| format!("unknown bench mode '{s}' (expected pure, seq, tree or root)")),
+            _ => s.parse::<Mode>().map(BenchMode::Mcts).map_err(|_| UnknownBenchMode(s.to_string())),
         }
     }
 }

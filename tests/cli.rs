@@ -387,7 +387,10 @@ fn help_shows_defaults_and_the_spec_grammar() {
         stdout
     };
     let search = help(&["search", "--help"]);
-    for needle in ["[default: 100000", "--mode <seq|tree|root>", "[default: seq]", "[default: 384]", "[default: 8]"] {
+    let per_game = "[default: per game: tictactoe 1.4142135, connect4 0.5, othello 0.5]";
+    for needle in
+        ["[default: 100000", "--mode <seq|tree|root>", "[default: seq]", "[default: 384]", "[default: 8]", per_game]
+    {
         assert!(search.contains(needle), "search --help lacks {needle}: {search}");
     }
     for command in ["play", "match"] {

@@ -79,7 +79,7 @@ pub use connect4::ConnectFour;
 pub use evaluate::Evaluate;
 pub use othello::Othello;
 pub use playout::{roulette, roulette_by, sample_weighted, MovesPlayed, PlayoutPolicy, Playouts};
-pub use registry::GameKind;
+pub use registry::{GameKind, UnknownGame};
 pub use tictactoe::TicTacToe;
 pub use tuning::Tuning;
 

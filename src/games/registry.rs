@@ -79,14 +79,22 @@ impl GameKind {
     }
 }
 
+/// A name that is not a registered game's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownGame(pub String);
+
+impl fmt::Display for UnknownGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown game '{}' (expected {})", self.0, GameKind::names())
+    }
+}
+
+impl std::error::Error for UnknownGame {}
+
 impl std::str::FromStr for GameKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        GameKind::ALL
-            .iter()
-            .copied()
-            .find(|g| g.name() == s)
-            .ok_or_else(|| format!("unknown game '{s}' (expected {})", GameKind::names()))
+    type Err = UnknownGame;
+    fn from_str(s: &str) -> Result<Self, UnknownGame> {
+        GameKind::ALL.iter().copied().find(|g| g.name() == s).ok_or_else(|| UnknownGame(s.to_string()))
     }
 }
 

@@ -15,7 +15,7 @@ use rayon::iter::{ParallelBridge, ParallelIterator};
 use crate::alphabeta::Evaluate;
 use crate::games::{random_below, Game, Outcome, Player, SearchGame};
 use crate::players::{PlayerError, PlayerSpec};
-pub use stats::{Sprt, SprtVerdict, Tally};
+pub use stats::{BadSprt, Sprt, SprtVerdict, Tally};
 
 /// How games start.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,13 +26,25 @@ pub enum Openings {
     Random(u32),
 }
 
+/// An openings setting that is not `start` or `random:R`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadOpenings(pub String);
+
+impl std::fmt::Display for BadOpenings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "--openings '{}': expected random:R (R plies) or start", self.0)
+    }
+}
+
+impl std::error::Error for BadOpenings {}
+
 impl std::str::FromStr for Openings {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Openings, String> {
+    type Err = BadOpenings;
+    fn from_str(s: &str) -> Result<Openings, BadOpenings> {
         match s.strip_prefix("random:").map(str::parse::<u32>) {
             _ if s == "start" || s == "none" => Ok(Openings::Start),
             Some(Ok(plies)) => Ok(Openings::Random(plies)),
-            _ => Err(format!("--openings '{s}': expected random:R (R plies) or start")),
+            _ => Err(BadOpenings(s.to_string())),
         }
     }
 }

@@ -124,24 +124,42 @@ pub enum SprtVerdict {
     AcceptH0,
 }
 
+/// An SPRT setting that cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadSprt {
+    /// The text given.
+    pub text: String,
+    /// What is wrong with it.
+    pub why: String,
+}
+
+impl std::fmt::Display for BadSprt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "--sprt '{}': {}", self.text, self.why)
+    }
+}
+
+impl std::error::Error for BadSprt {}
+
 impl Sprt {
     /// Parses `elo0,elo1[,alpha,beta]` (alpha and beta default to 0.05).
     ///
     /// # Errors
-    /// A message naming the bad part.
-    pub fn parse(text: &str) -> Result<Sprt, String> {
+    /// [`BadSprt`] naming the text and what is wrong with it.
+    pub fn parse(text: &str) -> Result<Sprt, BadSprt> {
+        let bad = |why: String| BadSprt { text: text.to_string(), why };
         let parts: Vec<&str> = text.split(',').collect();
         if parts.len() != 2 && parts.len() != 4 {
-            return Err(format!("--sprt '{text}': expected elo0,elo1 or elo0,elo1,alpha,beta"));
+            return Err(bad("expected elo0,elo1 or elo0,elo1,alpha,beta".into()));
         }
-        let num = |s: &str| s.trim().parse::<f64>().map_err(|_| format!("--sprt '{text}': bad number '{s}'"));
+        let num = |s: &str| s.trim().parse::<f64>().map_err(|_| bad(format!("bad number '{s}'")));
         let (elo0, elo1) = (num(parts[0])?, num(parts[1])?);
         let (alpha, beta) = if parts.len() == 4 { (num(parts[2])?, num(parts[3])?) } else { (0.05, 0.05) };
         if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {
-            return Err(format!("--sprt '{text}': need finite elo0 < elo1"));
+            return Err(bad("need finite elo0 < elo1".into()));
         }
         if !(alpha > 0.0 && alpha < 0.5 && beta > 0.0 && beta < 0.5) {
-            return Err(format!("--sprt '{text}': alpha and beta must lie in (0, 0.5)"));
+            return Err(bad("alpha and beta must lie in (0, 0.5)".into()));
         }
         Ok(Sprt { elo0, elo1, alpha, beta })
     }

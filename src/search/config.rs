@@ -113,7 +113,7 @@ search_settings! {
     /// UCB1 exploration constant C (stored as a 32-bit float).
     ///
     /// Unset: the game's default ([`Tuning::EXPLORATION`](crate::games::Tuning::EXPLORATION)).
-    c("c", "C", "per game: 0.5 in connect4 and othello, sqrt(2) otherwise"): Option<f32> = None;
+    c("c", "C", "per game (Tuning::EXPLORATION)"): Option<f32> = None;
         set(c: f64) => Some(c as f32); text f64;
     /// Random seed; worker i seeds its generator from (seed, i).
     seed("seed", "S", "0"): u64 = 0;
@@ -138,7 +138,7 @@ search_settings! {
     /// second for 2). With `n > 1` the exclusive trees of the sequential and
     /// root-parallel modes keep virtual loss too (plain adds, still no atomic
     /// instruction). Unset: the game's [`Tuning::PLAYOUT_LANES`](crate::games::Tuning::PLAYOUT_LANES).
-    leaves("leaves", "L", "per game: 2 in othello, 1 otherwise"): Option<u32> = None;
+    leaves("leaves", "L", "per game (Tuning::PLAYOUT_LANES)"): Option<u32> = None;
         set(leaves: u32) => Some(leaves); text u32;
     /// Arena capacity in nodes (24 bytes each; root-parallel shares it between the trees).
     arena_nodes("nodes", "N", "16777216 (384 MiB)"): Option<u64> = None;
@@ -175,7 +175,7 @@ search_settings! {
     /// Unset: the game's [`Tuning::PRUNE_BY_DEFAULT`](crate::games::Tuning::PRUNE_BY_DEFAULT) (on in Connect Four,
     /// where the rule is a few bitboard operations and measured +300 Elo on top of biased
     /// playouts; off where it plays every move and reply: Othello's iteration is 80x).
-    prune("prune", "on|off", "on in connect4, off otherwise"): Option<bool> = None;
+    prune("prune", "on|off", "per game (Tuning::PRUNE_BY_DEFAULT)"): Option<bool> = None;
         set(on: bool) => Some(on); text bool;
     /// MCTS-Solver: prove wins, losses and draws; stop once the root is proven.
     ///

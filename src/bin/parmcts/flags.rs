@@ -6,7 +6,8 @@ use std::marker::PhantomData;
 
 use clap::{Arg, ArgMatches, Args, Command, FromArgMatches};
 
-use parmcts::search::{SearchConfigBuilder, SETTINGS};
+use parmcts::search::{SearchConfig, SearchConfigBuilder, SETTINGS};
+use parmcts::{with_game, GameKind};
 
 use crate::common::Failure;
 
@@ -62,7 +63,10 @@ impl<F: FlagSet> FromArgMatches for SettingFlags<F> {
 impl<F: FlagSet> Args for SettingFlags<F> {
     fn augment_args(command: Command) -> Command {
         SETTINGS.iter().filter(|s| !F::EXCLUDED.contains(&s.key)).fold(command, |command, s| {
-            let default = F::DEFAULTS.iter().find(|(k, _)| *k == s.key).map_or(s.default, |(_, d)| d);
+            let default = match F::DEFAULTS.iter().find(|(k, _)| *k == s.key) {
+                Some((_, shown)) => shown.to_string(),
+                None => per_game_default(s.key).unwrap_or_else(|| s.default.to_string()),
+            };
             command.arg(
                 Arg::new(s.key)
                     .long(s.key)
@@ -79,4 +83,20 @@ impl<F: FlagSet> Args for SettingFlags<F> {
     fn augment_args_for_update(command: Command) -> Command {
         Self::augment_args(command)
     }
+}
+
+/// The default of a setting that each game tunes, as every registered game resolves it
+/// (`per game: tictactoe 1.4142135, connect4 0.5, ...`); `None` for other settings.
+fn per_game_default(key: &str) -> Option<String> {
+    let config = SearchConfig::builder().playouts(1).build().ok()?;
+    let value = |game: GameKind| -> Option<String> {
+        with_game!(game, G => match key {
+            "c" => Some(config.c_for::<G>().to_string()),
+            "leaves" => Some(config.leaves_for::<G>().to_string()),
+            "prune" => Some(if config.prune_for::<G>() { "on" } else { "off" }.to_string()),
+            _ => None,
+        })
+    };
+    let values: Option<Vec<String>> = GameKind::ALL.iter().map(|&g| value(g).map(|v| format!("{g} {v}"))).collect();
+    values.map(|v| format!("per game: {}", v.join(", ")))
 }
