@@ -35,6 +35,7 @@ pub mod matches;
 pub mod players;
 mod policy;
 pub mod report;
+pub mod scale;
 pub mod search;
 pub mod solver;
 mod sync;

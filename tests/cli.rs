@@ -399,3 +399,58 @@ fn help_shows_defaults_and_the_spec_grammar() {
     assert!(help(&["solve", "--help"]).contains("minutes"));
     assert!(help(&["bench", "--help"]).contains("x seq"));
 }
+
+#[test]
+fn scale_reports_every_metric() {
+    let dir = std::env::temp_dir().join(format!("parmcts-scale-{}", std::process::id()));
+    let csv = dir.join("scale.csv");
+    std::fs::create_dir_all(&dir).unwrap();
+    let v = json(&[
+        "scale",
+        "--game",
+        "tictactoe",
+        "--modes",
+        "tree,root",
+        "--threads",
+        "1,2",
+        "--time-ms",
+        "2",
+        "--k",
+        "1,2",
+        "--games",
+        "2",
+        "--repeat",
+        "1",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--plot",
+        dir.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(v["game"], "tictactoe");
+    // seq, then tree and root at 1 and 2 threads.
+    let throughput = v["throughput"].as_array().unwrap();
+    assert_eq!(throughput.len(), 5, "{v}");
+    assert!(throughput.iter().all(|r| r["ratio_to_seq"].as_f64().unwrap() > 0.0));
+    let overhead = v["overhead"].as_array().unwrap();
+    assert_eq!(overhead.len(), 2, "{v}");
+    assert!(overhead.iter().all(|o| o["playouts"].as_u64().unwrap() >= 1 && o["result"]["games"] == 2));
+    let strength = v["strength"].as_array().unwrap();
+    assert_eq!(strength.len(), 4, "two modes, two factors: {v}");
+    for s in v["strength_speedup"].as_array().unwrap() {
+        let speedup = s["speedup"].as_object().unwrap();
+        assert!(["at", "below", "above"].iter().any(|k| speedup.contains_key(*k)), "{s}");
+        assert_eq!(s["ci95"].as_array().unwrap().len(), 2);
+    }
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert!(text.starts_with("metric,mode,threads,k,value,low,high,note\n"));
+    assert_eq!(text.lines().count(), 1 + 5 + 2 + 4 + 2, "{text}");
+    for plot in ["tictactoe-throughput.svg", "tictactoe-strength.svg"] {
+        assert!(std::fs::read_to_string(dir.join(plot)).unwrap().contains("<svg"), "{plot}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    rejects_in_one_line(&["scale", "--game", "connect4", "--modes", "seq"], &["--modes", "tree and root"]);
+    rejects_in_one_line(&["scale", "--game", "connect4", "--k", "2,1"], &["--k"]);
+    rejects_in_one_line(&["scale", "--game", "connect4", "--threads", "0"], &["--threads"]);
+    rejects_in_one_line(&["scale", "--game", "connect4", "--games", "0"], &["--games"]);
+}

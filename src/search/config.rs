@@ -236,6 +236,14 @@ impl SearchConfig {
         SearchConfigBuilder { config: SearchConfig { mode, threads, ..self.clone() } }.build()
     }
 
+    /// A copy with a time budget alone (no playout budget), validated again.
+    ///
+    /// # Errors
+    /// As [`SearchConfigBuilder::build`].
+    pub fn with_time(&self, time: Duration) -> Result<SearchConfig, ConfigError> {
+        SearchConfigBuilder { config: SearchConfig { playouts: None, time: Some(time), ..self.clone() } }.build()
+    }
+
     /// A copy with another playout budget (and no time budget), validated again.
     ///
     /// # Errors

@@ -13,6 +13,8 @@ mod flags;
 mod matches;
 mod perft;
 mod play;
+mod plots;
+mod scale;
 mod search;
 mod solve;
 mod train;
@@ -47,6 +49,8 @@ enum Command {
     Match(Box<matches::MatchArgs>),
     /// The main job: playout throughput, pure and MCTS, per game and mode.
     Bench(Box<bench::BenchArgs>),
+    /// What more cores are worth: throughput, search overhead and strength speedup.
+    Scale(Box<scale::ScaleArgs>),
     /// Fit move-feature gammas (Bradley-Terry, Coulom's MM) to a teacher's choices.
     TrainWeights(train::TrainArgs),
 }
@@ -63,6 +67,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve::run(&args),
         Command::Match(args) => matches::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Scale(args) => scale::run(&args),
         Command::TrainWeights(args) => train::run(&args),
     };
     match outcome {
