@@ -156,6 +156,7 @@ impl Outcome {
 
 /// Errors from parsing or playing moves and positions.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum GameError {
     /// The text is not a move of this game: the text, optionally followed by a
     /// parenthesised note (`8 (expected a column 1-7)`).
