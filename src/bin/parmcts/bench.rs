@@ -88,7 +88,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         let measured = std::cell::Cell::new(0);
         let tick = || {
             measured.set(measured.get() + 1);
-            bar.set_message(format!("{game}: {} runs measured", measured.get()));
+            bar.set_message(format!("{game}: runs measured: {}", measured.get()));
         };
         let game_rows = with_game!(game, G => bench_game(&G::new(), &modes, &threads, args.repeat, &base, &tick))?;
         if !args.json {
