@@ -191,12 +191,11 @@ impl PlayerSpec {
             "random" if options.is_empty() => Ok(PlayerSpec::Random),
             "random" => Err(SpecError::UnknownOption { player: "random", key: options[0].0.into(), expected: "none" }),
             "mcts" => {
-                let budget = options.iter().any(|&(key, _)| key == "playouts" || key == "time-ms");
-                let mut builder = SearchConfig::builder().apply_settings(options).map_err(SpecError::Setting)?;
-                if !budget {
-                    builder = builder.playouts(10_000);
-                }
-                let config = builder.build().map_err(|error| SpecError::Config { spec: text.to_string(), error })?;
+                let builder = SearchConfig::builder().apply_settings(options).map_err(SpecError::Setting)?;
+                let config = builder
+                    .default_playouts(10_000)
+                    .build()
+                    .map_err(|error| SpecError::Config { spec: text.to_string(), error })?;
                 Ok(PlayerSpec::Mcts(config))
             }
             "minimax" => {

@@ -260,6 +260,15 @@ pub struct SearchConfigBuilder {
 }
 
 impl SearchConfigBuilder {
+    /// A playout budget of `playouts` unless a playout or time budget is already set (the
+    /// default budget of the `search` command and of an `mcts` player spec).
+    pub fn default_playouts(self, playouts: u64) -> Self {
+        match (self.config.playouts, self.config.time) {
+            (None, None) => self.playouts(playouts),
+            _ => self,
+        }
+    }
+
     /// Validates the configuration. Values are checked in the type they are stored in
     /// (C = 1e100 overflows a 32-bit float and is rejected).
     ///

@@ -5,10 +5,12 @@ use clap::Args;
 use parmcts::benchmark::{bench_game, BenchMode, BenchRow};
 use parmcts::games::othello::PlayoutBuild;
 use parmcts::report::{BenchReport, BenchRowReport};
-use parmcts::search::{Playout, SearchConfig, MAX_THREADS};
+use parmcts::search::{Playout, SearchConfig};
 use parmcts::{with_game, Game, GameKind};
 
-use crate::common::{available_cores, game_parser, out, print_json, progress_bar, Failure};
+use crate::common::{
+    at_least_one, available_cores, game_parser, out, parse_list, parse_threads, print_json, progress_bar, Failure,
+};
 use crate::flags::{FlagSet, SettingFlags};
 
 /// The settings `bench` takes as flags: every one but those it sets per row.
@@ -50,24 +52,10 @@ pub struct BenchArgs {
     json: bool,
 }
 
-fn parse_list<T: std::str::FromStr>(flag: &str, text: &str) -> Result<Vec<T>, Failure>
-where
-    T::Err: std::fmt::Display,
-{
-    text.split(',')
-        .map(|s| s.trim().parse::<T>().map_err(|e| Failure::flag(flag, format!("bad value '{s}': {e}"))))
-        .collect()
-}
-
 pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     let modes: Vec<BenchMode> = parse_list("--modes", &args.modes)?;
-    let threads: Vec<usize> = parse_list("--threads", &args.threads)?;
-    if let Some(&t) = threads.iter().find(|&&t| t == 0 || t > MAX_THREADS) {
-        return Err(Failure::flag("--threads", format!("bad value '{t}' (threads must be 1 to {MAX_THREADS})")));
-    }
-    if args.repeat == 0 {
-        return Err(Failure::flag("--repeat", "bad value '0' (at least 1)"));
-    }
+    let threads = parse_threads("--threads", &args.threads)?;
+    at_least_one("--repeat", args.repeat as u64)?;
     let games = match args.game {
         Some(g) => vec![g],
         None => GameKind::ALL.to_vec(),
@@ -82,14 +70,12 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         })
         .collect::<Result<Vec<_>, Failure>>()?;
     let load_before = load_average();
-    let bar = progress_bar(None, "{spinner} {elapsed_precise}  {msg}", args.json);
+    let bar = progress_bar(None, "{spinner} {elapsed_precise}  {msg}: runs measured: {pos}", args.json);
     let mut rows: Vec<BenchRow> = Vec::new();
     for (game, base) in configs {
-        let measured = std::cell::Cell::new(0);
-        let tick = || {
-            measured.set(measured.get() + 1);
-            bar.set_message(format!("{game}: runs measured: {}", measured.get()));
-        };
+        bar.set_message(game.name());
+        bar.set_position(0);
+        let tick = || bar.inc(1);
         let game_rows = with_game!(game, G => bench_game(&G::new(), &modes, &threads, args.repeat, &base, &tick))?;
         if !args.json {
             bar.suspend(|| print_table(&game_rows));

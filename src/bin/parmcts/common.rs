@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use parmcts::matches::MatchError;
 use parmcts::players::{PlayerError, SpecError};
-use parmcts::search::{ConfigError, SearchError, SettingError};
+use parmcts::search::{ConfigError, SearchError, SettingError, MAX_THREADS};
 use parmcts::solver::connect4::SolveError;
 use parmcts::training::TrainError;
 use parmcts::weights::WeightsError;
@@ -172,4 +172,31 @@ pub fn progress_bar(len: Option<u64>, template: &str, quiet: bool) -> ProgressBa
 /// Cores available to this process.
 pub fn available_cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Parses a comma-separated list given to `flag`.
+pub fn parse_list<T: std::str::FromStr>(flag: &str, text: &str) -> Result<Vec<T>, Failure>
+where
+    T::Err: Display,
+{
+    text.split(',')
+        .map(|s| s.trim().parse::<T>().map_err(|e| Failure::flag(flag, format!("bad value '{s}': {e}"))))
+        .collect()
+}
+
+/// Parses a comma-separated list of thread counts, each 1 to [`MAX_THREADS`].
+pub fn parse_threads(flag: &str, text: &str) -> Result<Vec<usize>, Failure> {
+    let threads: Vec<usize> = parse_list(flag, text)?;
+    match threads.iter().find(|&&t| t == 0 || t > MAX_THREADS) {
+        Some(&t) => Err(Failure::flag(flag, format!("bad value '{t}' (threads must be 1 to {MAX_THREADS})"))),
+        None => Ok(threads),
+    }
+}
+
+/// Rejects a count of 0 given to `flag`.
+pub fn at_least_one(flag: &str, value: u64) -> Result<(), Failure> {
+    match value {
+        0 => Err(Failure::flag(flag, "bad value '0' (at least 1)")),
+        _ => Ok(()),
+    }
 }

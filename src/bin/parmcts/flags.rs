@@ -33,11 +33,6 @@ pub struct SettingFlags<F> {
 }
 
 impl<F> SettingFlags<F> {
-    /// Whether `key` was given.
-    pub fn has(&self, key: &str) -> bool {
-        self.given.iter().any(|(k, _)| *k == key)
-    }
-
     /// Applies the given flags to `builder`.
     pub fn apply(&self, builder: SearchConfigBuilder) -> Result<SearchConfigBuilder, Failure> {
         Ok(builder.apply_settings(self.given.iter().map(|(k, v)| (*k, v.as_str())))?)

@@ -12,7 +12,7 @@ use parmcts::report::{MatchReport, MoveTimesReport, RecordLine};
 use parmcts::SearchGame;
 use parmcts::{with_game, GameKind};
 
-use crate::common::{game_parser, out, parse_spec, print_json, progress_bar, Failure};
+use crate::common::{at_least_one, game_parser, out, parse_spec, print_json, progress_bar, Failure};
 use crate::play::SPEC_HELP;
 
 #[derive(Args, Debug)]
@@ -59,12 +59,8 @@ fn run_game<G: Evaluate + SearchGame>(args: &MatchArgs) -> Result<(), Failure> {
     let p2 = parse_spec("--p2", &args.p2)?;
     let openings: Openings = args.openings.parse().map_err(Failure::input)?;
     let sprt = args.sprt.as_deref().map(Sprt::parse).transpose().map_err(Failure::input)?;
-    if args.games == 0 {
-        return Err(Failure::flag("--games", "bad value '0' (at least 1)"));
-    }
-    if args.parallel_games == 0 {
-        return Err(Failure::flag("--parallel-games", "bad value '0' (at least 1)"));
-    }
+    at_least_one("--games", args.games)?;
+    at_least_one("--parallel-games", args.parallel_games as u64)?;
     let records = match &args.records {
         Some(path) => Some(Mutex::new(
             std::fs::OpenOptions::new()

@@ -8,10 +8,10 @@ use clap::Args;
 
 use parmcts::alphabeta::Evaluate;
 use parmcts::scale::{run_scale, ScalePlan, ScaleReport};
-use parmcts::search::{Mode, SearchConfig, MAX_THREADS};
+use parmcts::search::{Mode, SearchConfig};
 use parmcts::{with_game, GameKind, SearchGame};
 
-use crate::common::{game_parser, out, print_json, progress_bar, Failure};
+use crate::common::{at_least_one, game_parser, out, parse_list, parse_threads, print_json, progress_bar, Failure};
 use crate::flags::{FlagSet, SettingFlags};
 use crate::plots;
 
@@ -71,24 +71,12 @@ pub struct ScaleArgs {
     json: bool,
 }
 
-fn parse_list<T: std::str::FromStr>(flag: &str, text: &str) -> Result<Vec<T>, Failure>
-where
-    T::Err: std::fmt::Display,
-{
-    text.split(',')
-        .map(|s| s.trim().parse::<T>().map_err(|e| Failure::flag(flag, format!("bad value '{s}': {e}"))))
-        .collect()
-}
-
 fn plan(args: &ScaleArgs) -> Result<ScalePlan, Failure> {
     let modes: Vec<Mode> = parse_list("--modes", &args.modes)?;
     if let Some(m) = modes.iter().find(|&&m| m == Mode::Sequential) {
         return Err(Failure::flag("--modes", format!("bad value '{m}': the parallel modes are tree and root")));
     }
-    let threads: Vec<usize> = parse_list("--threads", &args.threads)?;
-    if let Some(&t) = threads.iter().find(|&&t| t == 0 || t > MAX_THREADS) {
-        return Err(Failure::flag("--threads", format!("bad value '{t}' (threads must be 1 to {MAX_THREADS})")));
-    }
+    let threads = parse_threads("--threads", &args.threads)?;
     let mut time_factors: Vec<u32> = parse_list("--k", &args.k)?;
     if time_factors.contains(&0) || time_factors.windows(2).any(|w| w[0] >= w[1]) {
         return Err(Failure::flag("--k", format!("bad value '{}' (increasing factors of at least 1)", args.k)));
@@ -98,9 +86,7 @@ fn plan(args: &ScaleArgs) -> Result<ScalePlan, Failure> {
         (time_ms, games, repeats, time_factors) = (5, 10, 3, vec![1, 2]);
     }
     for (flag, value) in [("--time-ms", time_ms), ("--games", games), ("--repeat", repeats as u64)] {
-        if value == 0 {
-            return Err(Failure::flag(flag, "bad value '0' (at least 1)"));
-        }
+        at_least_one(flag, value)?;
     }
     let bench_playouts = args.game.bench_playouts() / if args.quick { 10 } else { 2 };
     Ok(ScalePlan {

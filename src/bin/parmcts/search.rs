@@ -35,11 +35,7 @@ pub fn run(args: &SearchArgs) -> Result<(), Failure> {
 }
 
 fn config(args: &SearchArgs) -> Result<SearchConfig, Failure> {
-    let mut builder = SearchConfig::builder();
-    if !args.settings.has("playouts") && !args.settings.has("time-ms") {
-        builder = builder.playouts(DEFAULT_PLAYOUTS);
-    }
-    Ok(args.settings.apply(builder)?.build()?)
+    Ok(args.settings.apply(SearchConfig::builder())?.default_playouts(DEFAULT_PLAYOUTS).build()?)
 }
 
 fn run_game<G: SearchGame>(args: &SearchArgs) -> Result<(), Failure> {

@@ -13,7 +13,7 @@ use parmcts::weights::MoveWeights;
 use parmcts::SearchGame;
 use parmcts::{GameKind, Othello};
 
-use crate::common::{game_parser, out, parse_spec, print_json, progress_bar, Failure};
+use crate::common::{at_least_one, game_parser, out, parse_spec, print_json, progress_bar, Failure};
 
 #[derive(Args, Debug)]
 pub struct TrainArgs {
@@ -59,9 +59,7 @@ pub fn run(args: &TrainArgs) -> Result<(), Failure> {
 
 fn run_game<G: Evaluate + SearchGame>(args: &TrainArgs, hand_set: &[f32]) -> Result<(), Failure> {
     for (flag, value) in [("--games", args.games), ("--threads", args.threads), ("--iterations", args.iterations)] {
-        if value == 0 {
-            return Err(Failure::flag(flag, "bad value '0' (at least 1)"));
-        }
+        at_least_one(flag, value as u64)?;
     }
     // Checked before the teacher's games, not after them.
     temperature_exponent(args.temperature).map_err(|e| Failure::flag("--temperature", e))?;
