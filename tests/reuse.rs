@@ -36,7 +36,7 @@ fn reuse_once<G: SearchGame>(root: &G, reply_index: usize, mode: Mode) -> (u64, 
 
 #[test]
 fn the_reached_subtree_is_kept_in_every_mode() {
-    for mode in [Mode::Sequential, Mode::TreeParallel, Mode::RootParallel] {
+    for mode in [Mode::Sequential, Mode::TreeParallel, Mode::RootParallel, Mode::Synced] {
         let (kept, second) = reuse_once(&ConnectFour::new(), 3, mode);
         assert!(kept > 100, "{mode}: kept only {kept} nodes");
         // The root starts with the visits it had in the old tree.
@@ -99,7 +99,7 @@ fn players_with_reuse_play_whole_games() {
 /// (checked against the game from the new root).
 #[test]
 fn reuse_keeps_amaf_counters_and_proofs() {
-    for mode in [Mode::Sequential, Mode::TreeParallel, Mode::RootParallel] {
+    for mode in [Mode::Sequential, Mode::TreeParallel, Mode::RootParallel, Mode::Synced] {
         let config = SearchConfig::builder()
             .playouts(40_000)
             .mode(mode)

@@ -40,7 +40,7 @@ fn tictactoe_self_play_always_draws() {
 fn connect4_takes_an_immediate_win() {
     for (moves, winning) in [("121213", "1"), ("112233", "4"), ("445566", "3 or 7")] {
         let root = ConnectFour::parse_position(moves).unwrap();
-        for mode in [Mode::Sequential, Mode::TreeParallel, Mode::RootParallel] {
+        for mode in [Mode::Sequential, Mode::TreeParallel, Mode::RootParallel, Mode::Synced] {
             let result = run_checked(
                 &root,
                 config(20_000, 3).mode(mode).threads(if mode == Mode::Sequential { 1 } else { 2 }).build().unwrap(),
@@ -152,7 +152,7 @@ fn values_and_visits_are_consistent() {
 fn several_leaves_in_flight_search_correctly() {
     let win = ConnectFour::parse_position("121213").unwrap();
     for leaves in 2..=4 {
-        for mode in [Mode::Sequential, Mode::TreeParallel, Mode::RootParallel] {
+        for mode in [Mode::Sequential, Mode::TreeParallel, Mode::RootParallel, Mode::Synced] {
             // 10,001: not a multiple of the lanes, so the remainder runs one at a time.
             let result = run_checked(
                 &win,
@@ -207,7 +207,7 @@ fn lanes_spread_by_virtual_loss() {
     let root = TicTacToe::new();
     let visited = |result: &SearchResult| result.children.iter().filter(|c| c.visits > 0).count();
     for leaves in 2..=4u32 {
-        for mode in [Mode::Sequential, Mode::TreeParallel, Mode::RootParallel] {
+        for mode in [Mode::Sequential, Mode::TreeParallel, Mode::RootParallel, Mode::Synced] {
             let cfg = config(u64::from(leaves), 4).mode(mode).threads(1).leaves(leaves).build().unwrap();
             let result = run_checked(&root, cfg);
             assert_eq!(visited(&result), leaves as usize, "leaves={leaves} {mode}");

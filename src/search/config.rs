@@ -118,8 +118,8 @@ search_settings! {
     /// Random seed; worker i seeds its generator from (seed, i).
     seed("seed", "S", "0"): u64 = 0;
         set(seed: u64) => seed; text u64;
-    /// Threading mode: seq (one thread, no atomics), tree (one shared tree) or root.
-    mode("mode", "seq|tree|root", "seq"): Mode = Mode::Sequential;
+    /// Threading mode: seq (one thread, no atomics), tree (one shared tree), root (a tree per thread) or sync (a tree per thread, shallow statistics shared).
+    mode("mode", "seq|tree|root|sync", "seq"): Mode = Mode::Sequential;
         set(mode: Mode) => mode; text Mode;
     /// Worker threads (1 in seq mode; at most 1024).
     threads("threads", "K", "1"): usize = 1;
@@ -140,7 +140,13 @@ search_settings! {
     /// instruction). Unset: the game's [`Tuning::PLAYOUT_LANES`](crate::games::Tuning::PLAYOUT_LANES).
     leaves("leaves", "L", "per game (Tuning::PLAYOUT_LANES)"): Option<u32> = None;
         set(leaves: u32) => Some(leaves); text u32;
-    /// Arena capacity in nodes (24 bytes each; root-parallel shares it between the trees).
+    /// Synced mode: iterations each worker runs between two exchanges of statistics.
+    sync_every("sync-every", "N", "256"): u32 = 256;
+        set(iterations: u32) => iterations; text u32;
+    /// Synced mode: the trees share the statistics of nodes up to this many plies below the root.
+    sync_depth("sync-depth", "D", "2"): u32 = 2;
+        set(plies: u32) => plies; text u32;
+    /// Arena capacity in nodes (24 bytes each; a mode with a tree per thread shares it between the trees).
     arena_nodes("nodes", "N", "16777216 (384 MiB)"): Option<u64> = None;
         set(nodes: u64) => Some(nodes); text u64;
     /// Arena capacity in MiB (an alternative to nodes).
@@ -314,6 +320,9 @@ impl SearchConfigBuilder {
         if cfg.expand_threshold == 0 {
             return Err(ConfigError::ZeroExpandThreshold);
         }
+        if cfg.sync_every == 0 {
+            return Err(ConfigError::ZeroSyncEvery);
+        }
         if let Some(n) = cfg.leaves.filter(|&n| n == 0 || n as usize > MAX_LEAVES) {
             return Err(ConfigError::BadLeaves { got: n, max: MAX_LEAVES });
         }
@@ -328,8 +337,9 @@ impl SearchConfigBuilder {
         if cfg.arena_capacity > MAX_ARENA_NODES {
             return Err(ConfigError::ArenaTooLarge { nodes: cfg.arena_capacity, max: MAX_ARENA_NODES });
         }
-        let per_tree =
-            if cfg.mode == Mode::RootParallel { cfg.arena_capacity / cfg.threads as u64 } else { cfg.arena_capacity };
+        let trees =
+            super::drivers::with_driver!(cfg.mode, |driver| super::drivers::Driver::trees(&driver, cfg.threads));
+        let per_tree = cfg.arena_capacity / trees as u64;
         if per_tree < MIN_ARENA_NODES {
             return Err(ConfigError::ArenaTooSmall { nodes: per_tree, needed: MIN_ARENA_NODES });
         }

@@ -52,7 +52,7 @@ pub enum ConfigError {
         /// The most accepted.
         max: u64,
     },
-    /// The mode name is not `seq`, `tree` or `root`.
+    /// The mode name is not one of [`Mode::ALL`](super::Mode::ALL).
     UnknownMode(String),
     /// The expansion threshold was 0 (a leaf must be visited before it is expanded).
     ZeroExpandThreshold,
@@ -75,6 +75,8 @@ pub enum ConfigError {
     },
     /// RAVE k is negative or not finite (as stored).
     BadRave(f64),
+    /// `sync-every` was 0.
+    ZeroSyncEvery,
     /// Two settings that exclude each other were both given.
     Conflict {
         /// The first, as `key=value`.
@@ -104,7 +106,11 @@ impl fmt::Display for ConfigError {
             ConfigError::ArenaTooLarge { nodes, max } => {
                 write!(f, "arena of {nodes} nodes is too large (at most {max} nodes)")
             }
-            ConfigError::UnknownMode(m) => write!(f, "unknown mode '{m}' (expected seq, tree or root)"),
+            ConfigError::UnknownMode(m) => {
+                let names: Vec<&str> = super::Mode::ALL.iter().map(|m| m.name()).collect();
+                write!(f, "unknown mode '{m}' (expected one of {})", names.join(", "))
+            }
+            ConfigError::ZeroSyncEvery => write!(f, "sync-every must be at least 1 iteration (got 0)"),
             ConfigError::ZeroExpandThreshold => write!(f, "expand threshold must be at least 1 (got 0)"),
             ConfigError::UnknownFinalMove(m) => {
                 write!(f, "unknown final-move rule '{m}' (expected visits, value or secure)")
@@ -151,6 +157,7 @@ impl ConfigError {
             ConfigError::UnknownInFlight(_) => "in-flight",
             ConfigError::BadLeaves { .. } => "leaves",
             ConfigError::BadRave(_) => "rave",
+            ConfigError::ZeroSyncEvery => "sync-every",
             ConfigError::NoBudget
             | ConfigError::ArenaTooSmall { .. }
             | ConfigError::ArenaTooLarge { .. }

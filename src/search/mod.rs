@@ -26,6 +26,7 @@ mod result;
 mod root_parallel;
 mod sequential;
 mod stop;
+mod synced;
 mod tree_parallel;
 
 use std::fmt;
@@ -272,8 +273,11 @@ impl Search {
                 arena,
                 Expectations {
                     playouts,
-                    expand_threshold: self.config.expand_threshold,
-                    exact_leaf_visits: self.config.mode != Mode::TreeParallel && self.last_leaves == 1,
+                    // Synced trees count the other trees' visits towards expansion, so a
+                    // node's own visits before its children need not reach the threshold.
+                    expand_threshold: if self.config.mode == Mode::Synced { 0 } else { self.config.expand_threshold },
+                    exact_leaf_visits: matches!(self.config.mode, Mode::Sequential | Mode::RootParallel)
+                        && self.last_leaves == 1,
                     prior_root_visits: prior.0,
                     prior_root_leaf: prior.1,
                     amaf_covers_visits: self.config.rave > 0.0,

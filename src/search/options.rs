@@ -17,15 +17,22 @@ pub enum Mode {
     TreeParallel,
     /// Each thread searches its own tree; root statistics are summed at the end.
     RootParallel,
+    /// Each thread searches its own tree, and the trees share their shallow statistics
+    /// every few iterations (MoGo's cluster scheme in one process).
+    Synced,
 }
 
 impl Mode {
-    /// The CLI name: `seq`, `tree` or `root`.
+    /// Every mode, in the order the CLI lists them.
+    pub const ALL: [Mode; 4] = [Mode::Sequential, Mode::TreeParallel, Mode::RootParallel, Mode::Synced];
+
+    /// The CLI name: `seq`, `tree`, `root` or `sync`.
     pub fn name(self) -> &'static str {
         match self {
             Mode::Sequential => "seq",
             Mode::TreeParallel => "tree",
             Mode::RootParallel => "root",
+            Mode::Synced => "sync",
         }
     }
 }
@@ -33,12 +40,7 @@ impl Mode {
 impl FromStr for Mode {
     type Err = ConfigError;
     fn from_str(s: &str) -> Result<Mode, ConfigError> {
-        match s {
-            "seq" => Ok(Mode::Sequential),
-            "tree" => Ok(Mode::TreeParallel),
-            "root" => Ok(Mode::RootParallel),
-            _ => Err(ConfigError::UnknownMode(s.to_string())),
-        }
+        Mode::ALL.into_iter().find(|m| m.name() == s).ok_or_else(|| ConfigError::UnknownMode(s.to_string()))
     }
 }
 

@@ -44,6 +44,9 @@ pub(crate) struct IterationParams<'a> {
     pub prune: bool,
     /// MCTS-Solver: prove wins, losses and draws and back them up the tree.
     pub solver: bool,
+    /// Synced mode: iterations between exchanges, and the depth of the shared nodes.
+    pub sync_every: u32,
+    pub sync_depth: u32,
     /// Nodes with at least this many visits get their backups batched per worker and no
     /// virtual loss (`u32::MAX`: never; see `docs/CONCURRENCY.md`, "Batched backups").
     pub batch_min_visits: u32,
@@ -84,6 +87,8 @@ impl<'a> IterationParams<'a> {
             prune: config.prune_for::<G>(),
             solver: config.solver,
             batch_min_visits,
+            sync_every: config.sync_every,
+            sync_depth: config.sync_depth,
         }
     }
 

@@ -118,11 +118,24 @@ impl Budget for &SharedBudget {
 
 /// Runs iterations of `job` on `tree` until its [`Stopper`] says stop, drawing playouts
 /// from `budget`.
+#[inline]
 pub(crate) fn run_worker<G: SearchGame, T: TreeOps, B: Budget>(
     tree: &mut T,
     job: &Job<'_, G>,
     worker: &mut Worker,
+    budget: B,
+) {
+    run_worker_with(tree, job, worker, budget, |_, _| {});
+}
+
+/// [`run_worker`], calling `between_chunks` with the tree and the iterations just run
+/// after each chunk (no walk is in flight then: every backup is written).
+pub(crate) fn run_worker_with<G: SearchGame, T: TreeOps, B: Budget>(
+    tree: &mut T,
+    job: &Job<'_, G>,
+    worker: &mut Worker,
     mut budget: B,
+    mut between_chunks: impl FnMut(&mut T, u64),
 ) {
     let (root, params) = (job.root, job.params);
     loop {
@@ -136,6 +149,7 @@ pub(crate) fn run_worker<G: SearchGame, T: TreeOps, B: Budget>(
             run_iterations::<G, T, false>(tree, root, params, worker, granted);
         }
         worker.flush(tree);
+        between_chunks(tree, granted);
     }
 }
 

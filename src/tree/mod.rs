@@ -10,4 +10,4 @@ mod node;
 pub use access::{ExclusiveTree, SharedTree, TreeOps};
 pub(crate) use arena::CapacityError;
 pub use arena::{Arena, NODE_BYTES};
-pub use node::{Expansion, NodeId, Proof};
+pub use node::{Expansion, NodeId, Proof, Stats};

@@ -379,6 +379,13 @@ impl Node {
         self.stats.with_exclusive(|w| *w += Stats::playouts(playouts, half_points));
     }
 
+    /// Replaces the stats through `&mut` (plain store): for statistics added from
+    /// another tree, and taken out again, by the synced driver.
+    #[inline]
+    pub fn set_stats_mut(&mut self, stats: Stats) {
+        self.stats.with_exclusive(|w| *w = Stats::playouts(stats.visits, stats.half_points));
+    }
+
     /// Copies `source`'s move, counters and link word (quiescent trees only: no virtual
     /// loss is copied). A link with children must be rewritten by the caller.
     pub(crate) fn copy_from_mut(&mut self, source: &mut Node) {
