@@ -1,7 +1,7 @@
 //! The seam between [`super::Search`] and the ways to run a search: the [`Driver`] trait,
 //! the [`Job`] every driver is given, and [`with_driver!`], the one list that maps each
 //! [`Mode`](super::Mode) to its driver. The drivers themselves each have a file:
-//! `sequential.rs`, `tree_parallel.rs`, `root_parallel.rs`.
+//! `sequential.rs`, `tree_parallel.rs`, `root_parallel.rs`, `virtual_threads.rs`.
 
 use crossbeam_utils::CachePadded;
 
@@ -77,6 +77,10 @@ macro_rules! with_driver {
             }
             $crate::search::Mode::RootParallel => {
                 let $driver = $crate::search::root_parallel::RootParallel;
+                $body
+            }
+            $crate::search::Mode::Virtual => {
+                let $driver = $crate::search::virtual_threads::VirtualThreads;
                 $body
             }
         }

@@ -27,6 +27,7 @@ mod root_parallel;
 mod sequential;
 mod stop;
 mod tree_parallel;
+mod virtual_threads;
 
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -273,7 +274,7 @@ impl Search {
                 Expectations {
                     playouts,
                     expand_threshold: self.config.expand_threshold,
-                    exact_leaf_visits: self.config.mode != Mode::TreeParallel && self.last_leaves == 1,
+                    exact_leaf_visits: self.one_walk_in_flight(),
                     prior_root_visits: prior.0,
                     prior_root_leaf: prior.1,
                     amaf_covers_visits: self.config.rave > 0.0,
@@ -281,6 +282,18 @@ impl Search {
             )?;
         }
         Ok(total)
+    }
+
+    /// Whether the last run kept at most one walk in flight on each tree at any time, so
+    /// that a leaf is expanded at exactly the threshold (invariant 3 with equality).
+    fn one_walk_in_flight(&self) -> bool {
+        let one_worker_per_tree = match self.config.mode {
+            Mode::Sequential | Mode::RootParallel => true,
+            // Threads of a shared tree may find a node EXPANDING and play out from it.
+            Mode::TreeParallel => false,
+            Mode::Virtual => self.config.threads == 1,
+        };
+        one_worker_per_tree && self.last_leaves == 1
     }
 
     /// Checks the solver's proofs in the last run's tree(s) against the game, replaying

@@ -17,15 +17,22 @@ pub enum Mode {
     TreeParallel,
     /// Each thread searches its own tree; root statistics are summed at the end.
     RootParallel,
+    /// The virtual-thread simulator (Segal 2010, "On the scalability of parallel UCT"):
+    /// `threads` logical workers take turns in one OS thread on one exclusive tree, each
+    /// walk's back-up delayed until its worker's next turn, so the tree sees as many walks
+    /// in flight as that many real threads would keep. Models the search a tree-parallel
+    /// run would make, not its speed.
+    Virtual,
 }
 
 impl Mode {
-    /// The CLI name: `seq`, `tree` or `root`.
+    /// The CLI name: `seq`, `tree`, `root` or `virtual`.
     pub fn name(self) -> &'static str {
         match self {
             Mode::Sequential => "seq",
             Mode::TreeParallel => "tree",
             Mode::RootParallel => "root",
+            Mode::Virtual => "virtual",
         }
     }
 }
@@ -37,6 +44,7 @@ impl FromStr for Mode {
             "seq" => Ok(Mode::Sequential),
             "tree" => Ok(Mode::TreeParallel),
             "root" => Ok(Mode::RootParallel),
+            "virtual" => Ok(Mode::Virtual),
             _ => Err(ConfigError::UnknownMode(s.to_string())),
         }
     }
