@@ -76,8 +76,7 @@ fn many_virtual_threads_keep_the_budget_the_invariants_and_the_seed() {
     // The solver and RAVE with walks in flight.
     let win = ConnectFour::parse_position("121213").unwrap();
     for (rave, solver) in [(500.0, false), (0.0, true)] {
-        let mut search =
-            Search::new(virtual_config(20_000, 4, 16).rave(rave).solver(solver).build().unwrap()).unwrap();
+        let mut search = Search::new(virtual_config(20_000, 4, 16).rave(rave).solver(solver).build().unwrap()).unwrap();
         let result = search.run(&win).unwrap();
         search.check_invariants().unwrap_or_else(|e| panic!("rave={rave} solver={solver}: {e}"));
         if solver {

@@ -196,7 +196,8 @@ impl Worker {
                 state.recorded_playout(&mut self.rng, policy, &mut self.played[0])
             }
             None => {
-                let [outcome] = G::playouts(std::array::from_mut(&mut state), std::array::from_mut(&mut self.rng), policy);
+                let [outcome] =
+                    G::playouts(std::array::from_mut(&mut state), std::array::from_mut(&mut self.rng), policy);
                 outcome
             }
         };
