@@ -37,7 +37,8 @@ pub(crate) struct Job<'a, G> {
 /// on a tree of its choice (`ExclusiveTree` or `SharedTree`) with a [`super::stop::Budget`]
 /// from `job.stopper` ([`Stopper::share`] for a worker that owns its share,
 /// [`Stopper::shared`] for workers drawing together), so every driver stops for the same
-/// reasons.
+/// reasons; a driver that schedules its workers itself (the virtual-thread driver) draws
+/// from [`Stopper::next_chunk`] as `run_worker` does.
 ///
 /// # Adding a driver
 /// A new way to run a search (a distributed driver, say) is a new file under
