@@ -59,7 +59,7 @@ fn search_json_fields() {
 #[test]
 fn search_check_invariants_passes_in_every_mode() {
     // The sequential search runs one thread (more is rejected as a conflict).
-    for (mode, threads) in [("seq", "1"), ("tree", "3"), ("root", "3")] {
+    for (mode, threads) in [("seq", "1"), ("tree", "3"), ("root", "3"), ("sync", "3"), ("virtual", "16")] {
         let v = json(&[
             "search",
             "--game",
@@ -165,6 +165,28 @@ fn match_json_fields_and_records() {
     assert_eq!(lines.len(), 6);
     assert!(lines.iter().all(|l| l["opening"].as_array().unwrap().len() == 1 && l["result"].is_string()));
     let _ = std::fs::remove_file(&records);
+}
+
+#[test]
+fn virtual_threads_from_the_command_line() {
+    let args = ["search", "--game", "connect4", "--playouts", "2000", "--mode", "virtual", "--threads", "16"];
+    let v = json(&[&args[..], &["--seed", "2", "--check-invariants", "--json"]].concat());
+    assert_eq!(v["invariants"], "ok");
+    assert_eq!((v["playouts"].as_u64(), v["root_visits"].as_u64()), (Some(2000), Some(2000)));
+    assert_eq!(v["mode"], "virtual", "{v}");
+    let v = json(&[
+        "match",
+        "--game",
+        "tictactoe",
+        "--p1",
+        "mcts:mode=virtual,threads=16,playouts=500",
+        "--p2",
+        "mcts:mode=seq,playouts=500",
+        "--games",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(v["games"], 2, "{v}");
 }
 
 #[test]
@@ -388,9 +410,14 @@ fn help_shows_defaults_and_the_spec_grammar() {
     };
     let search = help(&["search", "--help"]);
     let per_game = "[default: per game: tictactoe 1.4142135, connect4 0.5, othello 0.5]";
-    for needle in
-        ["[default: 100000", "--mode <seq|tree|root>", "[default: seq]", "[default: 384]", "[default: 8]", per_game]
-    {
+    for needle in [
+        "[default: 100000",
+        "--mode <seq|tree|root|sync|virtual>",
+        "[default: seq]",
+        "[default: 384]",
+        "[default: 8]",
+        per_game,
+    ] {
         assert!(search.contains(needle), "search --help lacks {needle}: {search}");
     }
     for command in ["play", "match"] {
@@ -449,7 +476,7 @@ fn scale_reports_every_metric() {
         assert!(std::fs::read_to_string(dir.join(plot)).unwrap().contains("<svg"), "{plot}");
     }
     std::fs::remove_dir_all(&dir).ok();
-    rejects_in_one_line(&["scale", "--game", "connect4", "--modes", "seq"], &["--modes", "tree and root"]);
+    rejects_in_one_line(&["scale", "--game", "connect4", "--modes", "seq"], &["--modes", "tree, root and sync"]);
     rejects_in_one_line(&["scale", "--game", "connect4", "--k", "2,1"], &["--k"]);
     rejects_in_one_line(&["scale", "--game", "connect4", "--threads", "0"], &["--threads"]);
     rejects_in_one_line(&["scale", "--game", "connect4", "--games", "0"], &["--games"]);

@@ -93,6 +93,32 @@ fn stress_root_parallel_16_trees() {
     assert_eq!(result.children.iter().map(|c| c.visits).sum::<u64>(), 1_000_000);
 }
 
+/// Synced trees, 16 workers exchanging every chunk (16 iterations) down to 4 plies:
+/// every exchange replaces what a tree holds from the others while they publish and
+/// read concurrently. Afterwards each tree holds exactly its own playouts (rules 2 and 3).
+#[test]
+fn stress_synced_16_trees() {
+    for (game, playouts) in [("connect4", 400_000), ("othello", 40_000)] {
+        let config = SearchConfig::builder()
+            .playouts(playouts)
+            .mode(Mode::Synced)
+            .threads(16)
+            .sync_every(1)
+            .sync_depth(4)
+            .seed(5)
+            .build()
+            .unwrap();
+        let mut search = Search::new(config).unwrap();
+        let result = match game {
+            "connect4" => search.run(&ConnectFour::new()).unwrap(),
+            _ => search.run(&parmcts::Othello::new()).unwrap(),
+        };
+        search.check_invariants().unwrap_or_else(|e| panic!("{game}: {e}"));
+        assert_eq!(result.root_visits, playouts, "{game}");
+        assert_eq!(result.children.iter().map(|c| c.visits).sum::<u64>(), playouts, "{game}");
+    }
+}
+
 /// MCTS-Solver on the shared tree, 16 workers: proofs race with expansions, selections
 /// and each other. Afterwards every proof must be one the game supports (terminal results
 /// and the children's proofs, node by node), on top of the quiescent invariants.

@@ -118,10 +118,13 @@ search_settings! {
     /// Random seed; worker i seeds its generator from (seed, i).
     seed("seed", "S", "0"): u64 = 0;
         set(seed: u64) => seed; text u64;
-    /// Threading mode: seq (one thread, no atomics), tree (one shared tree), root (a tree per thread) or sync (a tree per thread, shallow statistics shared).
-    mode("mode", "seq|tree|root|sync", "seq"): Mode = Mode::Sequential;
+    /// Threading mode: seq (one thread, no atomics), tree (one shared tree), root (a tree per thread), sync (a tree per thread, shallow statistics shared) or virtual (simulated threads).
+    ///
+    /// `virtual` runs `threads` logical workers in one OS thread on one tree, each
+    /// back-up delayed as if its playout were still running ([`Mode::Virtual`]).
+    mode("mode", "seq|tree|root|sync|virtual", "seq"): Mode = Mode::Sequential;
         set(mode: Mode) => mode; text Mode;
-    /// Worker threads (1 in seq mode; at most 1024).
+    /// Worker threads (1 in seq mode; in virtual mode the logical workers; at most 1024).
     threads("threads", "K", "1"): usize = 1;
         set(threads: usize) => threads; text usize;
     /// Virtual loss added per in-flight playout (shared trees and lanes; 0 disables).

@@ -1,7 +1,8 @@
 //! The seam between [`super::Search`] and the ways to run a search: the [`Driver`] trait,
 //! the [`Job`] every driver is given, and [`with_driver!`], the one list that maps each
 //! [`Mode`](super::Mode) to its driver. The drivers themselves each have a file:
-//! `sequential.rs`, `tree_parallel.rs`, `root_parallel.rs`, `synced.rs`.
+//! `sequential.rs`, `tree_parallel.rs`, `root_parallel.rs`, `synced.rs`,
+//! `virtual_threads.rs`.
 
 use crossbeam_utils::CachePadded;
 
@@ -37,7 +38,8 @@ pub(crate) struct Job<'a, G> {
 /// on a tree of its choice (`ExclusiveTree` or `SharedTree`) with a [`super::stop::Budget`]
 /// from `job.stopper` ([`Stopper::share`] for a worker that owns its share,
 /// [`Stopper::shared`] for workers drawing together), so every driver stops for the same
-/// reasons.
+/// reasons; a driver that schedules its workers itself (the virtual-thread driver) draws
+/// from [`Stopper::next_chunk`] as `run_worker` does.
 ///
 /// # Adding a driver
 /// A new way to run a search (a distributed driver, say) is a new file under
@@ -81,6 +83,10 @@ macro_rules! with_driver {
             }
             $crate::search::Mode::Synced => {
                 let $driver = $crate::search::synced::Synced;
+                $body
+            }
+            $crate::search::Mode::Virtual => {
+                let $driver = $crate::search::virtual_threads::VirtualThreads;
                 $body
             }
         }

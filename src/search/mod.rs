@@ -28,6 +28,7 @@ mod sequential;
 mod stop;
 mod synced;
 mod tree_parallel;
+mod virtual_threads;
 
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -276,8 +277,7 @@ impl Search {
                     // Synced trees count the other trees' visits towards expansion, so a
                     // node's own visits before its children need not reach the threshold.
                     expand_threshold: if self.config.mode == Mode::Synced { 0 } else { self.config.expand_threshold },
-                    exact_leaf_visits: matches!(self.config.mode, Mode::Sequential | Mode::RootParallel)
-                        && self.last_leaves == 1,
+                    exact_leaf_visits: self.one_walk_in_flight(),
                     prior_root_visits: prior.0,
                     prior_root_leaf: prior.1,
                     amaf_covers_visits: self.config.rave > 0.0,
@@ -285,6 +285,20 @@ impl Search {
             )?;
         }
         Ok(total)
+    }
+
+    /// Whether the last run kept at most one walk in flight on each tree at any time, so
+    /// that a leaf is expanded at exactly the threshold (invariant 3 with equality).
+    fn one_walk_in_flight(&self) -> bool {
+        let one_worker_per_tree = match self.config.mode {
+            // Synced trees are exclusive, but other trees' visits count towards expansion.
+            Mode::Sequential | Mode::RootParallel => true,
+            Mode::Synced => false,
+            // Threads of a shared tree may find a node EXPANDING and play out from it.
+            Mode::TreeParallel => false,
+            Mode::Virtual => self.config.threads == 1,
+        };
+        one_worker_per_tree && self.last_leaves == 1
     }
 
     /// Checks the solver's proofs in the last run's tree(s) against the game, replaying

@@ -20,19 +20,26 @@ pub enum Mode {
     /// Each thread searches its own tree, and the trees share their shallow statistics
     /// every few iterations (MoGo's cluster scheme in one process).
     Synced,
+    /// The virtual-thread simulator (Segal 2010, "On the scalability of parallel UCT"):
+    /// `threads` logical workers take turns in one OS thread on one exclusive tree, each
+    /// walk's back-up delayed until its worker's next turn, so the tree sees as many walks
+    /// in flight as that many real threads would keep. Models the search a tree-parallel
+    /// run would make, not its speed.
+    Virtual,
 }
 
 impl Mode {
     /// Every mode, in the order the CLI lists them.
-    pub const ALL: [Mode; 4] = [Mode::Sequential, Mode::TreeParallel, Mode::RootParallel, Mode::Synced];
+    pub const ALL: [Mode; 5] = [Mode::Sequential, Mode::TreeParallel, Mode::RootParallel, Mode::Synced, Mode::Virtual];
 
-    /// The CLI name: `seq`, `tree`, `root` or `sync`.
+    /// The CLI name: `seq`, `tree`, `root`, `sync` or `virtual`.
     pub fn name(self) -> &'static str {
         match self {
             Mode::Sequential => "seq",
             Mode::TreeParallel => "tree",
             Mode::RootParallel => "root",
             Mode::Synced => "sync",
+            Mode::Virtual => "virtual",
         }
     }
 }

@@ -28,8 +28,9 @@ pub(crate) struct IterationParams<'a> {
     pub uct: UctParams,
     /// Virtual loss added per in-flight playout on a tree that keeps it (0: none).
     pub virtual_loss: u32,
-    /// Whether the exclusive trees (sequential, root-parallel) keep virtual loss (plain
-    /// adds): only to spread a worker's lanes (`leaves > 1`).
+    /// Whether the exclusive trees (sequential, root-parallel, virtual) keep virtual loss
+    /// (plain adds): only to spread a worker's lanes (`leaves > 1`) or the simulator's
+    /// logical workers (virtual mode with `threads > 1`).
     pub exclusive_virtual_loss: bool,
     /// Playouts in flight per worker (1 to [`MAX_LEAVES`]; more than 1 only on a tree
     /// that keeps virtual loss).
@@ -59,7 +60,10 @@ impl<'a> IterationParams<'a> {
     /// whether virtual loss is kept and where backups are batched. `gammas` are
     /// the learned gammas in use ([`resolve_gammas`]).
     pub(crate) fn resolve<G: SearchGame>(config: &SearchConfig, gammas: Option<&'a [f32]>) -> IterationParams<'a> {
-        let leaves = config.leaves_for::<G>();
+        // The simulator's logical workers keep one walk each in flight: the walks in
+        // flight are the workers', as with one playout per real thread.
+        let virtual_threads = config.mode == Mode::Virtual;
+        let leaves = if virtual_threads { 1 } else { config.leaves_for::<G>() };
         debug_assert!((1..=MAX_LEAVES).contains(&leaves));
         // Batched backups only where threads share a tree (a lone worker must select
         // exactly as the sequential search does).
@@ -79,7 +83,7 @@ impl<'a> IterationParams<'a> {
             // out of every choice it makes), so it skips the two extra atomic adds per
             // node; its lanes need it to spread.
             virtual_loss: if config.threads > 1 || leaves > 1 { config.virtual_loss } else { 0 },
-            exclusive_virtual_loss: leaves > 1,
+            exclusive_virtual_loss: leaves > 1 || (virtual_threads && config.threads > 1),
             leaves,
             expand_threshold: config.expand_threshold,
             biased_playouts: config.playout == Playout::Biased,

@@ -34,7 +34,7 @@ pub struct ScaleArgs {
     /// The game.
     #[arg(long, value_parser = game_parser())]
     game: GameKind,
-    /// Comma-separated parallel modes: tree, root.
+    /// Comma-separated parallel modes: tree, root, sync.
     #[arg(long, default_value = "tree,root")]
     modes: String,
     /// Comma-separated thread counts (1 is measured for throughput).
@@ -73,8 +73,9 @@ pub struct ScaleArgs {
 
 fn plan(args: &ScaleArgs) -> Result<ScalePlan, Failure> {
     let modes: Vec<Mode> = parse_list("--modes", &args.modes)?;
-    if let Some(m) = modes.iter().find(|&&m| m == Mode::Sequential) {
-        return Err(Failure::flag("--modes", format!("bad value '{m}': the parallel modes are tree and root")));
+    // The baseline is always measured; the simulator has no throughput to scale.
+    if let Some(m) = modes.iter().find(|&&m| matches!(m, Mode::Sequential | Mode::Virtual)) {
+        return Err(Failure::flag("--modes", format!("bad value '{m}': the parallel modes are tree, root and sync")));
     }
     let threads = parse_threads("--threads", &args.threads)?;
     let mut time_factors: Vec<u32> = parse_list("--k", &args.k)?;
