@@ -32,6 +32,7 @@ pub mod alphabeta;
 pub mod benchmark;
 pub mod games;
 pub mod matches;
+pub mod model;
 pub mod players;
 mod policy;
 pub mod report;
@@ -49,4 +50,4 @@ pub use games::{
 };
 pub use search::{search, ChildResult, ConfigError, Mode, Search, SearchConfig, SearchError, SearchResult};
 pub use tree::invariants::InvariantViolation;
-pub use tree::{Proof, NODE_BYTES};
+pub use tree::{contention, Proof, NODE_BYTES};

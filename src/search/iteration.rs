@@ -8,7 +8,7 @@ use crate::games::{
     random_below, sample_weighted, Move, MovesPlayed, Outcome, Player, PlayoutPolicy, SearchGame, Turn,
 };
 use crate::policy::select_child;
-use crate::tree::{Expansion, NodeId, Proof, TreeOps};
+use crate::tree::{contention, Expansion, NodeId, Proof, TreeOps};
 
 use super::params::IterationParams;
 
@@ -225,11 +225,13 @@ impl Worker {
         path.clear();
         // The root's "mover" is the player who moved before the root position. `own_vl`:
         // the virtual loss this worker put on `node` (none on batched nodes).
+        contention::at_depth(0);
         let mut own_vl =
             enter(tree, &mut path, node, root.side_to_move().other(), batching, params.batch_min_visits, vl);
         // Set when the iteration ends on a node whose value is known without a playout.
         let mut exact: Option<Outcome> = None;
         loop {
+            contention::at_depth(path.len() - 1);
             if SOLVER {
                 let proof = tree.proof(node);
                 if proof.is_known() {
@@ -239,6 +241,8 @@ impl Worker {
             }
             match tree.expansion(node) {
                 Expansion::Expanded { first, count } if count > 0 => {
+                    // The children's words, and the virtual loss on the one entered.
+                    contention::at_depth(path.len());
                     let child = match state.turn() {
                         Turn::Player(_) => select_child::<T, SOLVER>(tree, node, first, count, params.uct, own_vl),
                         Turn::Chance => {
@@ -303,7 +307,8 @@ impl Worker {
         let vl = if T::VIRTUAL_LOSS { params.virtual_loss } else { 0 };
         let batching = T::SHARED && params.batch_min_visits != u32::MAX;
         let path = std::mem::take(&mut self.paths[lane]);
-        for step in &path {
+        for (depth, step) in path.iter().enumerate() {
+            contention::at_depth(depth);
             let half_points = outcome.half_points(step.mover);
             if batching && step.batched {
                 self.defer(tree, step.node, half_points);
@@ -311,6 +316,7 @@ impl Worker {
                 tree.record(step.node, half_points, vl);
             }
         }
+        contention::no_depth();
         if SOLVER && exact {
             prove_ancestors(tree, &path);
         }
@@ -343,6 +349,7 @@ impl Worker {
 
     /// Writes the batched updates to the tree: one atomic add per node.
     pub fn flush<T: TreeOps>(&mut self, tree: &mut T) {
+        contention::no_depth();
         for entry in self.pending.iter_mut().filter(|e| e.playouts != 0) {
             tree.record_batch(entry.node, entry.playouts, entry.half_points);
             entry.playouts = 0;

@@ -28,9 +28,8 @@ pub(crate) struct IterationParams<'a> {
     pub uct: UctParams,
     /// Virtual loss added per in-flight playout on a tree that keeps it (0: none).
     pub virtual_loss: u32,
-    /// Whether the exclusive trees (sequential, root-parallel, virtual) keep virtual loss
-    /// (plain adds): only to spread a worker's lanes (`leaves > 1`) or the simulator's
-    /// logical workers (virtual mode with `threads > 1`).
+    /// Whether the exclusive trees (sequential, root-parallel, synced) keep virtual loss
+    /// (plain adds): only to spread a worker's lanes (`leaves > 1`).
     pub exclusive_virtual_loss: bool,
     /// Playouts in flight per worker (1 to [`MAX_LEAVES`]; more than 1 only on a tree
     /// that keeps virtual loss).
@@ -61,14 +60,16 @@ impl<'a> IterationParams<'a> {
     /// the learned gammas in use ([`resolve_gammas`]).
     pub(crate) fn resolve<G: SearchGame>(config: &SearchConfig, gammas: Option<&'a [f32]>) -> IterationParams<'a> {
         // The simulator's logical workers keep one walk each in flight: the walks in
-        // flight are the workers', as with one playout per real thread.
+        // flight are the workers', as with one playout per real thread (the tree-parallel
+        // default everywhere but Othello, whose lanes the simulator leaves out).
         let virtual_threads = config.mode == Mode::Virtual;
         let leaves = if virtual_threads { 1 } else { config.leaves_for::<G>() };
         debug_assert!((1..=MAX_LEAVES).contains(&leaves));
         // Batched backups only where threads share a tree (a lone worker must select
         // exactly as the sequential search does).
         let batch_min_visits = match (config.mode, config.threads) {
-            (Mode::TreeParallel, t) if t > 1 => BATCH_MIN_VISITS_PER_THREAD.saturating_mul(t as u32),
+            // The simulator models the tree-parallel search, batching included.
+            (Mode::TreeParallel | Mode::Virtual, t) if t > 1 => BATCH_MIN_VISITS_PER_THREAD.saturating_mul(t as u32),
             _ => u32::MAX,
         };
         IterationParams {
@@ -83,7 +84,7 @@ impl<'a> IterationParams<'a> {
             // out of every choice it makes), so it skips the two extra atomic adds per
             // node; its lanes need it to spread.
             virtual_loss: if config.threads > 1 || leaves > 1 { config.virtual_loss } else { 0 },
-            exclusive_virtual_loss: leaves > 1 || (virtual_threads && config.threads > 1),
+            exclusive_virtual_loss: leaves > 1,
             leaves,
             expand_threshold: config.expand_threshold,
             biased_playouts: config.playout == Playout::Biased,

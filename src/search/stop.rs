@@ -18,7 +18,7 @@ use super::iteration::Worker;
 /// Iterations run between two looks at the clock and the shared budget: long enough that
 /// `Instant::now` and the budget's atomic cost well under 1 % of the time, short enough
 /// that a time budget is overrun by microseconds.
-const CHUNK: u64 = 16;
+pub(crate) const CHUNK: u64 = 16;
 
 /// The one place that decides when a search stops: its playout budget is spent, its
 /// deadline has passed, or (with the solver) some worker's root is proven, which stops

@@ -13,7 +13,8 @@
 use std::ops::ControlFlow;
 
 use super::arena::Arena;
-use super::node::{Expansion, NodeId, Proof, Stats};
+use super::contention::{self, Access};
+use super::node::{Expansion, Node, NodeId, Proof, Stats};
 use crate::sync::{Exclusive, Ordering};
 
 /// What a search iteration needs from the tree. Methods take `&mut self` so that the
@@ -187,42 +188,52 @@ impl TreeOps for SharedTree<'_> {
     const VIRTUAL_LOSS: bool = true;
     #[inline]
     fn expansion(&mut self, id: NodeId) -> Expansion {
+        count(self.0.node(id), F.link, Access::Load);
         self.0.node(id).expansion()
     }
     #[inline]
     fn try_claim(&mut self, id: NodeId) -> bool {
+        count(self.0.node(id), F.link, Access::Rmw);
         self.0.node(id).try_claim()
     }
     #[inline]
     fn alloc(&mut self, count: u32) -> Option<NodeId> {
+        contention::access(self.0.cursor_word(), 0, Access::Rmw);
         self.0.alloc(count)
     }
     #[inline]
     fn init_child(&mut self, id: NodeId, mv: u16, prior: u16) {
+        count(self.0.node(id), F.stats, Access::Store);
         self.0.init_child(id, mv, prior);
     }
     #[inline]
     fn publish(&mut self, id: NodeId, first: NodeId, count: u32) {
+        self::count(self.0.node(id), F.link, Access::Store);
         self.0.node(id).publish(first, count);
     }
     #[inline]
     fn stats(&mut self, id: NodeId) -> Stats {
+        count(self.0.node(id), F.stats, Access::Load);
         self.0.node(id).stats_relaxed()
     }
     #[inline]
     fn virtual_loss(&mut self, id: NodeId) -> u32 {
+        count(self.0.node(id), F.virtual_loss, Access::Load);
         self.0.node(id).virtual_loss_relaxed()
     }
     #[inline]
     fn mv(&mut self, id: NodeId) -> u16 {
+        count(self.0.node(id), F.edge, Access::Load);
         self.0.node(id).mv()
     }
     #[inline]
     fn proof(&mut self, id: NodeId) -> Proof {
+        count(self.0.node(id), F.link, Access::Load);
         self.0.node(id).proof()
     }
     #[inline]
     fn prove(&mut self, id: NodeId, proof: Proof) {
+        count(self.0.node(id), F.link, Access::Rmw);
         self.0.node(id).prove(proof);
     }
     #[inline]
@@ -238,6 +249,7 @@ impl TreeOps for SharedTree<'_> {
     ) {
         let (nodes, amaf) = if AMAF { self.0.block_and_amaf(first, count) } else { (self.0.block(first, count), None) };
         for (i, node) in nodes.iter().enumerate() {
+            self::count(node, F.stats, Access::Load);
             let view = ChildView {
                 stats: node.stats_relaxed(),
                 virtual_loss: node.virtual_loss_relaxed(),
@@ -253,14 +265,29 @@ impl TreeOps for SharedTree<'_> {
     }
     #[inline]
     fn add_virtual_loss(&mut self, id: NodeId, amount: u32) {
+        count(self.0.node(id), F.virtual_loss, Access::Rmw);
         self.0.node(id).add_virtual_loss(amount);
     }
     #[inline]
     fn record(&mut self, id: NodeId, half_points: u32, virtual_loss: u32) {
+        count(self.0.node(id), F.stats, Access::Rmw);
+        if virtual_loss != 0 {
+            count(self.0.node(id), F.virtual_loss, Access::Rmw);
+        }
         self.0.node(id).record(half_points, virtual_loss);
     }
     #[inline]
     fn record_batch(&mut self, id: NodeId, playouts: u32, half_points: u32) {
+        count(self.0.node(id), F.stats, Access::Rmw);
         self.0.node(id).record_batch(playouts, half_points);
     }
+}
+
+/// The node field offsets, for [`count`].
+const F: super::node::FieldOffsets = super::node::FIELD_OFFSETS;
+
+/// Counts an access to a field of `node` (a no-op without the `contention` feature).
+#[inline(always)]
+fn count(node: &Node, offset: usize, access: Access) {
+    contention::access(node, offset, access);
 }

@@ -110,6 +110,12 @@ impl Arena {
         self.nodes.len() as u32
     }
 
+    /// The allocation cursor's word (for contention counting).
+    #[inline(always)]
+    pub(crate) fn cursor_word(&self) -> &AtomicU32 {
+        &self.cursor
+    }
+
     /// Nodes handed out so far, the root included.
     #[inline]
     pub fn len(&self) -> u32 {

@@ -4,6 +4,7 @@
 
 mod access;
 mod arena;
+pub mod contention;
 pub mod invariants;
 mod node;
 

@@ -210,6 +210,24 @@ pub struct Node {
 #[cfg(not(loom))]
 const _: () = assert!(std::mem::size_of::<Node>() == 24, "Node must stay 24 bytes");
 
+/// Byte offsets of a node's words, for contention counting: the link (expansion state
+/// and proof), the stats, the virtual loss and the edge (move and prior).
+pub(crate) const FIELD_OFFSETS: FieldOffsets = FieldOffsets {
+    link: std::mem::offset_of!(Node, link),
+    stats: std::mem::offset_of!(Node, stats),
+    virtual_loss: std::mem::offset_of!(Node, virtual_loss),
+    edge: std::mem::offset_of!(Node, edge),
+};
+
+/// See [`FIELD_OFFSETS`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FieldOffsets {
+    pub link: usize,
+    pub stats: usize,
+    pub virtual_loss: usize,
+    pub edge: usize,
+}
+
 impl Node {
     // ---- expansion state machine -------------------------------------------------
 
