@@ -5,17 +5,22 @@
 //! sharing adds:
 //!
 //! ```text
-//! t(N) = t_tree(1) + (rmw(N) - rmw(1)) · c_rmw + transfers(N) · c_transfer
+//! t(N) = t_tree(1) + (rmw(N) - rmw(1)) · c_rmw + write_transfers(N) · c_transfer
 //! rate(N) = N / t(N)            (N no more than the cores)
 //! ```
 //!
-//! where `rmw(N)` and `transfers(N)` are the atomic read-modify-writes and the cache-line
-//! transfers per iteration that N workers cause, counted exactly by the virtual-thread
-//! simulator in a counting build (`--features contention`, [`crate::contention`]):
-//! a [`ContentionProfile`]. `c_rmw` (an uncontended atomic add) and `c_transfer` (one
-//! line handed between two cores) are measured on the machine ([`measure_costs`]), and
-//! `t_tree(1)` is the measured single-thread tree-parallel time per iteration. The
-//! extra read-modify-writes are virtual loss, which a lone thread does not keep.
+//! where `rmw(N)` and `write_transfers(N)` are the atomic read-modify-writes and the
+//! cache-line transfers made by writes per iteration that N workers cause, counted
+//! exactly by the virtual-thread simulator in a counting build (`--features contention`,
+//! [`crate::contention`]): a [`ContentionProfile`]. `c_rmw` (an uncontended atomic add)
+//! and `c_transfer` are measured on the machine ([`measure_costs`]); `c_transfer` is half
+//! the period of two threads handing one line back and forth, since each handoff is two
+//! coherence round trips (the waiting core's load pulls the line, its store invalidates
+//! the other copy). `t_tree(1)` is the measured single-thread tree-parallel time per
+//! iteration. The extra read-modify-writes are virtual loss, which a lone thread does not
+//! keep. Transfers made by loads are counted but not charged: a selection's loads of a
+//! child block are independent and their misses overlap, while a locked
+//! read-modify-write waits for its line.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -39,6 +44,8 @@ pub struct ProfileRow {
     pub loads: f64,
     /// Cache-line transfers between workers per iteration.
     pub transfers: f64,
+    /// The transfers made by writes (stores and read-modify-writes) per iteration.
+    pub write_transfers: f64,
     /// Read-modify-writes per iteration by tree depth (the last entry: batched flushes).
     pub rmw_by_depth: Vec<f64>,
     /// Transfers per iteration by tree depth (the last entry: batched flushes).
@@ -122,6 +129,7 @@ impl ProfileRow {
             rmw: total(&counts.rmw),
             loads: total(&counts.loads),
             transfers: total(&counts.transfers),
+            write_transfers: total(&counts.write_transfers),
             rmw_by_depth: trim(per(&counts.rmw)),
             transfers_by_depth: trim(per(&counts.transfers)),
         }
@@ -133,9 +141,11 @@ impl ProfileRow {
 pub struct Costs {
     /// An uncontended atomic add on a line this core holds.
     pub rmw_ns: f64,
-    /// One cache line handed from one core to another (two threads taking turns on one
-    /// atomic: `cargo bench --bench search -- cache_line` measures the same).
+    /// One coherence round trip: half the period of two threads taking turns on one
+    /// atomic (`cargo bench --bench search -- cache_line` measures the whole period).
     pub transfer_ns: f64,
+    /// The whole period of one handoff.
+    pub handoff_ns: f64,
 }
 
 /// Measures [`Costs`] on this machine: medians of `repeats` runs of each microbenchmark.
@@ -175,7 +185,8 @@ pub fn measure_costs(repeats: usize) -> Costs {
         });
         transfer.push(start.elapsed().as_secs_f64() * 1e9 / HANDOFFS as f64);
     }
-    Costs { rmw_ns: crate::benchmark::median(&rmw), transfer_ns: crate::benchmark::median(&transfer) }
+    let handoff_ns = crate::benchmark::median(&transfer);
+    Costs { rmw_ns: crate::benchmark::median(&rmw), transfer_ns: handoff_ns / 2.0, handoff_ns }
 }
 
 /// The model's prediction at one thread count.
@@ -198,10 +209,77 @@ pub fn predict(profile: &ContentionProfile, tree_1_ns: f64, costs: Costs) -> Vec
         .rows
         .iter()
         .map(|row| {
-            let ns = tree_1_ns + (row.rmw - rmw_1).max(0.0) * costs.rmw_ns + row.transfers * costs.transfer_ns;
+            let ns = tree_1_ns + (row.rmw - rmw_1).max(0.0) * costs.rmw_ns + row.write_transfers * costs.transfer_ns;
             Prediction { threads: row.threads, ns_per_iteration: ns, playouts_per_sec: row.threads as f64 * 1e9 / ns }
         })
         .collect()
+}
+
+/// One thread count of a model run: predicted and, where measured, measured throughput.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ModelRow {
+    /// Threads.
+    pub threads: usize,
+    /// Cache-line transfers per iteration (from the profile).
+    pub transfers: f64,
+    /// The transfers made by writes, which the model charges.
+    pub write_transfers: f64,
+    /// Extra atomic read-modify-writes per iteration over one thread (from the profile).
+    pub extra_rmw: f64,
+    /// The prediction.
+    pub predicted_playouts_per_sec: f64,
+    /// The measured median (threads up to the machine's cores).
+    pub measured_playouts_per_sec: Option<f64>,
+    /// (predicted - measured) / measured.
+    pub error: Option<f64>,
+}
+
+/// What `parmcts model` reports: the inputs and, per thread count, prediction against
+/// measurement.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ModelReport {
+    /// The game.
+    pub game: String,
+    /// The machine's costs.
+    pub costs: Costs,
+    /// Measured single-thread tree-parallel time per iteration, ns.
+    pub tree_1_ns: f64,
+    /// Measured sequential time per iteration, ns (for reference).
+    pub seq_ns: f64,
+    /// One row per thread count of the profile.
+    pub rows: Vec<ModelRow>,
+}
+
+impl ModelReport {
+    /// Builds the report from the profile, the costs, the single-thread times and the
+    /// measured rates (`(threads, playouts per second)`).
+    pub fn new(
+        profile: &ContentionProfile,
+        costs: Costs,
+        tree_1_ns: f64,
+        seq_ns: f64,
+        measured: &[(usize, f64)],
+    ) -> ModelReport {
+        let rmw_1 = profile.rows.iter().find(|r| r.threads == 1).map_or(0.0, |r| r.rmw);
+        let rows = profile
+            .rows
+            .iter()
+            .zip(predict(profile, tree_1_ns, costs))
+            .map(|(row, p)| {
+                let measured = measured.iter().find(|m| m.0 == row.threads).map(|m| m.1);
+                ModelRow {
+                    threads: row.threads,
+                    transfers: row.transfers,
+                    write_transfers: row.write_transfers,
+                    extra_rmw: (row.rmw - rmw_1).max(0.0),
+                    predicted_playouts_per_sec: p.playouts_per_sec,
+                    measured_playouts_per_sec: measured,
+                    error: measured.map(|m| (p.playouts_per_sec - m) / m),
+                }
+            })
+            .collect();
+        ModelReport { game: profile.game.clone(), costs, tree_1_ns, seq_ns, rows }
+    }
 }
 
 #[cfg(test)]
@@ -215,6 +293,7 @@ mod tests {
             rmw,
             loads: 0.0,
             transfers,
+            write_transfers: transfers,
             rmw_by_depth: Vec::new(),
             transfers_by_depth: Vec::new(),
         }
@@ -223,7 +302,7 @@ mod tests {
     #[test]
     fn the_prediction_adds_extra_atomics_and_transfers_to_the_lone_thread() {
         let profile = ContentionProfile { game: "g".into(), rows: vec![row(1, 10.0, 0.0), row(4, 30.0, 2.0)] };
-        let costs = Costs { rmw_ns: 5.0, transfer_ns: 50.0 };
+        let costs = Costs { rmw_ns: 5.0, transfer_ns: 50.0, handoff_ns: 100.0 };
         let p = predict(&profile, 400.0, costs);
         assert_eq!(p[0].ns_per_iteration, 400.0);
         assert_eq!(p[1].ns_per_iteration, 400.0 + 20.0 * 5.0 + 2.0 * 50.0);

@@ -78,7 +78,7 @@ fn interleave<G: SearchGame, T: TreeOps, const SOLVER: bool>(
             if let Some(walk) = in_flight[next].take() {
                 worker.finish_walk::<G, T, SOLVER>(tree, params, walk);
                 // A thread flushes its batched backups after each chunk of iterations.
-                if worker.playouts % CHUNK == 0 {
+                if worker.playouts.is_multiple_of(CHUNK) {
                     worker.flush(tree);
                 }
             }
@@ -108,7 +108,10 @@ mod contention_tests {
 
     /// Per depth: the visits of the nodes there, the nodes claimed for expansion in the
     /// search (all but the root, which is expanded before it), and those given children.
-    fn census(search: &Search) -> (Vec<u64>, Vec<u64>, Vec<u64>) {
+    /// Per depth: visits, nodes claimed, nodes given children.
+    type Census = (Vec<u64>, Vec<u64>, Vec<u64>);
+
+    fn census(search: &Search) -> Census {
         let arena = &search.arenas[0];
         let (mut visits, mut claimed, mut allocated) = (vec![0; 16], vec![0; 16], vec![0; 16]);
         let mut stack = vec![(NodeId::ROOT, 0usize)];
@@ -126,7 +129,7 @@ mod contention_tests {
         (visits, claimed, allocated)
     }
 
-    fn counted(threads: usize, playouts: u64) -> (contention::ContentionCounts, (Vec<u64>, Vec<u64>, Vec<u64>)) {
+    fn counted(threads: usize, playouts: u64) -> (contention::ContentionCounts, Census) {
         let config =
             SearchConfig::builder().playouts(playouts).mode(Mode::Virtual).threads(threads).seed(4).build().unwrap();
         let mut search = Search::new(config).unwrap();
@@ -139,7 +142,7 @@ mod contention_tests {
 
     #[test]
     fn contention_counts_are_exact_on_a_tiny_tree() {
-        assert!(contention::ENABLED);
+        const { assert!(contention::ENABLED) };
         // One worker: per depth, one stats add per visit, plus a claim and an allocation
         // per node expanded there; no virtual loss, no batch, no other worker.
         let (counts, (visits, claimed, allocated)) = counted(1, 3_000);
@@ -157,6 +160,5 @@ mod contention_tests {
         }
         // Each worker's root update follows the other's: every one of them moves the line.
         assert!(counts.transfers[0] >= 500, "{:?}", counts.transfers);
-        assert!(TicTacToe::new().outcome().is_none());
     }
 }

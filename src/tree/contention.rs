@@ -44,13 +44,22 @@ pub struct ContentionCounts {
     pub loads: Vec<u64>,
     /// Cache-line transfers between workers per depth (emulated coherence).
     pub transfers: Vec<u64>,
+    /// The part of `transfers` made by stores and read-modify-writes (taking a line
+    /// exclusive: these stall; loads of other workers' lines can overlap).
+    pub write_transfers: Vec<u64>,
 }
 
 impl ContentionCounts {
     #[cfg_attr(not(feature = "contention"), allow(dead_code))]
     fn zeroed(buckets: usize) -> ContentionCounts {
         let zeros = vec![0; buckets];
-        ContentionCounts { rmw: zeros.clone(), stores: zeros.clone(), loads: zeros.clone(), transfers: zeros }
+        ContentionCounts {
+            rmw: zeros.clone(),
+            stores: zeros.clone(),
+            loads: zeros.clone(),
+            transfers: zeros.clone(),
+            write_transfers: zeros,
+        }
     }
 
     /// Sum over the depths of one of the count vectors.
@@ -115,6 +124,9 @@ mod counting {
             };
             if transfer {
                 counts.transfers[depth] += 1;
+                if access != Access::Load {
+                    counts.write_transfers[depth] += 1;
+                }
             }
             *holders = if access == Access::Load { *holders | me } else { me };
         });

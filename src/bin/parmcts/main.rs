@@ -11,6 +11,7 @@ mod bench;
 mod common;
 mod flags;
 mod matches;
+mod model;
 mod perft;
 mod play;
 mod plots;
@@ -51,6 +52,8 @@ enum Command {
     Bench(Box<bench::BenchArgs>),
     /// What more cores are worth: throughput, search overhead and strength speedup.
     Scale(Box<scale::ScaleArgs>),
+    /// The contention model: predicted against measured tree-parallel throughput.
+    Model(Box<model::ModelArgs>),
     /// Fit move-feature gammas (Bradley-Terry, Coulom's MM) to a teacher's choices.
     TrainWeights(train::TrainArgs),
 }
@@ -68,6 +71,7 @@ fn main() -> ExitCode {
         Command::Match(args) => matches::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Scale(args) => scale::run(&args),
+        Command::Model(args) => model::run(&args),
         Command::TrainWeights(args) => train::run(&args),
     };
     match outcome {
