@@ -22,8 +22,8 @@
 //! child block are independent and their misses overlap, while a locked
 //! read-modify-write waits for its line.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
@@ -148,6 +148,9 @@ pub struct Costs {
     pub handoff_ns: f64,
 }
 
+/// At most this long per handoff measurement (a busy machine makes handoffs slow).
+const HANDOFF_TIME_LIMIT: Duration = Duration::from_millis(200);
+
 /// Measures [`Costs`] on this machine: medians of `repeats` runs of each microbenchmark.
 /// The transfer cost needs two cores free to be meaningful.
 pub fn measure_costs(repeats: usize) -> Costs {
@@ -163,19 +166,36 @@ pub fn measure_costs(repeats: usize) -> Costs {
             word.fetch_add(1, Ordering::Relaxed);
         }
         rmw.push(start.elapsed().as_secs_f64() * 1e9 / ADDS as f64);
-        assert_eq!(word.load(Ordering::Relaxed), ADDS);
+        std::hint::black_box(word.load(Ordering::Relaxed));
         let turn = AtomicU64::new(0);
+        let stop = AtomicBool::new(false);
         let start = Instant::now();
         std::thread::scope(|s| {
             for me in 0..2 {
-                let turn = &turn;
+                let (turn, stop) = (&turn, &stop);
                 s.spawn(move || {
                     let mut next = me;
-                    while next < HANDOFFS {
+                    let mut spins = 0u32;
+                    loop {
                         // ORDERING: Acquire/Release pair the two threads' turns; each only
-                        // needs to see the other's store.
+                        // needs to see the other's store. The stop flag is Relaxed: it
+                        // only ends the loop.
                         while turn.load(Ordering::Acquire) != next {
-                            std::hint::spin_loop();
+                            if stop.load(Ordering::Relaxed) {
+                                return;
+                            }
+                            spins += 1;
+                            // Sharing one core with the other thread (a busy machine),
+                            // spinning would wait out a whole time slice per handoff.
+                            if spins % 4096 == 0 {
+                                std::thread::yield_now();
+                            } else {
+                                std::hint::spin_loop();
+                            }
+                        }
+                        if next >= HANDOFFS || (next % 1024 < 2 && start.elapsed() > HANDOFF_TIME_LIMIT) {
+                            stop.store(true, Ordering::Relaxed);
+                            return;
                         }
                         turn.store(next + 1, Ordering::Release);
                         next += 2;
@@ -183,7 +203,8 @@ pub fn measure_costs(repeats: usize) -> Costs {
                 });
             }
         });
-        transfer.push(start.elapsed().as_secs_f64() * 1e9 / HANDOFFS as f64);
+        let handoffs = turn.load(Ordering::Relaxed).max(1);
+        transfer.push(start.elapsed().as_secs_f64() * 1e9 / handoffs as f64);
     }
     let handoff_ns = crate::benchmark::median(&transfer);
     Costs { rmw_ns: crate::benchmark::median(&rmw), transfer_ns: handoff_ns / 2.0, handoff_ns }

@@ -189,6 +189,47 @@ fn virtual_threads_from_the_command_line() {
     assert_eq!(v["games"], 2, "{v}");
 }
 
+/// `model` reads a profile (written here by hand: a counting build writes real ones),
+/// measures the machine and prints prediction against measurement; a missing, malformed
+/// or other game's profile is bad input.
+#[test]
+fn the_contention_model_predicts_from_a_profile() {
+    let dir = std::env::temp_dir().join(format!("parmcts-model-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let row = |threads: usize, rmw: f64, write_transfers: f64| {
+        serde_json::json!({
+            "threads": threads, "playouts": 1000, "rmw": rmw, "loads": 100.0,
+            "transfers": write_transfers * 1.5, "write_transfers": write_transfers,
+            "rmw_by_depth": [rmw], "transfers_by_depth": [write_transfers]
+        })
+    };
+    let profile =
+        serde_json::json!({ "game": "tictactoe", "rows": [row(1, 10.0, 0.0), row(2, 12.0, 3.0), row(8, 20.0, 9.0)] });
+    let path = dir.join("ttt.json");
+    std::fs::write(&path, profile.to_string()).unwrap();
+    let path = path.to_str().unwrap();
+    let args = ["model", "--game", "tictactoe", "--profile", path, "--playouts", "2000", "--repeat", "1", "--json"];
+    let v = json(&args);
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 3, "{v}");
+    // One thread: the measurement itself; 8 threads: predicted only (beyond the cores).
+    assert_eq!(rows[0]["error"].as_f64(), Some(0.0), "{v}");
+    assert!(rows[2]["predicted_playouts_per_sec"].as_f64().unwrap() > 0.0, "{v}");
+    assert_eq!(rows[1]["extra_rmw"].as_f64(), Some(2.0), "{v}");
+    assert!(v["costs"]["transfer_ns"].as_f64().unwrap() > 0.0, "{v}");
+    rejects_in_one_line(
+        &["model", "--game", "tictactoe", "--profile", "/no/such/profile.json"],
+        &["--profile", "counting build"],
+    );
+    rejects_in_one_line(&["model", "--game", "connect4", "--profile", path], &["--profile", "tictactoe"]);
+    std::fs::write(dir.join("bad.json"), "{").unwrap();
+    rejects_in_one_line(
+        &["model", "--game", "tictactoe", "--profile", dir.join("bad.json").to_str().unwrap()],
+        &["not a profile"],
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn bad_input_is_rejected_with_exit_code_2() {
     rejects(&["solve", "--game", "othello"], "othello");

@@ -96,16 +96,13 @@ fn run_game<G: SearchGame>(args: &ModelArgs, base: &SearchConfig) -> Result<(), 
     })?;
     let profile: ContentionProfile = serde_json::from_str(&text)
         .map_err(|e| Failure::flag("--profile", format!("'{}' is not a profile: {e}", path.display())))?;
-    if profile.game != G::NAME || profile.rows.iter().all(|r| r.threads != 1) {
-        return Err(Failure::flag(
-            "--profile",
-            format!(
-                "'{}' is a profile of {} without or with a 1-thread row; need {} with one",
-                path.display(),
-                profile.game,
-                G::NAME
-            ),
-        ));
+    if profile.game != G::NAME {
+        let message = format!("'{}' is a profile of {}, not {}", path.display(), profile.game, G::NAME);
+        return Err(Failure::flag("--profile", message));
+    }
+    if profile.rows.iter().all(|r| r.threads != 1) {
+        let message = format!("'{}' has no 1-thread row (the model's baseline)", path.display());
+        return Err(Failure::flag("--profile", message));
     }
     let costs = measure_costs(args.repeat);
     let cores = available_cores();
