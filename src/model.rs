@@ -187,7 +187,7 @@ pub fn measure_costs(repeats: usize) -> Costs {
                             spins += 1;
                             // Sharing one core with the other thread (a busy machine),
                             // spinning would wait out a whole time slice per handoff.
-                            if spins % 4096 == 0 {
+                            if spins.is_multiple_of(4096) {
                                 std::thread::yield_now();
                             } else {
                                 std::hint::spin_loop();
