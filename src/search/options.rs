@@ -21,10 +21,10 @@ pub enum Mode {
     /// every few iterations (MoGo's cluster scheme in one process).
     Synced,
     /// The virtual-thread simulator (Segal 2010, "On the scalability of parallel UCT"):
-    /// `threads` logical workers take turns in one OS thread on one exclusive tree, each
-    /// walk's back-up delayed until its worker's next turn, so the tree sees as many walks
-    /// in flight as that many real threads would keep. Models the search a tree-parallel
-    /// run would make, not its speed.
+    /// `threads` logical workers take turns in one OS thread on the tree-parallel
+    /// search's shared tree, each walk's back-up delayed until its worker's next turn, so
+    /// the tree sees as many walks in flight as that many real threads would keep. Models
+    /// the search a tree-parallel run would make, not its speed.
     Virtual,
 }
 
