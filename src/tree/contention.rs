@@ -1,6 +1,6 @@
 //! Contention counting, for the scaling model (`docs/SCALING.md`, "The contention
 //! model"). Built with the cargo feature `contention` (off by default), every operation of
-//! the shared tree ([`super::SharedTree`]) is counted by the depth of the node it touches:
+//! the shared tree (`SharedTree`) is counted by the depth of the node it touches:
 //! atomic read-modify-writes, plain stores, and loads of node words; and each one is run
 //! through an emulation of the cache lines' coherence (which workers hold a valid copy of
 //! each 64-byte line), which counts the *line transfers*: a load of a line whose last
@@ -13,8 +13,8 @@
 //! Counts and emulated lines belong to the calling thread, so the counts come from the
 //! virtual-thread simulator, where the logical workers take turns in one thread in a fixed
 //! order: there they are exact and reproducible. (Real threads each count only their own
-//! accesses, and see no transfers.) Workers are told apart by [`set_worker`], tree depths
-//! by [`at_depth`].
+//! accesses, and see no transfers.) The drivers and the iteration tell the counter which
+//! worker is running and at which tree depth.
 
 use serde::Serialize;
 
