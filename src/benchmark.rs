@@ -27,13 +27,13 @@ impl BenchMode {
     }
 }
 
-/// A bench mode name that is not `pure`, `seq`, `tree` or `root`.
+/// A bench mode name that is not `pure`, `seq`, `tree`, `root`, `sync` or `virtual`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownBenchMode(pub String);
 
 impl std::fmt::Display for UnknownBenchMode {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "unknown bench mode '{}' (expected pure, seq, tree or root)", self.0)
+        write!(f, "unknown bench mode '{}' (expected pure, seq, tree, root, sync or virtual)", self.0)
     }
 }
 
@@ -44,7 +44,11 @@ impl std::str::FromStr for BenchMode {
     fn from_str(s: &str) -> Result<BenchMode, UnknownBenchMode> {
         match s {
             "pure" => Ok(BenchMode::Pure),
-            _ => s.parse::<Mode>().map(BenchMode::Mcts).map_err(|_| UnknownBenchMode(s.to_string())),
+            // A row measures one mode: `auto` names different ones at 1 and 2 threads.
+            _ => match s.parse::<Mode>() {
+                Ok(Mode::Auto) | Err(_) => Err(UnknownBenchMode(s.to_string())),
+                Ok(mode) => Ok(BenchMode::Mcts(mode)),
+            },
         }
     }
 }

@@ -118,11 +118,11 @@ search_settings! {
     /// Random seed; worker i seeds its generator from (seed, i).
     seed("seed", "S", "0"): u64 = 0;
         set(seed: u64) => seed; text u64;
-    /// Threading mode: seq (one thread, no atomics), tree (one shared tree), root (a tree per thread), sync (a tree per thread, shallow statistics shared) or virtual (simulated threads).
+    /// Threading mode: auto (seq at one thread, else the mode measured strongest per second: tree), seq (one thread, no atomics), tree (one shared tree), root (a tree per thread), sync (a tree per thread, shallow statistics shared) or virtual (simulated threads).
     ///
     /// `virtual` runs `threads` logical workers in one OS thread on one tree, each
     /// back-up delayed as if its playout were still running ([`Mode::Virtual`]).
-    mode("mode", "seq|tree|root|sync|virtual", "seq"): Mode = Mode::Sequential;
+    mode("mode", "auto|seq|tree|root|sync|virtual", "auto: seq at 1 thread, else tree"): Mode = Mode::Auto;
         set(mode: Mode) => mode; text Mode;
     /// Worker threads (1 in seq mode; in virtual mode the logical workers; at most 1024).
     threads("threads", "K", "1"): usize = 1;
@@ -302,6 +302,7 @@ impl SearchConfigBuilder {
         if cfg.threads > MAX_THREADS {
             return Err(ConfigError::TooManyThreads { got: cfg.threads, max: MAX_THREADS });
         }
+        cfg.mode = cfg.mode.resolve(cfg.threads);
         if cfg.mode == Mode::Sequential && cfg.threads > 1 {
             return Err(conflict(
                 "mode",
@@ -554,6 +555,17 @@ mod tests {
         let seq = b().mode(Mode::Sequential).threads(4).build().unwrap_err().to_string();
         assert!(seq.contains("mode=seq") && seq.contains("threads=4"), "{seq}");
         assert!(b().mode(Mode::Sequential).threads(1).build().is_ok());
+    }
+
+    #[test]
+    fn auto_is_the_default_and_resolves_by_thread_count() {
+        let b = || SearchConfig::builder().playouts(10);
+        assert_eq!(b().build().unwrap().mode(), Mode::Sequential);
+        assert_eq!(b().threads(4).build().unwrap().mode(), Mode::TreeParallel);
+        assert_eq!(b().mode(Mode::Auto).threads(1).build().unwrap().mode(), Mode::Sequential);
+        // Resolved once: a copy with a new thread count is resolved from its resolved mode.
+        assert_eq!(b().build().unwrap().with_mode(Mode::Auto, 2).unwrap().mode(), Mode::TreeParallel);
+        assert_eq!("auto".parse::<Mode>(), Ok(Mode::Auto));
     }
 
     #[test]

@@ -73,7 +73,9 @@ macro_rules! with_driver {
                 let $driver = $crate::search::sequential::Sequential;
                 $body
             }
-            $crate::search::Mode::TreeParallel => {
+            // `Auto` never reaches a driver (the builder resolves it); it maps where it
+            // resolves with several threads.
+            $crate::search::Mode::TreeParallel | $crate::search::Mode::Auto => {
                 let $driver = $crate::search::tree_parallel::TreeParallel;
                 $body
             }

@@ -295,7 +295,7 @@ impl Search {
             Mode::Sequential | Mode::RootParallel => true,
             Mode::Synced => false,
             // Threads of a shared tree may find a node EXPANDING and play out from it.
-            Mode::TreeParallel => false,
+            Mode::TreeParallel | Mode::Auto => false,
             Mode::Virtual => self.config.threads == 1,
         };
         one_worker_per_tree && self.last_leaves == 1

@@ -26,13 +26,33 @@ pub enum Mode {
     /// the tree sees as many walks in flight as that many real threads would keep. Models
     /// the search a tree-parallel run would make, not its speed.
     Virtual,
+    /// The default: the sequential search at one thread; with more, the parallel mode
+    /// that measured strongest per second. That is tree-parallel in Connect Four and
+    /// Othello, the games measured (its strength speedups at 2 threads, 1.19 and 1.38,
+    /// are the best point estimates of `parmcts scale`, docs/SCALING.md), so `auto`
+    /// resolves to `tree` for every game. [`SearchConfigBuilder::build`] resolves it:
+    /// a built configuration never holds `Auto`.
+    ///
+    /// [`SearchConfigBuilder::build`]: super::SearchConfigBuilder::build
+    Auto,
 }
 
 impl Mode {
     /// Every mode, in the order the CLI lists them.
-    pub const ALL: [Mode; 5] = [Mode::Sequential, Mode::TreeParallel, Mode::RootParallel, Mode::Synced, Mode::Virtual];
+    pub const ALL: [Mode; 6] =
+        [Mode::Auto, Mode::Sequential, Mode::TreeParallel, Mode::RootParallel, Mode::Synced, Mode::Virtual];
 
-    /// The CLI name: `seq`, `tree`, `root`, `sync` or `virtual`.
+    /// What `self` means with `threads` threads: [`Mode::Auto`] resolved, any other mode
+    /// itself.
+    pub fn resolve(self, threads: usize) -> Mode {
+        match self {
+            Mode::Auto if threads <= 1 => Mode::Sequential,
+            Mode::Auto => Mode::TreeParallel,
+            mode => mode,
+        }
+    }
+
+    /// The CLI name: `auto`, `seq`, `tree`, `root`, `sync` or `virtual`.
     pub fn name(self) -> &'static str {
         match self {
             Mode::Sequential => "seq",
@@ -40,6 +60,7 @@ impl Mode {
             Mode::RootParallel => "root",
             Mode::Synced => "sync",
             Mode::Virtual => "virtual",
+            Mode::Auto => "auto",
         }
     }
 }

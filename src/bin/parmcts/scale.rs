@@ -74,7 +74,7 @@ pub struct ScaleArgs {
 fn plan(args: &ScaleArgs) -> Result<ScalePlan, Failure> {
     let modes: Vec<Mode> = parse_list("--modes", &args.modes)?;
     // The baseline is always measured; the simulator has no throughput to scale.
-    if let Some(m) = modes.iter().find(|&&m| matches!(m, Mode::Sequential | Mode::Virtual)) {
+    if let Some(m) = modes.iter().find(|&&m| matches!(m, Mode::Sequential | Mode::Virtual | Mode::Auto)) {
         return Err(Failure::flag("--modes", format!("bad value '{m}': the parallel modes are tree, root and sync")));
     }
     let threads = parse_threads("--threads", &args.threads)?;
