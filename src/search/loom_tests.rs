@@ -145,6 +145,8 @@ fn concurrent_iterations(lanes: usize) {
             prune: false,
             solver: false,
             batch_min_visits: 2,
+            sync_every: 256,
+            sync_depth: 2,
             leaves: 1,
         };
         // Two sequential iterations first, so both root children have a visit and the
