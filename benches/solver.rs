@@ -8,6 +8,12 @@
 //! times solving a fixed batch of each set (all of End-Easy and Middle-Easy, every 10th
 //! Begin-Easy position); the throughput line reads as positions per second. Every solve
 //! is checked against the file's score.
+//!
+//! The Othello group times the exact endgame solver on FFO endgame problems
+//! (`tests/data/othello/fforum-40-59.obf`, read at run time; provenance in that folder's
+//! README): first one solve each of #40-#44 (20-23 empties) with its time and nodes,
+//! then criterion on #40 and #41, with the table reset before each solve. Every solve is
+//! checked against the file's first (best) score.
 
 #![allow(missing_docs)] // criterion's macros generate undocumented items
 
@@ -15,8 +21,8 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use parmcts::solver::{Solver, DEFAULT_TT_ENTRIES};
-use parmcts::{ConnectFour, Game};
+use parmcts::solver::{othello, EndgameSolver, Solver, DEFAULT_TT_ENTRIES};
+use parmcts::{ConnectFour, Game, Othello};
 
 /// (name, Pons's label, file, step between sampled positions).
 const SETS: [(&str, &str, &str, usize); 3] = [
@@ -83,5 +89,54 @@ fn solver_bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, solver_bench);
+const FFO_40_59: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/othello/fforum-40-59.obf");
+
+/// FFO #40-#44: (number, position, the file's first score).
+fn ffo_40_44() -> Vec<(usize, Othello, i32)> {
+    let text = std::fs::read_to_string(FFO_40_59).unwrap_or_else(|e| panic!("cannot read {FFO_40_59}: {e}"));
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .take(5)
+        .enumerate()
+        .map(|(i, line)| {
+            let game = Othello::parse_position(line).expect("OBF position");
+            let first = line.split(';').nth(1).expect("a scored move");
+            let score = first.split_once(':').expect("MOVE:SCORE").1.trim().parse().expect("score");
+            (40 + i, game, score)
+        })
+        .collect()
+}
+
+fn othello_endgame_bench(c: &mut Criterion) {
+    let mut solver = EndgameSolver::new(othello::DEFAULT_TT_ENTRIES).expect("table");
+    let problems = ffo_40_44();
+    println!("othello endgame solver, table of {} entries reset before each position:", solver.tt_entries());
+    for (number, game, expected) in &problems {
+        solver.reset();
+        let start = Instant::now();
+        let solution = solver.solve(black_box(game)).expect("solvable position");
+        assert_eq!(solution.score, *expected, "FFO #{number}");
+        println!(
+            "  FFO #{number}: {:+} in {:.2} s, {} nodes",
+            solution.score,
+            start.elapsed().as_secs_f64(),
+            solution.nodes
+        );
+    }
+    let mut group = c.benchmark_group("othello_endgame");
+    group.sample_size(10);
+    for (number, game, expected) in problems.iter().filter(|(n, _, _)| *n <= 41) {
+        group.bench_function(format!("ffo_{number}"), |b| {
+            b.iter(|| {
+                solver.reset();
+                let solution = solver.solve(black_box(game)).expect("solvable position");
+                assert_eq!(solution.score, *expected);
+                solution.nodes
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, solver_bench, othello_endgame_bench);
 criterion_main!(benches);

@@ -15,7 +15,8 @@
 //! * [`weights`]: learned move strengths (Bradley-Terry gammas), the file format;
 //!   [`training`] fits them by Coulom's MM.
 //! * [`alphabeta`], [`solver`], [`mod@matches`], [`players`]: the baselines, the exact
-//!   Connect Four solver, the match harness and the players behind one trait.
+//!   Connect Four solver and Othello endgame solver, the match harness and the players
+//!   behind one trait.
 //!
 //! # Examples
 //! ```

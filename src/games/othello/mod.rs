@@ -148,6 +148,27 @@ impl Othello {
         flips(self.me, self.opp, sq)
     }
 
+    /// The discs of the side to move and of its opponent, `(me, opp)`: the exact
+    /// endgame solver ([`crate::solver::othello`]) searches on these.
+    #[inline]
+    pub(crate) fn sides(&self) -> (u64, u64) {
+        (self.me, self.opp)
+    }
+
+    /// The game's legal-square kernel on raw bitboards: the empty squares where the owner
+    /// of `me` outflanks at least one run of `opp` discs (`me` and `opp` disjoint).
+    #[inline]
+    pub(crate) fn legal_squares_of(me: u64, opp: u64) -> u64 {
+        legal_squares(me, opp)
+    }
+
+    /// The game's flip kernel on raw bitboards: the `opp` discs flipped when the owner
+    /// of `me` plays the empty square `sq` (0..64); 0 when the square flips nothing.
+    #[inline]
+    pub(crate) fn flips_of(me: u64, opp: u64, sq: u32) -> u64 {
+        flips(me, opp, sq)
+    }
+
     /// The position in Edax's OBF notation: 64 characters `X`/`O`/`-` (a1 first), a
     /// space, and `X` or `O` for the side to move. [`Game::parse_position`] reads it back.
     pub fn to_obf(&self) -> String {

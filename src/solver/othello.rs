@@ -1,0 +1,553 @@
+//! An exact Othello endgame solver: the final disc difference with perfect play.
+//!
+//! # Algorithm
+//! * **Negamax with alpha-beta** on the bitboards of [`Othello`], through the game's own
+//!   legal-square and flip kernels. A node is two `u64`s, the discs of the side to move
+//!   and of its opponent; the empty squares are the rest. Searches are fail-soft, and
+//!   from the root down every node after the first child is searched with a null window
+//!   first (principal variation search), re-searched when it lands inside the window.
+//! * **Passing**: a side with no square to play whose opponent has one passes (the node
+//!   is searched again from the opponent's side); when neither can play the game is over.
+//! * **Move ordering**. With many empties, fastest-first: children sorted by the
+//!   opponent's mobility after the move (corners counted twice), the fewest first, after
+//!   the transposition table's move. Within [`SHALLOW_EMPTIES`] of the end, no move list:
+//!   empty squares are tried region by region, first those in a quadrant with an odd
+//!   number of empties (parity: the side to move there can expect the last move of the
+//!   region), corners first and the X-squares (diagonal neighbours of the corners) last.
+//! * **Last empty square**: solved directly by counting the discs one flip would turn
+//!   (for the side to move, else for the opponent, else the game is over).
+//! * **Transposition table**: a fixed-size `Vec` of entries allocated once, indexed by a
+//!   hash of the two bitboards and holding them in full (no false hits), a lower and an
+//!   upper bound on the position's value and its best square. Endgame values do not
+//!   depend on a search depth, so a bound stays true forever, across solves. Only nodes
+//!   with more than [`SHALLOW_EMPTIES`] empties are stored; always-replace.
+//!
+//! # Score convention
+//! The final disc difference (the mover's discs minus the opponent's) from the point of
+//! view of the side to move, with empty squares left at the end of the game given to the
+//! winner (the Edax / WOF convention; a wipeout is ±64). Scores are even, in `-64..=64`.
+//!
+//! # Examples
+//! ```
+//! use parmcts::games::{Game, Othello};
+//! use parmcts::solver::EndgameSolver;
+//!
+//! // FFO #1 (14 empties, Black to move): G8 wins by 18 discs.
+//! let game = Othello::parse_position(
+//!     "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X",
+//! )?;
+//! let mut solver = EndgameSolver::new(1 << 16)?;
+//! let solution = solver.solve(&game)?;
+//! assert_eq!(solution.score, 18);
+//! assert_eq!(solution.best_move.map(|mv| game.format_move(mv)), Some("g8".to_string()));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::fmt;
+
+use crate::games::othello::PASS;
+use crate::games::{Move, Othello};
+
+/// The most empty squares a position may have to be solved: beyond it an exact solve
+/// could run for hours, so [`EndgameSolver::solve`] refuses it.
+pub const MAX_EMPTIES: u32 = 36;
+
+/// The default table size: 2^20 entries (24 MiB).
+pub const DEFAULT_TT_ENTRIES: usize = 1 << 20;
+
+/// Nodes with at most this many empty squares are searched without the move list and
+/// the transposition table (parity ordering).
+pub const SHALLOW_EMPTIES: u32 = 6;
+
+/// Above every score: the initial "best so far".
+const INFINITY: i32 = 100;
+
+/// The four corners.
+const CORNERS: u64 = 0x8100_0000_0000_0081;
+/// The X-squares b2, g2, b7, g7 (diagonally next to a corner).
+const X_SQUARES: u64 = 0x0042_0000_0000_4200;
+/// The four quadrants (a1-d4, e1-h4, a5-d8, e5-h8).
+const QUADRANTS: [u64; 4] =
+    [0x0000_0000_0F0F_0F0F, 0x0000_0000_F0F0_F0F0, 0x0F0F_0F0F_0000_0000, 0xF0F0_F0F0_0000_0000];
+/// Square classes in the order the shallow search tries them within a parity region.
+const SHALLOW_CLASSES: [u64; 3] = [CORNERS, !(CORNERS | X_SQUARES), X_SQUARES];
+
+/// Errors from the endgame solver.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EndgameError {
+    /// The position has more empty squares than [`MAX_EMPTIES`].
+    TooManyEmpties {
+        /// The position's empty squares.
+        empties: u32,
+        /// The most the solver accepts.
+        max: u32,
+    },
+    /// The transposition table size is zero or could not be allocated.
+    BadTableSize(usize),
+    /// A search window whose lower end is not below its upper end.
+    BadWindow {
+        /// The window's lower end.
+        alpha: i32,
+        /// The window's upper end.
+        beta: i32,
+    },
+}
+
+impl fmt::Display for EndgameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EndgameError::TooManyEmpties { empties, max } => {
+                write!(f, "the position has {empties} empty squares; the endgame solver takes at most {max}")
+            }
+            EndgameError::BadTableSize(n) => {
+                write!(f, "bad transposition table size {n} (must be 1 or more and fit in memory)")
+            }
+            EndgameError::BadWindow { alpha, beta } => {
+                write!(f, "bad search window ({alpha}, {beta}): alpha must be below beta")
+            }
+        }
+    }
+}
+
+impl std::error::Error for EndgameError {}
+
+/// The result of a solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EndgameSolution {
+    /// The value for the side to move: the exact final disc difference
+    /// ([`EndgameSolver::solve`]), its sign ([`EndgameSolver::solve_weak`]), or a bound
+    /// ([`EndgameSolver::solve_window`], fail-soft: at most `alpha` or at least `beta`
+    /// when outside the window).
+    pub score: i32,
+    /// A move that reaches `score` (on a fail high, one that reaches at least `score`;
+    /// on a fail low, the move with the highest upper bound, as every move is then at
+    /// most `alpha`);
+    /// [`PASS`] for a forced pass; `None` when the game is over.
+    pub best_move: Option<Move>,
+    /// Positions visited (passes included).
+    pub nodes: u64,
+}
+
+/// One table slot: the position in full, bounds on its value, and its best square.
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    me: u64,
+    opp: u64,
+    lower: i8,
+    upper: i8,
+    /// The best square, or 64 for none.
+    best: u8,
+}
+
+/// The transposition table: a fixed-size array, allocated once.
+struct Table {
+    slots: Vec<Entry>,
+}
+
+impl Table {
+    fn new(entries: usize) -> Result<Table, EndgameError> {
+        if entries == 0 {
+            return Err(EndgameError::BadTableSize(entries));
+        }
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(entries).map_err(|_| EndgameError::BadTableSize(entries))?;
+        slots.resize(entries, Entry::default());
+        Ok(Table { slots })
+    }
+
+    /// The slot of a position: the two bitboards mixed by multiplications, mapped onto
+    /// the table by Lemire's multiply-shift range reduction (no division).
+    #[inline]
+    fn index(&self, me: u64, opp: u64) -> usize {
+        let mut h = me.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ opp.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        h ^= h >> 29;
+        h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        ((u128::from(h) * self.slots.len() as u128) >> 64) as usize
+    }
+
+    #[inline]
+    fn get(&self, me: u64, opp: u64) -> Option<Entry> {
+        let entry = self.slots[self.index(me, opp)];
+        (entry.me == me && entry.opp == opp).then_some(entry)
+    }
+
+    /// Records a fail-soft `score` searched in `(alpha, beta)`, tightening the bounds
+    /// already known for the same position.
+    #[inline]
+    fn put(&mut self, me: u64, opp: u64, alpha: i32, beta: i32, score: i32, best: u32) {
+        let i = self.index(me, opp);
+        let slot = &mut self.slots[i];
+        let (mut lower, mut upper) =
+            if slot.me == me && slot.opp == opp { (i32::from(slot.lower), i32::from(slot.upper)) } else { (-64, 64) };
+        if score > alpha {
+            lower = lower.max(score);
+        }
+        if score < beta {
+            upper = upper.min(score);
+        }
+        *slot = Entry { me, opp, lower: lower as i8, upper: upper as i8, best: best as u8 };
+    }
+}
+
+/// The final score of a finished game for the owner of `me`: the disc difference, with
+/// the empty squares given to the winner.
+#[inline]
+fn final_score(me: u64, opp: u64) -> i32 {
+    let (mine, theirs) = (me.count_ones() as i32, opp.count_ones() as i32);
+    let empties = 64 - mine - theirs;
+    match mine.cmp(&theirs) {
+        std::cmp::Ordering::Greater => mine - theirs + empties,
+        std::cmp::Ordering::Less => mine - theirs - empties,
+        std::cmp::Ordering::Equal => 0,
+    }
+}
+
+/// The position after the owner of `me` plays `sq`, which flips `flipped`, from the
+/// opponent's side: `(opp', me')`.
+#[inline]
+fn play(me: u64, opp: u64, sq: u32, flipped: u64) -> (u64, u64) {
+    (opp & !flipped, me | flipped | 1 << sq)
+}
+
+/// The empty squares in quadrants holding an odd number of empties.
+#[inline]
+fn odd_regions(empty: u64) -> u64 {
+    QUADRANTS.iter().filter(|&&q| (empty & q).count_ones() & 1 == 1).fold(0, |acc, &q| acc | q)
+}
+
+/// An exact Othello endgame solver owning its transposition table. Reuse one solver
+/// across positions: table entries are bounds on positions' values, true in any search.
+pub struct EndgameSolver {
+    table: Table,
+    nodes: u64,
+}
+
+impl EndgameSolver {
+    /// A solver whose table holds `tt_entries` entries (24 bytes each; see
+    /// [`DEFAULT_TT_ENTRIES`]).
+    ///
+    /// # Errors
+    /// [`EndgameError::BadTableSize`] for 0 or a size that cannot be allocated.
+    pub fn new(tt_entries: usize) -> Result<EndgameSolver, EndgameError> {
+        Ok(EndgameSolver { table: Table::new(tt_entries)?, nodes: 0 })
+    }
+
+    /// Table size in entries.
+    pub fn tt_entries(&self) -> usize {
+        self.table.slots.len()
+    }
+
+    /// Forgets every table entry (so that node counts do not depend on earlier solves).
+    pub fn reset(&mut self) {
+        self.table.slots.fill(Entry::default());
+    }
+
+    /// The exact final disc difference of `game` for the side to move, with a best move.
+    /// A finished game is solved too: its score, no move.
+    ///
+    /// # Errors
+    /// [`EndgameError::TooManyEmpties`] beyond [`MAX_EMPTIES`] empty squares.
+    pub fn solve(&mut self, game: &Othello) -> Result<EndgameSolution, EndgameError> {
+        self.solve_window(game, -64, 64)
+    }
+
+    /// Win, draw or loss only: `score` is `1`, `0` or `-1` for the side to move (a search
+    /// in the window `(-1, 1)`, usually much cheaper than the exact score). `best_move`
+    /// wins when the position is won and draws when it is drawn.
+    ///
+    /// # Errors
+    /// [`EndgameError::TooManyEmpties`] beyond [`MAX_EMPTIES`] empty squares.
+    pub fn solve_weak(&mut self, game: &Othello) -> Result<EndgameSolution, EndgameError> {
+        let solution = self.solve_window(game, -1, 1)?;
+        Ok(EndgameSolution { score: solution.score.signum(), ..solution })
+    }
+
+    /// A fail-soft alpha-beta search in the window `(alpha, beta)`: the exact value when
+    /// it lies strictly inside, else a bound (a score `<= alpha` is an upper bound, one
+    /// `>= beta` a lower bound).
+    ///
+    /// # Errors
+    /// [`EndgameError::BadWindow`] unless `alpha < beta`;
+    /// [`EndgameError::TooManyEmpties`] beyond [`MAX_EMPTIES`] empty squares.
+    pub fn solve_window(&mut self, game: &Othello, alpha: i32, beta: i32) -> Result<EndgameSolution, EndgameError> {
+        if alpha >= beta {
+            return Err(EndgameError::BadWindow { alpha, beta });
+        }
+        let (me, opp) = game.sides();
+        let empties = (!(me | opp)).count_ones();
+        if empties > MAX_EMPTIES {
+            return Err(EndgameError::TooManyEmpties { empties, max: MAX_EMPTIES });
+        }
+        // Scores are in -64..=64: a wider window changes nothing.
+        let (alpha, beta) = (alpha.clamp(-INFINITY, 64), beta.clamp(-64, INFINITY));
+        self.nodes = 0;
+        let (score, best_move) = self.root(me, opp, alpha, beta);
+        Ok(EndgameSolution { score, best_move, nodes: self.nodes })
+    }
+
+    /// The root: like [`EndgameSolver::deep`], but it keeps the best move and never
+    /// answers from the table.
+    fn root(&mut self, me: u64, opp: u64, mut alpha: i32, beta: i32) -> (i32, Option<Move>) {
+        self.nodes += 1;
+        let mut moves = Othello::legal_squares_of(me, opp);
+        if moves == 0 {
+            if Othello::legal_squares_of(opp, me) == 0 {
+                return (final_score(me, opp), None);
+            }
+            return (-self.search(opp, me, -beta, -alpha), Some(PASS));
+        }
+        let mut list = MoveOrder::new();
+        let tt_best = self.table.get(me, opp).map_or(64, |e| u32::from(e.best));
+        while moves != 0 {
+            let sq = moves.trailing_zeros();
+            moves &= moves - 1;
+            list.push(me, opp, sq, tt_best);
+        }
+        let (mut best, mut best_sq) = (-INFINITY, list.squares[0]);
+        let (alpha0, mut first) = (alpha, true);
+        while let Some((sq, flipped)) = list.pop_best() {
+            let (child_me, child_opp) = play(me, opp, sq, flipped);
+            let score = self.pvs_child(child_me, child_opp, alpha, beta, first);
+            first = false;
+            if score > best {
+                (best, best_sq) = (score, sq);
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if (!(me | opp)).count_ones() > SHALLOW_EMPTIES {
+            self.table.put(me, opp, alpha0, beta, best, best_sq);
+        }
+        (best, Some(Move(best_sq as u16)))
+    }
+
+    /// A child's score for the parent (negated): the first child with the full window,
+    /// the others with a null window first and a re-search when that fails high inside
+    /// the window.
+    #[inline]
+    fn pvs_child(&mut self, me: u64, opp: u64, alpha: i32, beta: i32, first: bool) -> i32 {
+        if first || beta - alpha <= 1 {
+            return -self.search(me, opp, -beta, -alpha);
+        }
+        let score = -self.search(me, opp, -alpha - 1, -alpha);
+        if score > alpha && score < beta {
+            -self.search(me, opp, -beta, -score)
+        } else {
+            score
+        }
+    }
+
+    /// The fail-soft value of a node for the owner of `me`, in `(alpha, beta)`.
+    #[inline]
+    fn search(&mut self, me: u64, opp: u64, alpha: i32, beta: i32) -> i32 {
+        if (!(me | opp)).count_ones() <= SHALLOW_EMPTIES {
+            self.shallow(me, opp, alpha, beta, false)
+        } else {
+            self.deep(me, opp, alpha, beta)
+        }
+    }
+
+    /// A node with more than [`SHALLOW_EMPTIES`] empties: table, fastest-first, PVS.
+    fn deep(&mut self, me: u64, opp: u64, mut alpha: i32, mut beta: i32) -> i32 {
+        self.nodes += 1;
+        let mut moves = Othello::legal_squares_of(me, opp);
+        if moves == 0 {
+            if Othello::legal_squares_of(opp, me) == 0 {
+                return final_score(me, opp);
+            }
+            return -self.search(opp, me, -beta, -alpha);
+        }
+        let mut tt_best = 64;
+        if let Some(entry) = self.table.get(me, opp) {
+            let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
+            if lower >= beta || lower == upper {
+                return lower;
+            }
+            if upper <= alpha {
+                return upper;
+            }
+            alpha = alpha.max(lower);
+            beta = beta.min(upper);
+            tt_best = u32::from(entry.best);
+        }
+        let mut list = MoveOrder::new();
+        while moves != 0 {
+            let sq = moves.trailing_zeros();
+            moves &= moves - 1;
+            list.push(me, opp, sq, tt_best);
+        }
+        let (alpha0, beta0) = (alpha, beta);
+        let (mut best, mut best_sq, mut first) = (-INFINITY, 64, true);
+        while let Some((sq, flipped)) = list.pop_best() {
+            let (child_me, child_opp) = play(me, opp, sq, flipped);
+            let score = self.pvs_child(child_me, child_opp, alpha, beta, first);
+            first = false;
+            if score > best {
+                (best, best_sq) = (score, sq);
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.table.put(me, opp, alpha0, beta0, best, best_sq);
+        best
+    }
+
+    /// A node with at most [`SHALLOW_EMPTIES`] empties: squares by parity region and
+    /// class, no table. `passed`: the opponent has just passed.
+    fn shallow(&mut self, me: u64, opp: u64, mut alpha: i32, beta: i32, passed: bool) -> i32 {
+        let empty = !(me | opp);
+        if empty.count_ones() == 1 {
+            return self.last_empty(me, opp, empty.trailing_zeros());
+        }
+        self.nodes += 1;
+        let odd = odd_regions(empty);
+        let mut best = -INFINITY;
+        for region in [empty & odd, empty & !odd] {
+            for class in SHALLOW_CLASSES {
+                let mut squares = region & class;
+                while squares != 0 {
+                    let sq = squares.trailing_zeros();
+                    squares &= squares - 1;
+                    let flipped = Othello::flips_of(me, opp, sq);
+                    if flipped == 0 {
+                        continue;
+                    }
+                    let (child_me, child_opp) = play(me, opp, sq, flipped);
+                    let score = -self.shallow(child_me, child_opp, -beta, -alpha, false);
+                    if score > best {
+                        best = score;
+                        if score > alpha {
+                            alpha = score;
+                            if score >= beta {
+                                return score;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if best > -INFINITY {
+            return best;
+        }
+        if passed {
+            // Neither side can move: the game is over.
+            return final_score(me, opp);
+        }
+        -self.shallow(opp, me, -beta, -alpha, true)
+    }
+
+    /// The exact value of a node whose only empty square is `sq`.
+    #[inline]
+    fn last_empty(&mut self, me: u64, opp: u64, sq: u32) -> i32 {
+        self.nodes += 1;
+        // Before the last disc: 63 discs, so `diff` is odd and never 0.
+        let diff = me.count_ones() as i32 - opp.count_ones() as i32;
+        let flipped = Othello::flips_of(me, opp, sq);
+        if flipped != 0 {
+            return diff + 1 + 2 * flipped.count_ones() as i32;
+        }
+        let flipped = Othello::flips_of(opp, me, sq);
+        if flipped != 0 {
+            return diff - 1 - 2 * flipped.count_ones() as i32;
+        }
+        // Nobody can play the last square: it goes to the winner.
+        if diff > 0 {
+            diff + 1
+        } else {
+            diff - 1
+        }
+    }
+}
+
+/// The legal moves of a deep node with their flips and ordering keys (smaller first),
+/// on the stack.
+struct MoveOrder {
+    squares: [u32; 64],
+    flips: [u64; 64],
+    keys: [i32; 64],
+    len: usize,
+}
+
+impl MoveOrder {
+    #[inline]
+    fn new() -> MoveOrder {
+        MoveOrder { squares: [0; 64], flips: [0; 64], keys: [0; 64], len: 0 }
+    }
+
+    /// Adds the legal square `sq` of the owner of `me`, keyed by the opponent's mobility
+    /// after it (corners count twice; playing a corner is a bonus); the table's move
+    /// `tt_best` comes first.
+    #[inline]
+    fn push(&mut self, me: u64, opp: u64, sq: u32, tt_best: u32) {
+        let flipped = Othello::flips_of(me, opp, sq);
+        let key = if sq == tt_best {
+            -INFINITY
+        } else {
+            let (child_me, child_opp) = play(me, opp, sq, flipped);
+            let replies = Othello::legal_squares_of(child_me, child_opp);
+            let corner_bonus = if CORNERS >> sq & 1 != 0 { 1 } else { 0 };
+            2 * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32 - corner_bonus
+        };
+        let i = self.len;
+        self.squares[i] = sq;
+        self.flips[i] = flipped;
+        self.keys[i] = key;
+        self.len += 1;
+    }
+
+    /// Removes and returns the move with the smallest key (a selection sort done lazily:
+    /// a cutoff after the first moves leaves the rest unsorted).
+    #[inline]
+    fn pop_best(&mut self) -> Option<(u32, u64)> {
+        if self.len == 0 {
+            return None;
+        }
+        let mut best = 0;
+        for i in 1..self.len {
+            if self.keys[i] < self.keys[best] {
+                best = i;
+            }
+        }
+        let out = (self.squares[best], self.flips[best]);
+        self.len -= 1;
+        let last = self.len;
+        self.squares[best] = self.squares[last];
+        self.flips[best] = self.flips[last];
+        self.keys[best] = self.keys[last];
+        Some(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The final score gives the empties to the winner and counts a tie as 0.
+    #[test]
+    fn final_score_gives_empties_to_the_winner() {
+        assert_eq!(final_score(0xFF, 0), 64);
+        assert_eq!(final_score(0, 0xFF), -64);
+        assert_eq!(final_score(0b111, 0b11000), 1 + 59);
+        assert_eq!(final_score(0b1, 0b10), 0);
+    }
+
+    /// The table keeps the tightest bounds it was given for a position, and only for it.
+    #[test]
+    fn table_merges_bounds() {
+        let mut table = Table::new(16).unwrap();
+        table.put(1, 2, -10, 10, 12, 5); // fail high: at least 12
+        table.put(1, 2, 20, 30, 14, 6); // fail low: at most 14
+        let entry = table.get(1, 2).unwrap();
+        assert_eq!((entry.lower, entry.upper, entry.best), (12, 14, 6));
+        assert!(table.get(2, 1).is_none());
+    }
+}

@@ -1,0 +1,220 @@
+//! The exact Othello endgame solver against an external oracle and a brute-force minimax.
+//!
+//! Oracle: `tests/data/othello/fforum-1-19.obf`, FFO endgame problems #1-#19 (FForum, the
+//! magazine of the Fédération Française d'Othello; 14-16 empties) in Edax's OBF format,
+//! copied byte for byte from abulmo/edax-reversi `problem/` at commit
+//! 14f048c05ddfa385b6bf954a9c2905bbe677e9d3 (GPL-3.0 data, Richard Delorme; provenance
+//! and format in that folder's README). Each line lists every legal move with its exact
+//! final disc difference (empties to the winner), best first; it is read at test time.
+//!
+//! Differential: a plain minimax over `Othello::legal_moves` / `play_unchecked`, written
+//! here, on positions with 1-8 empties reached from the FFO boards by pseudo-random play.
+
+use std::collections::BTreeSet;
+
+use parmcts::games::othello::PASS;
+use parmcts::solver::othello::MAX_EMPTIES;
+use parmcts::solver::{EndgameError, EndgameSolver};
+use parmcts::{Game, Move, Othello, Player};
+
+const FFO_1_19: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/othello/fforum-1-19.obf");
+
+/// Table size for the tests: 2^18 entries (6 MiB).
+const TT_ENTRIES: usize = 1 << 18;
+
+/// One FFO problem: its number, position, and every legal move with its exact score.
+struct Problem {
+    number: usize,
+    game: Othello,
+    scores: Vec<(Move, i32)>,
+}
+
+fn problems() -> Vec<Problem> {
+    let text = std::fs::read_to_string(FFO_1_19).unwrap_or_else(|e| panic!("cannot read {FFO_1_19}: {e}"));
+    let problems: Vec<Problem> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .enumerate()
+        .map(|(i, line)| {
+            let game = Othello::parse_position(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+            let scores = line
+                .split(';')
+                .skip(1)
+                .map(str::trim)
+                .filter(|pair| !pair.is_empty())
+                .map(|pair| {
+                    let (mv, score) = pair.split_once(':').unwrap_or_else(|| panic!("bad pair '{pair}'"));
+                    (game.parse_move(mv).unwrap(), score.parse().unwrap_or_else(|e| panic!("{pair}: {e}")))
+                })
+                .collect();
+            Problem { number: i + 1, game, scores }
+        })
+        .collect();
+    assert_eq!(problems.len(), 19);
+    problems
+}
+
+/// The final score for the side to move of a finished game, empties to the winner.
+fn final_score(game: &Othello) -> i32 {
+    let (black, white) = game.disc_counts();
+    let (me, opp) = match game.side_to_move() {
+        Player::One => (black as i32, white as i32),
+        Player::Two => (white as i32, black as i32),
+    };
+    let empties = 64 - me - opp;
+    match me.cmp(&opp) {
+        std::cmp::Ordering::Greater => me - opp + empties,
+        std::cmp::Ordering::Less => me - opp - empties,
+        std::cmp::Ordering::Equal => 0,
+    }
+}
+
+/// Plain minimax over the game's own rules (a forced pass is a move).
+fn brute_force(game: &Othello) -> i32 {
+    let moves = game.legal_moves();
+    if moves.is_empty() {
+        return final_score(game);
+    }
+    moves
+        .iter()
+        .map(|&mv| {
+            let mut child = *game;
+            child.play_unchecked(mv);
+            -brute_force(&child)
+        })
+        .max()
+        .unwrap()
+}
+
+fn empties(game: &Othello) -> u32 {
+    let (black, white) = game.disc_counts();
+    64 - black - white
+}
+
+/// The solver's value of every FFO #1-#19 position is the file's first score, its best
+/// move is one the file scores that high, and the weak solve gives the value's sign.
+#[test]
+fn ffo_1_to_19_values_and_best_moves() {
+    let mut solver = EndgameSolver::new(TT_ENTRIES).unwrap();
+    for problem in problems() {
+        let game = &problem.game;
+        let listed: BTreeSet<Move> = problem.scores.iter().map(|&(mv, _)| mv).collect();
+        let legal: BTreeSet<Move> = game.legal_moves().into_iter().collect();
+        assert_eq!(listed, legal, "FFO #{}: the listed moves are the legal moves", problem.number);
+        solver.reset();
+        let solution = solver.solve(game).unwrap();
+        let value = problem.scores[0].1;
+        assert_eq!(solution.score, value, "FFO #{} value", problem.number);
+        let best = solution.best_move.expect("a best move");
+        let best_listed = problem.scores.iter().find(|&&(mv, _)| mv == best).map(|&(_, s)| s);
+        assert_eq!(best_listed, Some(value), "FFO #{}: best move {}", problem.number, game.format_move(best));
+        assert!(solution.nodes > 0);
+        let weak = solver.solve_weak(game).unwrap();
+        assert_eq!(weak.score, value.signum(), "FFO #{} weak", problem.number);
+    }
+}
+
+/// Every listed move of every FFO #1-#19 position gets its listed score: play it, solve
+/// the opponent's position (which may be a forced pass), negate.
+#[test]
+fn ffo_1_to_19_every_move() {
+    let mut solver = EndgameSolver::new(TT_ENTRIES).unwrap();
+    for problem in problems() {
+        let number = problem.number;
+        for &(mv, score) in &problem.scores {
+            let mut child = problem.game;
+            child.try_play(mv).unwrap();
+            let solution = solver.solve(&child).unwrap();
+            assert_eq!(-solution.score, score, "FFO #{number}, move {}", problem.game.format_move(mv));
+        }
+    }
+}
+
+/// A xorshift64 step: the pseudo-random play that reaches the small endgames.
+fn next(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
+/// On positions with 1-8 empties (pseudo-random play from the FFO boards), the solver
+/// agrees with brute force: the value, the value of its best move, the weak sign, and
+/// fail-soft bounds from narrow windows. Root passes and finished games must occur.
+#[test]
+fn small_endgames_match_brute_force() {
+    let mut solver = EndgameSolver::new(1 << 12).unwrap();
+    let (mut checked, mut root_passes, mut finished) = (0, 0, 0);
+    let mut state = 0x2545_F491_4F6C_DD1D_u64;
+    for problem in problems() {
+        for _ in 0..3 {
+            let mut game = problem.game;
+            let target = 1 + (next(&mut state) % 8) as u32;
+            while empties(&game) > target && !game.legal_moves().is_empty() {
+                let moves = game.legal_moves();
+                game.play_unchecked(moves[(next(&mut state) % moves.len() as u64) as usize]);
+            }
+            let value = brute_force(&game);
+            let solution = solver.solve(&game).unwrap();
+            assert_eq!(solution.score, value, "{game:?}");
+            match solution.best_move {
+                None => {
+                    assert!(game.legal_moves().is_empty(), "{game:?}: no move but not over");
+                    finished += 1;
+                }
+                Some(mv) => {
+                    assert!(game.legal_moves().contains(&mv), "{game:?}: illegal best move");
+                    if mv == PASS {
+                        root_passes += 1;
+                    }
+                    let mut child = game;
+                    child.play_unchecked(mv);
+                    assert_eq!(-brute_force(&child), value, "{game:?}: best move {}", game.format_move(mv));
+                }
+            }
+            assert_eq!(solver.solve_weak(&game).unwrap().score, value.signum(), "{game:?} weak");
+            for (alpha, beta) in
+                [(value - 2, value + 2), (value, value + 1), (value - 1, value), (value + 2, value + 4)]
+            {
+                let score = solver.solve_window(&game, alpha, beta).unwrap().score;
+                if value <= alpha {
+                    assert!(value <= score && score <= alpha, "{game:?} ({alpha}, {beta}): {score}");
+                } else if value >= beta {
+                    assert!(beta <= score && score <= value, "{game:?} ({alpha}, {beta}): {score}");
+                } else {
+                    assert_eq!(score, value, "{game:?} ({alpha}, {beta})");
+                }
+            }
+            checked += 1;
+        }
+    }
+    // Hand-made: Black to move at b1 cannot flip, White can (a1 … h1): Black must pass.
+    let white = 1 | 1 << 7;
+    let game = Othello::from_bitboards(!(white | 0b10), white, Player::One).unwrap();
+    assert_eq!(game.legal_moves().as_slice(), [PASS]);
+    let solution = solver.solve(&game).unwrap();
+    assert_eq!((solution.score, solution.best_move), (48, Some(PASS)));
+    assert_eq!(brute_force(&game), 48);
+    // Hand-made: b1 and c1 empty, nobody can play them: over, Black 61-1 plus 2 empties.
+    for (to_move, score) in [(Player::One, 62), (Player::Two, -62)] {
+        let game = Othello::from_bitboards(!0b111, 1, to_move).unwrap();
+        let solution = solver.solve(&game).unwrap();
+        assert_eq!((solution.score, solution.best_move), (score, None));
+        assert_eq!(brute_force(&game), score);
+    }
+    println!("{checked} positions, {root_passes} root passes, {finished} finished games");
+    assert_eq!(checked, 57);
+    assert!(root_passes > 0 && finished > 0, "the random positions cover root passes and finished games");
+}
+
+/// Too many empties, an empty table and an empty window are errors, not long runs or
+/// panics.
+#[test]
+fn bad_inputs_are_errors() {
+    let mut solver = EndgameSolver::new(16).unwrap();
+    let start = Othello::new();
+    assert_eq!(solver.solve(&start), Err(EndgameError::TooManyEmpties { empties: 60, max: MAX_EMPTIES }));
+    assert!(matches!(EndgameSolver::new(0), Err(EndgameError::BadTableSize(0))));
+    let problem = &problems()[0];
+    assert_eq!(solver.solve_window(&problem.game, 4, 4), Err(EndgameError::BadWindow { alpha: 4, beta: 4 }));
+}
