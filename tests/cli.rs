@@ -230,9 +230,28 @@ fn the_contention_model_predicts_from_a_profile() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `solve --game othello` solves an FFO endgame (#1, 14 empties) to its published score.
+#[test]
+fn solve_solves_an_othello_endgame() {
+    let line = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/othello/fforum-1-19.obf"))
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .to_string();
+    // `--moves=…`: the board starts with `--`, which clap would take for a flag.
+    let moves = format!("--moves={}", line.split(';').next().unwrap());
+    let v = json(&["solve", "--game", "othello", &moves, "--json"]);
+    assert_eq!((v["score"].as_i64(), v["best_move"].as_str()), (Some(18), Some("g8")), "{v}");
+    assert!(v["nodes"].as_u64().unwrap() > 0, "{v}");
+    let weak = json(&["solve", "--game", "othello", &moves, "--weak", "--json"]);
+    assert_eq!(weak["score"].as_i64(), Some(1), "{weak}");
+}
+
 #[test]
 fn bad_input_is_rejected_with_exit_code_2() {
-    rejects(&["solve", "--game", "othello"], "othello");
+    rejects(&["solve", "--game", "tictactoe"], "tictactoe");
+    rejects(&["solve", "--game", "othello"], "60 empty squares");
     rejects(&["search", "--game", "connect4", "--playouts", "10", "--final", "best"], "best");
     rejects(&["play", "--game", "connect4", "--p1", "mcts:final=best"], "best");
     rejects(&["solve", "--game", "connect4", "--moves", "1212121"], "over");
