@@ -288,24 +288,35 @@ impl EndgameSolver {
 
     /// The root: like [`EndgameSolver::deep`], but it keeps the best move and never
     /// answers from the table.
-    fn root(&mut self, me: u64, opp: u64, mut alpha: i32, beta: i32) -> (i32, Option<Move>) {
+    fn root(&mut self, me: u64, opp: u64, alpha: i32, beta: i32) -> (i32, Option<Move>) {
         self.nodes += 1;
-        let mut moves = Othello::legal_squares_of(me, opp);
+        let moves = Othello::legal_squares_of(me, opp);
         if moves == 0 {
             if Othello::legal_squares_of(opp, me) == 0 {
                 return (final_score(me, opp), None);
             }
             return (-self.search(opp, me, -beta, -alpha), Some(PASS));
         }
-        let mut list = MoveOrder::new();
         let tt_best = self.table.get(me, opp).map_or(64, |e| u32::from(e.best));
+        let (best, best_sq) = self.best_move(me, opp, moves, tt_best, alpha, beta);
+        if (!(me | opp)).count_ones() > SHALLOW_EMPTIES {
+            self.table.put(me, opp, alpha, beta, best, best_sq);
+        }
+        (best, Some(Move(best_sq as u16)))
+    }
+
+    /// The best of `moves` (a non-empty mask) and its square, fail-soft in `(alpha,
+    /// beta)`: fastest-first order (the table's move `tt_best` first), PVS over the
+    /// children. The one move loop of the root and the deep nodes.
+    #[inline]
+    fn best_move(&mut self, me: u64, opp: u64, mut moves: u64, tt_best: u32, mut alpha: i32, beta: i32) -> (i32, u32) {
+        let mut list = MoveOrder::new();
         while moves != 0 {
             let sq = moves.trailing_zeros();
             moves &= moves - 1;
             list.push(me, opp, sq, tt_best);
         }
-        let (mut best, mut best_sq) = (-INFINITY, list.squares[0]);
-        let (alpha0, mut first) = (alpha, true);
+        let (mut best, mut best_sq, mut first) = (-INFINITY, 64, true);
         while let Some((sq, flipped)) = list.pop_best() {
             let (child_me, child_opp) = play(me, opp, sq, flipped);
             let score = self.pvs_child(child_me, child_opp, alpha, beta, first);
@@ -320,10 +331,7 @@ impl EndgameSolver {
                 }
             }
         }
-        if (!(me | opp)).count_ones() > SHALLOW_EMPTIES {
-            self.table.put(me, opp, alpha0, beta, best, best_sq);
-        }
-        (best, Some(Move(best_sq as u16)))
+        (best, best_sq)
     }
 
     /// A child's score for the parent (negated): the first child with the full window,
@@ -355,7 +363,7 @@ impl EndgameSolver {
     /// A node with more than [`SHALLOW_EMPTIES`] empties: table, fastest-first, PVS.
     fn deep(&mut self, me: u64, opp: u64, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
-        let mut moves = Othello::legal_squares_of(me, opp);
+        let moves = Othello::legal_squares_of(me, opp);
         if moves == 0 {
             if Othello::legal_squares_of(opp, me) == 0 {
                 return final_score(me, opp);
@@ -375,28 +383,8 @@ impl EndgameSolver {
             beta = beta.min(upper);
             tt_best = u32::from(entry.best);
         }
-        let mut list = MoveOrder::new();
-        while moves != 0 {
-            let sq = moves.trailing_zeros();
-            moves &= moves - 1;
-            list.push(me, opp, sq, tt_best);
-        }
         let (alpha0, beta0) = (alpha, beta);
-        let (mut best, mut best_sq, mut first) = (-INFINITY, 64, true);
-        while let Some((sq, flipped)) = list.pop_best() {
-            let (child_me, child_opp) = play(me, opp, sq, flipped);
-            let score = self.pvs_child(child_me, child_opp, alpha, beta, first);
-            first = false;
-            if score > best {
-                (best, best_sq) = (score, sq);
-                if score > alpha {
-                    alpha = score;
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
+        let (best, best_sq) = self.best_move(me, opp, moves, tt_best, alpha, beta);
         self.table.put(me, opp, alpha0, beta0, best, best_sq);
         best
     }
