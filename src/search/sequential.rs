@@ -9,7 +9,7 @@ use crate::tree::{Arena, ExclusiveTree};
 
 use super::drivers::{Driver, Job};
 use super::iteration::Worker;
-use super::stop::{run_worker, LocalBudget};
+use super::stop::{run_worker_with, LocalBudget};
 
 /// One thread, one tree, the whole budget.
 #[derive(Clone, Copy, Debug)]
@@ -39,9 +39,23 @@ pub(crate) fn run_exclusive<G: SearchGame>(
     worker: &mut Worker,
     budget: LocalBudget,
 ) {
+    run_exclusive_with(arena, job, worker, budget, |_, _| {});
+}
+
+/// [`run_exclusive`], calling `between_chunks` with the arena and the iterations just run
+/// after each chunk ([`run_worker_with`]: the synced driver's exchanges).
+pub(crate) fn run_exclusive_with<G: SearchGame>(
+    arena: &mut Arena,
+    job: &Job<'_, G>,
+    worker: &mut Worker,
+    budget: LocalBudget,
+    mut between_chunks: impl FnMut(&mut Arena, u64),
+) {
     if job.params.exclusive_virtual_loss {
-        run_worker(&mut ExclusiveTree::<true>(arena), job, worker, budget);
+        let between = |tree: &mut ExclusiveTree<'_, true>, ran| between_chunks(tree.0, ran);
+        run_worker_with(&mut ExclusiveTree::<true>(arena), job, worker, budget, between);
     } else {
-        run_worker(&mut ExclusiveTree::<false>(arena), job, worker, budget);
+        let between = |tree: &mut ExclusiveTree<'_, false>, ran| between_chunks(tree.0, ran);
+        run_worker_with(&mut ExclusiveTree::<false>(arena), job, worker, budget, between);
     }
 }

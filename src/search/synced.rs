@@ -24,11 +24,11 @@ use std::sync::Mutex;
 use crossbeam_utils::CachePadded;
 
 use crate::games::SearchGame;
-use crate::tree::{Arena, ExclusiveTree, Expansion, NodeId, Stats};
+use crate::tree::{Arena, Expansion, NodeId, Stats};
 
 use super::drivers::{Driver, Job};
 use super::iteration::Worker;
-use super::stop::run_worker_with;
+use super::sequential::run_exclusive_with;
 
 /// Root-parallel trees with shallow statistics shared every few iterations.
 #[derive(Clone, Copy, Debug)]
@@ -56,20 +56,13 @@ impl Driver for Synced {
                 scope.spawn(move || {
                     let mut exchange = Exchange::new(i, depth);
                     let mut since = 0;
-                    let mut between = |arena: &mut Arena, ran: u64| {
+                    run_exclusive_with(arena, job, worker, budget, |arena, ran| {
                         since += ran;
                         if since >= every && trees > 1 {
                             since = 0;
                             exchange.run(arena, mailboxes);
                         }
-                    };
-                    if job.params.exclusive_virtual_loss {
-                        let tree = &mut ExclusiveTree::<true>(arena);
-                        run_worker_with(tree, job, worker, budget, |t, ran| between(t.0, ran));
-                    } else {
-                        let tree = &mut ExclusiveTree::<false>(arena);
-                        run_worker_with(tree, job, worker, budget, |t, ran| between(t.0, ran));
-                    }
+                    });
                     exchange.withdraw(arena);
                 });
             }
