@@ -213,6 +213,16 @@ impl SearchConfig {
         self.arena_capacity
     }
 
+    /// The trees (arenas) the mode searches with the configured threads.
+    pub(crate) fn trees(&self) -> usize {
+        super::drivers::with_driver!(self.mode, |driver| super::drivers::Driver::trees(&driver, self.threads))
+    }
+
+    /// Each tree's share of the arena capacity.
+    pub(crate) fn nodes_per_tree(&self) -> u64 {
+        self.arena_capacity / self.trees() as u64
+    }
+
     /// The exploration constant for `G`: `c` if set, else the game's
     /// [`Tuning::EXPLORATION`](crate::games::Tuning::EXPLORATION). With [`SearchConfig::leaves_for`] and
     /// [`SearchConfig::prune_for`], the one place where per-game defaults are read.
@@ -341,9 +351,7 @@ impl SearchConfigBuilder {
         if cfg.arena_capacity > MAX_ARENA_NODES {
             return Err(ConfigError::ArenaTooLarge { nodes: cfg.arena_capacity, max: MAX_ARENA_NODES });
         }
-        let trees =
-            super::drivers::with_driver!(cfg.mode, |driver| super::drivers::Driver::trees(&driver, cfg.threads));
-        let per_tree = cfg.arena_capacity / trees as u64;
+        let per_tree = cfg.nodes_per_tree();
         if per_tree < MIN_ARENA_NODES {
             return Err(ConfigError::ArenaTooSmall { nodes: per_tree, needed: MIN_ARENA_NODES });
         }

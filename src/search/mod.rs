@@ -113,8 +113,7 @@ impl Search {
     /// # Errors
     /// [`SearchError::Config`] if the arena size does not fit the node index.
     pub fn new(config: SearchConfig) -> Result<Search, SearchError> {
-        let trees = with_driver!(config.mode, |driver| driver.trees(config.threads));
-        let per_tree = config.arena_capacity / trees as u64;
+        let (trees, per_tree) = (config.trees(), config.nodes_per_tree());
         let new_arena = || Arena::new(per_tree).map_err(ConfigError::from);
         let arenas = (0..trees)
             .map(|_| {
