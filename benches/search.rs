@@ -5,10 +5,12 @@
 
 use std::hint::black_box;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
 use atomic_float::AtomicF32;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
+use parmcts::model::hand_off_line;
 use parmcts::search::Playout;
 use parmcts::{ConnectFour, Mode, Othello, Search, SearchConfig, SearchGame, TicTacToe};
 
@@ -95,27 +97,7 @@ fn bench_line_handoff(c: &mut Criterion) {
     group.sample_size(10);
     group.throughput(Throughput::Elements(HANDOFFS));
     group.bench_function("handoff_between_two_threads", |b| {
-        b.iter(|| {
-            let turn = AtomicU64::new(0);
-            std::thread::scope(|s| {
-                for me in 0..2 {
-                    let turn = &turn;
-                    s.spawn(move || {
-                        let mut next = me;
-                        while next < HANDOFFS {
-                            // ORDERING: Acquire/Release pair the two threads' turns; the
-                            // bench only needs each to see the other's increment.
-                            while turn.load(Ordering::Acquire) != next {
-                                std::hint::spin_loop();
-                            }
-                            turn.store(next + 1, Ordering::Release);
-                            next += 2;
-                        }
-                    });
-                }
-            });
-            assert_eq!(turn.load(Ordering::Relaxed), HANDOFFS);
-        })
+        b.iter(|| assert_eq!(hand_off_line(HANDOFFS, Duration::MAX), HANDOFFS))
     });
     group.finish();
 }

@@ -167,47 +167,58 @@ pub fn measure_costs(repeats: usize) -> Costs {
         }
         rmw.push(start.elapsed().as_secs_f64() * 1e9 / ADDS as f64);
         std::hint::black_box(word.load(Ordering::Relaxed));
-        let turn = AtomicU64::new(0);
-        let stop = AtomicBool::new(false);
         let start = Instant::now();
-        std::thread::scope(|s| {
-            for me in 0..2 {
-                let (turn, stop) = (&turn, &stop);
-                s.spawn(move || {
-                    let mut next = me;
-                    let mut spins = 0u32;
-                    loop {
-                        // ORDERING: Acquire/Release pair the two threads' turns; each only
-                        // needs to see the other's store. The stop flag is Relaxed: it
-                        // only ends the loop.
-                        while turn.load(Ordering::Acquire) != next {
-                            if stop.load(Ordering::Relaxed) {
-                                return;
-                            }
-                            spins += 1;
-                            // Sharing one core with the other thread (a busy machine),
-                            // spinning would wait out a whole time slice per handoff.
-                            if spins.is_multiple_of(4096) {
-                                std::thread::yield_now();
-                            } else {
-                                std::hint::spin_loop();
-                            }
-                        }
-                        if next >= HANDOFFS || (next % 1024 < 2 && start.elapsed() > HANDOFF_TIME_LIMIT) {
-                            stop.store(true, Ordering::Relaxed);
-                            return;
-                        }
-                        turn.store(next + 1, Ordering::Release);
-                        next += 2;
-                    }
-                });
-            }
-        });
-        let handoffs = turn.load(Ordering::Relaxed).max(1);
+        let handoffs = hand_off_line(HANDOFFS, HANDOFF_TIME_LIMIT).max(1);
         transfer.push(start.elapsed().as_secs_f64() * 1e9 / handoffs as f64);
     }
     let handoff_ns = crate::benchmark::median(&transfer);
     Costs { rmw_ns: crate::benchmark::median(&rmw), transfer_ns: handoff_ns / 2.0, handoff_ns }
+}
+
+/// Two threads hand one cache line back and forth, each waiting for the other's
+/// increment of a shared atomic, `handoffs` times or until `limit` has passed; returns the
+/// handoffs made. Each handoff moves the line from one core to the other, so the time per
+/// handoff is the line's round trip (the model's [`Costs::handoff_ns`], and `cargo bench
+/// --bench search -- cache_line`).
+pub fn hand_off_line(handoffs: u64, limit: Duration) -> u64 {
+    let turn = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    let start = Instant::now();
+    std::thread::scope(|s| {
+        for me in 0..2 {
+            let (turn, stop) = (&turn, &stop);
+            s.spawn(move || {
+                let mut next = me;
+                let mut spins = 0u32;
+                loop {
+                    // ORDERING: Acquire/Release pair the two threads' turns; each only
+                    // needs to see the other's store. The stop flag is Relaxed: it only
+                    // ends the loop.
+                    while turn.load(Ordering::Acquire) != next {
+                        if stop.load(Ordering::Relaxed) {
+                            return;
+                        }
+                        spins += 1;
+                        // Sharing one core with the other thread (a busy machine),
+                        // spinning would wait out a whole time slice per handoff.
+                        if spins.is_multiple_of(4096) {
+                            std::thread::yield_now();
+                        } else {
+                            std::hint::spin_loop();
+                        }
+                    }
+                    if next >= handoffs || (next % 1024 < 2 && start.elapsed() > limit) {
+                        stop.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                    turn.store(next + 1, Ordering::Release);
+                    next += 2;
+                }
+            });
+        }
+    });
+    // ORDERING: Relaxed: the threads are joined.
+    turn.load(Ordering::Relaxed)
 }
 
 /// The model's prediction at one thread count.
