@@ -67,7 +67,7 @@ fn run_game<G: SearchGame>(args: &ModelArgs, base: &SearchConfig) -> Result<(), 
         out!(
             "{}: profile of {} playouts per thread count, written to {}",
             made.game,
-            base_playouts(base),
+            base.playouts().unwrap_or(0),
             path.display()
         );
         out!("{:>7} {:>10} {:>10} {:>10} {:>10}", "threads", "atomics", "loads", "transfers", "by writes");
@@ -150,8 +150,4 @@ fn run_game<G: SearchGame>(args: &ModelArgs, base: &SearchConfig) -> Result<(), 
         );
     }
     Ok(())
-}
-
-fn base_playouts(base: &SearchConfig) -> u64 {
-    base.playouts().unwrap_or(0)
 }
