@@ -50,5 +50,6 @@ pub use games::{
     SearchGame, TicTacToe, Tuning, Turn,
 };
 pub use search::{search, ChildResult, ConfigError, Mode, Search, SearchConfig, SearchError, SearchResult};
+pub use solver::Endgame;
 pub use tree::invariants::InvariantViolation;
 pub use tree::{contention, Proof, NODE_BYTES};

@@ -218,3 +218,55 @@ fn bad_inputs_are_errors() {
     let problem = &problems()[0];
     assert_eq!(solver.solve_window(&problem.game, 4, 4), Err(EndgameError::BadWindow { alpha: 4, beta: 4 }));
 }
+
+#[test]
+fn a_budgeted_solve_gives_up_cleanly_and_leaves_the_table_exact() {
+    let problems = problems();
+    let mut solver = EndgameSolver::new(TT_ENTRIES).unwrap();
+    for p in &problems[..6] {
+        let best = p.scores.iter().map(|&(_, s)| s).max().unwrap();
+        // Far too few nodes for 14+ empties: it gives up.
+        assert_eq!(solver.solve_within(&p.game, 50).unwrap(), None, "FFO #{}", p.number);
+        // Enough nodes: the weak value, and a move that keeps it.
+        let solved = solver.solve_within(&p.game, u64::MAX).unwrap().expect("solved");
+        assert_eq!(solved.score, best.signum(), "FFO #{}", p.number);
+        let mv = solved.best_move.unwrap();
+        let kept = p.scores.iter().find(|&&(m, _)| m == mv).unwrap().1;
+        assert_eq!(kept.signum(), best.signum(), "FFO #{}: {}", p.number, p.game.format_move(mv));
+        // The abandoned solves stored nothing wrong: exact scores still come out.
+        assert_eq!(solver.solve(&p.game).unwrap().score, best, "FFO #{}", p.number);
+    }
+}
+
+#[test]
+fn the_search_plays_the_endgame_solvers_move_and_its_proofs_reach_down_to_it() {
+    use parmcts::{Endgame, Proof, Search, SearchConfig};
+    for p in &problems()[..4] {
+        let best = p.scores.iter().map(|&(_, s)| s).max().unwrap();
+        let keeps = |mv: Move| p.scores.iter().find(|&&(m, _)| m == mv).unwrap().1.signum() == best.signum();
+        let expected = match best.signum() {
+            1 => Proof::Win,
+            0 => Proof::Draw,
+            _ => Proof::Loss,
+        };
+        // Before searching: the solver settles the root within its budget.
+        assert!(p.game.solve_endgame(10_000_000).is_some());
+        let config = SearchConfig::builder().playouts(1_000).endgame(10_000_000).build().unwrap();
+        let mut search = Search::new(config).unwrap();
+        let result = search.run(&p.game).unwrap();
+        if best >= 0 {
+            assert_eq!((result.playouts, result.proof), (0, expected), "FFO #{}", p.number);
+        }
+        assert!(keeps(result.best_move.unwrap()), "FFO #{}", p.number);
+        search.check_invariants().unwrap();
+        // Inside the tree: with the MCTS-Solver, nodes the solver settles at expansion
+        // are proven leaves, and the root is proven from them long before the budget.
+        let config = SearchConfig::builder().playouts(1_000_000).solver(true).endgame_leaf(20_000).build().unwrap();
+        let mut search = Search::new(config).unwrap();
+        let result = search.run(&p.game).unwrap();
+        assert_eq!(result.proof, expected, "FFO #{}", p.number);
+        assert!(result.playouts < 1_000_000, "FFO #{}: {} playouts", p.number, result.playouts);
+        assert!(keeps(result.best_move.unwrap()), "FFO #{}", p.number);
+        search.check_invariants().unwrap();
+    }
+}

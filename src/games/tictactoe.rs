@@ -167,6 +167,7 @@ impl Playouts for TicTacToe {
 }
 
 impl Tuning for TicTacToe {}
+impl crate::solver::Endgame for TicTacToe {}
 
 /// Splits move text where every move is one character (`4453`), ignoring separators.
 pub(crate) fn split_single_chars(text: &str) -> Vec<&str> {

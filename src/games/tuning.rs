@@ -26,4 +26,15 @@ pub trait Tuning: Game {
     /// ([`crate::search::SearchConfigBuilder::leaves`]): 1, unless [`Playouts::playouts`](super::Playouts::playouts)
     /// interleaves lanes and that measured stronger at equal time.
     const PLAYOUT_LANES: usize = 1;
+
+    /// The node budget of the game's exact solver ([`crate::solver::Endgame`]) on the
+    /// position to move, which the MCTS player tries before it searches
+    /// ([`crate::search::SearchConfigBuilder::endgame`]): 0 (off), unless measured
+    /// stronger for the game.
+    const ENDGAME_NODES: u64 = 0;
+
+    /// The node budget of the game's exact solver at each node the MCTS-Solver expands
+    /// ([`crate::search::SearchConfigBuilder::endgame_leaf`]): 0 (off), unless measured
+    /// stronger for the game.
+    const ENDGAME_LEAF_NODES: u64 = 0;
 }

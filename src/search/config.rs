@@ -191,6 +191,20 @@ search_settings! {
     /// Winands, Björnsson & Saito 2008.
     solver("solver", "on|off", "off"): bool = false;
         set(on: bool) => on; text bool;
+    /// Node budget of the game's exact solver on the position to move, before searching (0: off).
+    ///
+    /// The MCTS player tries the solver first ([`crate::solver::Endgame`]) and plays its
+    /// move when it proves a win or a draw. Unset: the game's
+    /// [`Tuning::ENDGAME_NODES`](crate::games::Tuning::ENDGAME_NODES).
+    endgame("endgame", "NODES", "per game (Tuning::ENDGAME_NODES)"): Option<u64> = None;
+        set(nodes: u64) => Some(nodes); text u64;
+    /// With solver=on: node budget of the game's exact solver at each node expanded (0: off).
+    ///
+    /// A position the solver settles becomes a proven leaf, so the MCTS-Solver's proofs
+    /// reach down to the exact solver's. Unset: the game's
+    /// [`Tuning::ENDGAME_LEAF_NODES`](crate::games::Tuning::ENDGAME_LEAF_NODES).
+    endgame_leaf("endgame-leaf", "NODES", "per game (Tuning::ENDGAME_LEAF_NODES)"): Option<u64> = None;
+        set(nodes: u64) => Some(nodes); text u64;
     /// RAVE constant k in beta = sqrt(k / (3N + k)) (0: off; Gelly & Silver 2011).
     rave("rave", "K", "0"): f32 = 0.0;
         set(k: f64) => k as f32; text f64;
@@ -240,6 +254,19 @@ impl SearchConfig {
     /// [`Tuning::PRUNE_BY_DEFAULT`](crate::games::Tuning::PRUNE_BY_DEFAULT).
     pub fn prune_for<G: Tuning>(&self) -> bool {
         self.prune.unwrap_or(G::PRUNE_BY_DEFAULT)
+    }
+
+    /// The exact solver's node budget on the position to move for `G`: `endgame` if set,
+    /// else the game's [`Tuning::ENDGAME_NODES`](crate::games::Tuning::ENDGAME_NODES).
+    pub fn endgame_for<G: Tuning>(&self) -> u64 {
+        self.endgame.unwrap_or(G::ENDGAME_NODES)
+    }
+
+    /// The exact solver's node budget at each expansion for `G` (with the solver on):
+    /// `endgame-leaf` if set, else the game's
+    /// [`Tuning::ENDGAME_LEAF_NODES`](crate::games::Tuning::ENDGAME_LEAF_NODES).
+    pub fn endgame_leaf_for<G: Tuning>(&self) -> u64 {
+        self.endgame_leaf.unwrap_or(G::ENDGAME_LEAF_NODES)
     }
 
     /// A copy with another seed (used by players that search once per move).

@@ -276,6 +276,17 @@ impl Worker {
                     if tree.stats(node).visits < params.expand_threshold || !tree.try_claim(node) {
                         break;
                     }
+                    if SOLVER && params.endgame_leaf_nodes > 0 {
+                        // The game's exact solver, once per node, at its expansion: a
+                        // settled node becomes a proven leaf, as a finished game does.
+                        if let Some(solved) = state.solve_endgame(params.endgame_leaf_nodes) {
+                            tree.publish(node, NodeId(0), 0);
+                            let mover = path[path.len() - 1].mover;
+                            tree.prove(node, Proof::from_half_points(solved.outcome.half_points(mover)));
+                            exact = Some(solved.outcome);
+                            break;
+                        }
+                    }
                     match expand(tree, node, &state, Some(&mut self.rng), params.priors(), params.prune) {
                         Expanded::Children => {}
                         Expanded::Leaf => break,

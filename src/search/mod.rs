@@ -45,9 +45,10 @@ pub use root_parallel::merge_root_children;
 use crossbeam_utils::CachePadded;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::games::{Game, Move, SearchGame};
+use crate::games::{Game, Move, Outcome, SearchGame};
+use crate::solver::Solved;
 use crate::tree::invariants::{self, Expectations, InvariantViolation};
-use crate::tree::{Arena, ExclusiveTree, Expansion, NodeId, SharedTree, TreeOps};
+use crate::tree::{Arena, ExclusiveTree, Expansion, NodeId, Proof, SharedTree, TreeOps};
 use crate::weights::{MoveWeights, WeightsError};
 use drivers::{with_driver, Driver, Job};
 use iteration::{expand, Worker};
@@ -171,6 +172,18 @@ impl Search {
         let params = IterationParams::resolve::<G>(cfg, gammas);
         self.last_leaves = params.leaves;
         let start = Instant::now();
+        if let Some(solved) = solve_root(root, cfg.endgame_for::<G>()) {
+            // The tree is not searched: left fresh (root expanded, no visits), so tree
+            // reuse and the invariants see a search of no playouts.
+            self.reuse_hash = None;
+            prepare_arenas(&mut self.arenas, &mut self.prior_root, root, &params, false);
+            self.last_playouts = vec![0; self.arenas.len()];
+            let mut result = self.summarise(&[], start.elapsed());
+            result.best_move = solved.best_move;
+            result.pv = solved.best_move.into_iter().collect();
+            result.proof = Proof::from_half_points(solved.outcome.half_points(root.side_to_move()));
+            return Ok(result);
+        }
         let stopper = Stopper::new(cfg.playouts, cfg.time.map(|t| start + t), params.solver);
         // Padded: each worker writes its generator state on every random draw, and two
         // workers sharing a cache line made 2-thread tree search slower than 1 thread.
@@ -357,6 +370,18 @@ pub fn search<G: SearchGame>(root: &G, config: &SearchConfig) -> Result<SearchRe
 /// = Σ children's visits). A tree kept by [`Search::reuse`] for this very position
 /// (`reusing`) is searched on; any other is reset. Records each root's visits before the
 /// run in `prior_root`, and returns the nodes kept.
+/// The game's exact solver on the root within `budget` nodes (0: not tried), when it
+/// proves a win or a draw for the side to move. A proven loss is left to the search,
+/// whose move may make the opponent's task harder.
+fn solve_root<G: SearchGame>(root: &G, budget: u64) -> Option<Solved> {
+    if budget == 0 {
+        return None;
+    }
+    let solved = root.solve_endgame(budget)?;
+    let lost = solved.outcome == Outcome::Win(root.side_to_move().other());
+    (!lost && solved.best_move.is_some()).then_some(solved)
+}
+
 fn prepare_arenas<G: SearchGame>(
     arenas: &mut [Arena],
     prior_root: &mut [(u64, u64)],

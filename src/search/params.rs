@@ -44,6 +44,9 @@ pub(crate) struct IterationParams<'a> {
     pub prune: bool,
     /// MCTS-Solver: prove wins, losses and draws and back them up the tree.
     pub solver: bool,
+    /// With the solver: the node budget of the game's exact solver at each expansion
+    /// ([`crate::solver::Endgame`]; 0: never called).
+    pub endgame_leaf_nodes: u64,
     /// Synced mode: iterations between exchanges, and the depth of the shared nodes.
     pub sync_every: u32,
     pub sync_depth: u32,
@@ -91,6 +94,7 @@ impl<'a> IterationParams<'a> {
             gammas,
             prune: config.prune_for::<G>(),
             solver: config.solver,
+            endgame_leaf_nodes: config.endgame_leaf_for::<G>(),
             batch_min_visits,
             sync_every: config.sync_every,
             sync_depth: config.sync_depth,

@@ -45,8 +45,11 @@
 
 use std::fmt;
 
+use std::cell::RefCell;
+
+use super::{Endgame, Solved};
 use crate::games::othello::PASS;
-use crate::games::{Move, Othello};
+use crate::games::{Game, Move, Othello, Outcome};
 
 /// The most empty squares a position may have to be solved: beyond it an exact solve
 /// could run for hours, so [`EndgameSolver::solve`] refuses it.
@@ -221,6 +224,11 @@ fn odd_regions(empty: u64) -> u64 {
 pub struct EndgameSolver {
     table: Table,
     nodes: u64,
+    /// Deep nodes a solve may visit before it gives up ([`EndgameSolver::solve_within`]).
+    max_nodes: u64,
+    /// The solve ran out of `max_nodes`: every value since is meaningless and nothing
+    /// more is stored in the table.
+    aborted: bool,
 }
 
 impl EndgameSolver {
@@ -230,7 +238,7 @@ impl EndgameSolver {
     /// # Errors
     /// [`EndgameError::BadTableSize`] for 0 or a size that cannot be allocated.
     pub fn new(tt_entries: usize) -> Result<EndgameSolver, EndgameError> {
-        Ok(EndgameSolver { table: Table::new(tt_entries)?, nodes: 0 })
+        Ok(EndgameSolver { table: Table::new(tt_entries)?, nodes: 0, max_nodes: u64::MAX, aborted: false })
     }
 
     /// Table size in entries.
@@ -282,8 +290,23 @@ impl EndgameSolver {
         // Scores are in -64..=64: a wider window changes nothing.
         let (alpha, beta) = (alpha.clamp(-INFINITY, 64), beta.clamp(-64, INFINITY));
         self.nodes = 0;
+        self.aborted = false;
         let (score, best_move) = self.root(me, opp, alpha, beta);
         Ok(EndgameSolution { score, best_move, nodes: self.nodes })
+    }
+
+    /// [`EndgameSolver::solve_weak`] that gives up after about `max_nodes` nodes: `None`
+    /// when it ran out. An abandoned solve stores nothing in the table, so later solves
+    /// stay exact.
+    ///
+    /// # Errors
+    /// [`EndgameError::TooManyEmpties`] beyond [`MAX_EMPTIES`] empty squares.
+    pub fn solve_within(&mut self, game: &Othello, max_nodes: u64) -> Result<Option<EndgameSolution>, EndgameError> {
+        self.max_nodes = max_nodes;
+        let solution = self.solve_weak(game);
+        self.max_nodes = u64::MAX;
+        let aborted = std::mem::take(&mut self.aborted);
+        Ok(solution?).map(|s| (!aborted).then_some(s))
     }
 
     /// The root: like [`EndgameSolver::deep`], but it keeps the best move and never
@@ -299,7 +322,7 @@ impl EndgameSolver {
         }
         let tt_best = self.table.get(me, opp).map_or(64, |e| u32::from(e.best));
         let (best, best_sq) = self.best_move(me, opp, moves, tt_best, alpha, beta);
-        if (!(me | opp)).count_ones() > SHALLOW_EMPTIES {
+        if (!(me | opp)).count_ones() > SHALLOW_EMPTIES && !self.aborted {
             self.table.put(me, opp, alpha, beta, best, best_sq);
         }
         (best, Some(Move(best_sq as u16)))
@@ -320,6 +343,9 @@ impl EndgameSolver {
         while let Some((sq, flipped)) = list.pop_best() {
             let (child_me, child_opp) = play(me, opp, sq, flipped);
             let score = self.pvs_child(child_me, child_opp, alpha, beta, first);
+            if self.aborted {
+                break;
+            }
             first = false;
             if score > best {
                 (best, best_sq) = (score, sq);
@@ -363,6 +389,11 @@ impl EndgameSolver {
     /// A node with more than [`SHALLOW_EMPTIES`] empties: table, fastest-first, PVS.
     fn deep(&mut self, me: u64, opp: u64, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
+        // Checked only here: a shallow subtree is small (at most SHALLOW_EMPTIES plies).
+        if self.nodes > self.max_nodes {
+            self.aborted = true;
+            return 0;
+        }
         let moves = Othello::legal_squares_of(me, opp);
         if moves == 0 {
             if Othello::legal_squares_of(opp, me) == 0 {
@@ -385,7 +416,9 @@ impl EndgameSolver {
         }
         let (alpha0, beta0) = (alpha, beta);
         let (best, best_sq) = self.best_move(me, opp, moves, tt_best, alpha, beta);
-        self.table.put(me, opp, alpha0, beta0, best, best_sq);
+        if !self.aborted {
+            self.table.put(me, opp, alpha0, beta0, best, best_sq);
+        }
         best
     }
 
@@ -537,5 +570,39 @@ mod tests {
         let entry = table.get(1, 2).unwrap();
         assert_eq!((entry.lower, entry.upper, entry.best), (12, 14, 6));
         assert!(table.get(2, 1).is_none());
+    }
+}
+
+/// Table entries of the solver each thread keeps for [`Endgame::solve_endgame`]: 2^18
+/// (6 MiB), allocated at a thread's first call.
+const ENDGAME_TT_ENTRIES: usize = 1 << 18;
+
+thread_local! {
+    /// The solver of this thread's [`Endgame::solve_endgame`] calls: search workers call
+    /// it from their own threads, and its table carries over between calls.
+    static THREAD_SOLVER: RefCell<Option<EndgameSolver>> = const { RefCell::new(None) };
+}
+
+/// Othello's endgame: a weak solve (win, draw or loss) by [`EndgameSolver::solve_within`]
+/// when the position has at most [`MAX_EMPTIES`] empties.
+impl Endgame for Othello {
+    fn solve_endgame(&self, max_nodes: u64) -> Option<Solved> {
+        let (me, opp) = self.sides();
+        if (!(me | opp)).count_ones() > MAX_EMPTIES {
+            return None;
+        }
+        THREAD_SOLVER.with_borrow_mut(|slot| {
+            if slot.is_none() {
+                *slot = EndgameSolver::new(ENDGAME_TT_ENTRIES).ok();
+            }
+            let solution = slot.as_mut()?.solve_within(self, max_nodes).ok()??;
+            let mover = self.side_to_move();
+            let outcome = match solution.score {
+                1.. => Outcome::Win(mover),
+                0 => Outcome::Draw,
+                _ => Outcome::Win(mover.other()),
+            };
+            Some(Solved { outcome, best_move: solution.best_move, nodes: solution.nodes })
+        })
     }
 }
