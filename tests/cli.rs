@@ -541,3 +541,37 @@ fn scale_reports_every_metric() {
     rejects_in_one_line(&["scale", "--game", "connect4", "--threads", "0"], &["--threads"]);
     rejects_in_one_line(&["scale", "--game", "connect4", "--games", "0"], &["--games"]);
 }
+
+#[test]
+fn ladder_plays_each_doubling_against_the_rung_below() {
+    let v = json(&[
+        "ladder",
+        "--game",
+        "connect4",
+        "--player",
+        "mcts:reuse=off",
+        "--from",
+        "16",
+        "--to",
+        "64",
+        "--games",
+        "8",
+        "--openings",
+        "random:2",
+        "--json",
+    ]);
+    let rungs = v["rungs"].as_array().unwrap();
+    let budgets: Vec<u64> = rungs.iter().map(|r| r["playouts"].as_u64().unwrap()).collect();
+    assert_eq!(budgets, [32, 64]);
+    let mut total = 0.0;
+    for r in rungs {
+        let games = r["wins"].as_u64().unwrap() + r["draws"].as_u64().unwrap() + r["losses"].as_u64().unwrap();
+        assert_eq!(games, 8);
+        total += r["elo"].as_f64().unwrap();
+        assert!((r["elo_total"].as_f64().unwrap() - total).abs() < 1e-9);
+    }
+    rejects(&["ladder", "--game", "connect4", "--player", "mcts:playouts=5"], "sets the budget");
+    rejects(&["ladder", "--game", "connect4", "--player", "random"], "mcts player");
+    rejects(&["ladder", "--game", "connect4", "--from", "100", "--to", "150"], "no rung");
+    rejects(&["ladder", "--game", "connect4", "--player", "mcts:bogus=1"], "bogus");
+}

@@ -10,6 +10,7 @@
 mod bench;
 mod common;
 mod flags;
+mod ladder;
 mod matches;
 mod model;
 mod perft;
@@ -48,6 +49,8 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Play a match between two players: score and Elo with 95 % intervals.
     Match(Box<matches::MatchArgs>),
+    /// What more search is worth: each doubling of the playouts against the rung below.
+    Ladder(Box<ladder::LadderArgs>),
     /// The main job: playout throughput, pure and MCTS, per game and mode.
     Bench(Box<bench::BenchArgs>),
     /// What more cores are worth: throughput, search overhead and strength speedup.
@@ -69,6 +72,7 @@ fn main() -> ExitCode {
         Command::Play(args) => play::run(&args),
         Command::Solve(args) => solve::run(&args),
         Command::Match(args) => matches::run(&args),
+        Command::Ladder(args) => ladder::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Scale(args) => scale::run(&args),
         Command::Model(args) => model::run(&args),

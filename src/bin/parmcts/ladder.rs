@@ -1,0 +1,166 @@
+//! `parmcts ladder`: what more search is worth. Each rung doubles the playouts per move
+//! and plays a match against the rung below; the table gives the Elo of each doubling
+//! and their running sum.
+
+use clap::Args;
+use parmcts::games::{Evaluate, GameKind};
+use parmcts::matches::{run_match, MatchConfig, Openings};
+use parmcts::{with_game, SearchGame};
+use serde::Serialize;
+
+use crate::common::{at_least_one, game_parser, out, parse_spec, print_json, progress_bar, Failure};
+
+#[derive(Args, Debug)]
+pub struct LadderArgs {
+    /// The game.
+    #[arg(long, value_parser = game_parser())]
+    game: GameKind,
+    /// The MCTS player without its budget: `mcts`, or `mcts:key=value,...` (no `playouts` or `time-ms`).
+    #[arg(long, default_value = "mcts")]
+    player: String,
+    /// Playouts per move of the lowest rung.
+    #[arg(long, default_value_t = 1000)]
+    from: u64,
+    /// Playouts per move of the highest rung (rungs double from `--from` while they stay within it).
+    #[arg(long, default_value_t = 64_000)]
+    to: u64,
+    /// Games per rung (colours alternate).
+    #[arg(long, default_value_t = 200)]
+    games: u64,
+    /// `start`, or `random:R`: each pair of games starts from the same R random plies.
+    #[arg(long, default_value = "random:4")]
+    openings: String,
+    /// Games played at the same time.
+    #[arg(long = "parallel-games", default_value_t = 1)]
+    parallel_games: usize,
+    /// Seed for openings and players.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+/// One rung: `playouts` per move against half as many.
+#[derive(Serialize)]
+struct Rung {
+    playouts: u64,
+    games: u64,
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    score: f64,
+    score_ci95: [f64; 2],
+    elo: f64,
+    elo_ci95: [f64; 2],
+    /// Elo above the lowest rung: the sum of the doublings so far.
+    elo_total: f64,
+}
+
+#[derive(Serialize)]
+struct LadderReport {
+    game: &'static str,
+    player: String,
+    openings: String,
+    rungs: Vec<Rung>,
+}
+
+pub fn run(args: &LadderArgs) -> Result<(), Failure> {
+    with_game!(args.game, G => run_game::<G>(args))
+}
+
+/// `player` with `playouts=n` added.
+fn with_playouts(player: &str, n: u64) -> String {
+    match player.split_once(':') {
+        Some((kind, options)) if !options.is_empty() => format!("{kind}:{options},playouts={n}"),
+        _ => format!("{}:playouts={n}", player.trim_end_matches(':')),
+    }
+}
+
+fn run_game<G: Evaluate + SearchGame>(args: &LadderArgs) -> Result<(), Failure> {
+    if !args.player.starts_with("mcts") {
+        return Err(Failure::flag("--player", format!("'{}': the ladder takes an mcts player", args.player)));
+    }
+    if args.player.contains("playouts=") || args.player.contains("time-ms=") {
+        return Err(Failure::flag("--player", "the ladder sets the budget (no playouts= or time-ms=)"));
+    }
+    at_least_one("--from", args.from)?;
+    at_least_one("--games", args.games)?;
+    at_least_one("--parallel-games", args.parallel_games as u64)?;
+    if args.to < 2 * args.from {
+        return Err(Failure::flag("--to", format!("{} leaves no rung above --from {}", args.to, args.from)));
+    }
+    // Checked once up front, so a bad key fails before any game is played.
+    parse_spec("--player", &with_playouts(&args.player, args.from))?;
+    let openings: Openings = args.openings.parse().map_err(Failure::input)?;
+    let config =
+        MatchConfig { games: args.games, openings, parallel_games: args.parallel_games, seed: args.seed, sprt: None };
+    let mut rungs = Vec::new();
+    let mut elo_total = 0.0;
+    let mut playouts = args.from * 2;
+    while playouts <= args.to {
+        let p1 = parse_spec("--player", &with_playouts(&args.player, playouts))?;
+        let p2 = parse_spec("--player", &with_playouts(&args.player, playouts / 2))?;
+        let bar = progress_bar(
+            Some(args.games),
+            &format!("{playouts:>9} vs {:>9} {{bar:30}} {{pos}}/{{len}}  {{msg}}  [{{elapsed_precise}}]", playouts / 2),
+            false,
+        );
+        let summary = run_match(&G::new(), &p1, &p2, &config, |_, tally| {
+            bar.inc(1);
+            bar.set_message(format!("elo {:+.0}", tally.elo()));
+        })?;
+        bar.finish_and_clear();
+        let t = summary.tally;
+        elo_total += t.elo();
+        let ((slo, shi), (elo_lo, elo_hi)) = (t.score_ci95(), t.elo_ci95());
+        let rung = Rung {
+            playouts,
+            games: t.games(),
+            wins: t.wins,
+            draws: t.draws,
+            losses: t.losses,
+            score: t.score(),
+            score_ci95: [slo, shi],
+            elo: t.elo(),
+            elo_ci95: [elo_lo, elo_hi],
+            elo_total,
+        };
+        if !args.json {
+            out!(
+                "{:>9} vs {:>9}: +{} ={} -{}  score {:.3} [{slo:.3}, {shi:.3}]  elo {:+.0} [{elo_lo:+.0}, {elo_hi:+.0}]  total {:+.0}",
+                playouts,
+                playouts / 2,
+                t.wins,
+                t.draws,
+                t.losses,
+                rung.score,
+                rung.elo,
+                elo_total
+            );
+        }
+        rungs.push(rung);
+        playouts *= 2;
+    }
+    if args.json {
+        return print_json(&LadderReport {
+            game: G::NAME,
+            player: args.player.clone(),
+            openings: args.openings.clone(),
+            rungs,
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_playouts;
+
+    #[test]
+    fn the_budget_is_appended_to_any_spec() {
+        assert_eq!(with_playouts("mcts", 8), "mcts:playouts=8");
+        assert_eq!(with_playouts("mcts:", 8), "mcts:playouts=8");
+        assert_eq!(with_playouts("mcts:c=0.5", 8), "mcts:c=0.5,playouts=8");
+    }
+}
