@@ -20,10 +20,11 @@
 //! # Examples
 //! Implementing the trait for a user game (a Nim variant) is shown in
 //! `tests/custom_game.rs`; the short form. A search also needs the game's playouts
-//! ([`Playouts`]) and tuning ([`Tuning`]); both are all defaults, so two empty impls do:
+//! ([`Playouts`]), tuning ([`Tuning`]) and board for learned evaluators
+//! ([`NTupleBoard`](crate::evaluator::NTupleBoard)); all are defaults, so three empty impls do:
 //!
 //! ```
-//! use parmcts::{Game, Move, MoveList, Outcome, Player, GameError, Playouts, Tuning};
+//! use parmcts::{Game, Move, MoveList, Outcome, Player, GameError, NTupleBoard, Playouts, Tuning};
 //!
 //! /// Subtraction game: take 1 or 2 stones; whoever takes the last stone wins.
 //! #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -55,6 +56,7 @@
 //! }
 //! impl Playouts for Nim {}
 //! impl Tuning for Nim {}
+//! impl NTupleBoard for Nim {}
 //!
 //! let mut game = Nim::new();
 //! game.try_play(Move(2)).unwrap();
@@ -75,6 +77,8 @@ use std::fmt;
 
 use rand_core::RngCore;
 
+use crate::evaluator::NTupleBoard;
+
 pub use connect4::ConnectFour;
 pub use evaluate::Evaluate;
 pub use othello::Othello;
@@ -83,12 +87,14 @@ pub use registry::{GameKind, UnknownGame};
 pub use tictactoe::TicTacToe;
 pub use tuning::Tuning;
 
-/// What a search needs of a game: its rules ([`Game`]), its playouts ([`Playouts`]) and
-/// its tuning ([`Tuning`]). Implemented for every such game; embedding a game means
-/// `impl Game` plus `impl Playouts for MyGame {}` and `impl Tuning for MyGame {}`.
-pub trait SearchGame: Game + Playouts + Tuning {}
+/// What a search needs of a game: its rules ([`Game`]), its playouts ([`Playouts`]), its
+/// tuning ([`Tuning`]) and its board for learned evaluators ([`NTupleBoard`]).
+/// Implemented for every such game; embedding a game means `impl Game` plus
+/// `impl Playouts for MyGame {}`, `impl Tuning for MyGame {}` and
+/// `impl NTupleBoard for MyGame {}`.
+pub trait SearchGame: Game + Playouts + Tuning + NTupleBoard {}
 
-impl<G: Game + Playouts + Tuning> SearchGame for G {}
+impl<G: Game + Playouts + Tuning + NTupleBoard> SearchGame for G {}
 
 /// A move: an index whose meaning the game defines (cell, column, square, die face).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]

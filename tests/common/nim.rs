@@ -1,9 +1,9 @@
 //! Nim with one heap, written once for the tests that embed a game of their own: players
 //! take 1 to 3 stones in turn, and whoever takes the last stone wins. It implements only
-//! the required items of `Game`, and the two empty impls `Playouts` and `Tuning`: every
+//! the required items of `Game`, and the empty impls `Playouts`, `Tuning` and `NTupleBoard`: every
 //! playout hook and tuning constant keeps its neutral default.
 
-use parmcts::{Game, GameError, Move, MoveList, Outcome, Player, Playouts, Tuning};
+use parmcts::{Game, GameError, Move, MoveList, NTupleBoard, Outcome, Player, Playouts, Tuning};
 
 /// A Nim position: stones left and the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -57,9 +57,11 @@ impl Game for Nim {
     }
 }
 
-// The default playouts (uniform random) and tuning (C = sqrt(2), one playout in flight).
+// The default playouts (uniform random), tuning (C = sqrt(2), one playout in flight) and
+// board (none: no n-tuple network).
 impl Playouts for Nim {}
 impl Tuning for Nim {}
+impl NTupleBoard for Nim {}
 
 /// Nim with `stones` left, the first player to move.
 pub fn heap(stones: u8) -> Nim {
