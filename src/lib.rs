@@ -14,6 +14,8 @@
 //! * [`with_game!`] and [`GameKind`]: the registered games, by name.
 //! * [`weights`]: learned move strengths (Bradley-Terry gammas), the file format;
 //!   [`training`] fits them by Coulom's MM.
+//! * [`evaluator`]: learned position evaluators, the n-tuple network ([`NTupleNetwork`])
+//!   and its TD(0) self-play training; Othello and Connect Four ship trained networks.
 //! * [`alphabeta`], [`solver`], [`mod@matches`], [`players`]: the baselines, the exact
 //!   Connect Four solver and Othello endgame solver, the match harness and the players
 //!   behind one trait.
@@ -31,6 +33,7 @@
 
 pub mod alphabeta;
 pub mod benchmark;
+pub mod evaluator;
 pub mod games;
 pub mod matches;
 pub mod model;
@@ -45,6 +48,7 @@ pub mod training;
 mod tree;
 pub mod weights;
 
+pub use evaluator::{Evaluator, NTupleBoard, NTupleNetwork, NetworkError};
 pub use games::{
     ConnectFour, Game, GameError, GameKind, Move, MoveList, MovesPlayed, Othello, Outcome, Player, Playouts,
     SearchGame, TicTacToe, Tuning, Turn,

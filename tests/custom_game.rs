@@ -1,5 +1,5 @@
 //! Embedding parmcts in your own game — the example for library users: implement
-//! `Game` (only the required methods), add the two empty impls `Playouts` and `Tuning`
+//! `Game` (only the required methods), add the empty impls `Playouts`, `Tuning` and `NTupleBoard`
 //! (every playout hook and tuning constant has a neutral default; the implementation is
 //! `tests/common/nim.rs`), then search it in any mode.
 //!

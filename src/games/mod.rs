@@ -20,11 +20,12 @@
 //! # Examples
 //! Implementing the trait for a user game (a Nim variant) is shown in
 //! `tests/custom_game.rs`; the short form. A search also needs the game's playouts
-//! ([`Playouts`]), tuning ([`Tuning`]) and exact solver ([`Endgame`]); all three are all
-//! defaults, so three empty impls do:
+//! ([`Playouts`]), tuning ([`Tuning`]), exact solver ([`Endgame`]) and board for learned
+//! evaluators ([`NTupleBoard`](crate::evaluator::NTupleBoard)); all are defaults, so four
+//! empty impls do:
 //!
 //! ```
-//! use parmcts::{Endgame, Game, Move, MoveList, Outcome, Player, GameError, Playouts, Tuning};
+//! use parmcts::{Endgame, Game, Move, MoveList, Outcome, Player, GameError, NTupleBoard, Playouts, Tuning};
 //!
 //! /// Subtraction game: take 1 or 2 stones; whoever takes the last stone wins.
 //! #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -57,6 +58,7 @@
 //! impl Playouts for Nim {}
 //! impl Tuning for Nim {}
 //! impl Endgame for Nim {}
+//! impl NTupleBoard for Nim {}
 //!
 //! let mut game = Nim::new();
 //! game.try_play(Move(2)).unwrap();
@@ -77,6 +79,7 @@ use std::fmt;
 
 use rand_core::RngCore;
 
+use crate::evaluator::NTupleBoard;
 use crate::solver::Endgame;
 
 pub use connect4::ConnectFour;
@@ -88,12 +91,14 @@ pub use tictactoe::TicTacToe;
 pub use tuning::Tuning;
 
 /// What a search needs of a game: its rules ([`Game`]), its playouts ([`Playouts`]), its
-/// tuning ([`Tuning`]) and its exact solver if it has one ([`Endgame`]). Implemented for
-/// every such game; embedding a game means `impl Game` plus `impl Playouts for MyGame {}`,
-/// `impl Tuning for MyGame {}` and `impl Endgame for MyGame {}`.
-pub trait SearchGame: Game + Playouts + Tuning + Endgame {}
+/// tuning ([`Tuning`]), its exact solver if it has one ([`Endgame`]) and its board for
+/// learned evaluators ([`NTupleBoard`]). Implemented for every such game; embedding a game
+/// means `impl Game` plus the empty impls `impl Playouts for MyGame {}`,
+/// `impl Tuning for MyGame {}`, `impl Endgame for MyGame {}` and
+/// `impl NTupleBoard for MyGame {}`.
+pub trait SearchGame: Game + Playouts + Tuning + Endgame + NTupleBoard {}
 
-impl<G: Game + Playouts + Tuning + Endgame> SearchGame for G {}
+impl<G: Game + Playouts + Tuning + Endgame + NTupleBoard> SearchGame for G {}
 
 /// A move: an index whose meaning the game defines (cell, column, square, die face).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]

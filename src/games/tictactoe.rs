@@ -204,3 +204,41 @@ impl Evaluate for TicTacToe {
         score
     }
 }
+
+/// The 8 symmetries of the 3×3 board.
+const TTT_SYMMETRIES: [[u8; 9]; 8] = crate::evaluator::square_symmetries::<3, 9>();
+
+/// The symmetries as slices.
+static TTT_SYMMETRY_SLICES: [&[u8]; 8] = [
+    &TTT_SYMMETRIES[0],
+    &TTT_SYMMETRIES[1],
+    &TTT_SYMMETRIES[2],
+    &TTT_SYMMETRIES[3],
+    &TTT_SYMMETRIES[4],
+    &TTT_SYMMETRIES[5],
+    &TTT_SYMMETRIES[6],
+    &TTT_SYMMETRIES[7],
+];
+
+impl crate::evaluator::NTupleBoard for TicTacToe {
+    /// Cells 0-8 row-major from the top-left (the move indices).
+    const CELLS: usize = 9;
+
+    fn cells(&self, out: &mut [u8]) {
+        let mover = self.side_to_move().index();
+        let (me, opp) = (self.boards[mover], self.boards[1 - mover]);
+        for (i, cell) in out.iter_mut().enumerate().take(9) {
+            *cell = ((me >> i) & 1) as u8 | (((opp >> i) & 1) as u8) << 1;
+        }
+    }
+
+    fn symmetries() -> &'static [&'static [u8]] {
+        &TTT_SYMMETRY_SLICES
+    }
+
+    /// An edge line, the middle line, a diagonal and a corner 2×2 square; the
+    /// symmetries carry them onto every line and corner.
+    fn default_tuples() -> Vec<Vec<u8>> {
+        vec![vec![0, 1, 2], vec![3, 4, 5], vec![0, 4, 8], vec![0, 1, 3, 4]]
+    }
+}

@@ -54,6 +54,7 @@ impl Game for Nim {
 impl Playouts for Nim {}
 impl Tuning for Nim {}
 impl crate::solver::Endgame for Nim {}
+impl crate::evaluator::NTupleBoard for Nim {}
 
 fn model(f: impl Fn() + Sync + Send + 'static) {
     let mut builder = loom::model::Builder::new();

@@ -1,9 +1,10 @@
 //! Nim with one heap, written once for the tests that embed a game of their own: players
 //! take 1 to 3 stones in turn, and whoever takes the last stone wins. It implements only
-//! the required items of `Game`, and the three empty impls `Playouts`, `Tuning` and
-//! `Endgame`: every playout hook, tuning constant and solver hook keeps its neutral default.
+//! the required items of `Game`, and the empty impls `Playouts`, `Tuning`, `Endgame` and
+//! `NTupleBoard`: every playout hook, tuning constant and solver hook keeps its neutral
+//! default.
 
-use parmcts::{Endgame, Game, GameError, Move, MoveList, Outcome, Player, Playouts, Tuning};
+use parmcts::{Endgame, Game, GameError, Move, MoveList, NTupleBoard, Outcome, Player, Playouts, Tuning};
 
 /// A Nim position: stones left and the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -57,10 +58,12 @@ impl Game for Nim {
     }
 }
 
-// The default playouts (uniform random) and tuning (C = sqrt(2), one playout in flight).
+// The default playouts (uniform random), tuning (C = sqrt(2), one playout in flight) and
+// board (none: no n-tuple network).
 impl Playouts for Nim {}
 impl Tuning for Nim {}
 impl Endgame for Nim {}
+impl NTupleBoard for Nim {}
 
 /// Nim with `stones` left, the first player to move.
 pub fn heap(stones: u8) -> Nim {

@@ -20,6 +20,7 @@ mod scale;
 mod search;
 mod solve;
 mod train;
+mod train_network;
 
 use std::process::ExitCode;
 
@@ -59,6 +60,8 @@ enum Command {
     Model(Box<model::ModelArgs>),
     /// Fit move-feature gammas (Bradley-Terry, Coulom's MM) to a teacher's choices.
     TrainWeights(train::TrainArgs),
+    /// Learn an n-tuple network position evaluator by TD(0) self-play.
+    TrainNetwork(Box<train_network::TrainNetworkArgs>),
 }
 
 fn main() -> ExitCode {
@@ -77,6 +80,7 @@ fn main() -> ExitCode {
         Command::Scale(args) => scale::run(&args),
         Command::Model(args) => model::run(&args),
         Command::TrainWeights(args) => train::run(&args),
+        Command::TrainNetwork(args) => train_network::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

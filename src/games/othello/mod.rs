@@ -43,6 +43,7 @@
 
 mod evaluate;
 mod kernels;
+mod ntuple;
 mod playout;
 
 #[cfg(test)]

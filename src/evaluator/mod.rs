@@ -1,0 +1,225 @@
+//! Learned position evaluators: the [`Evaluator`] trait (a win probability for the side
+//! to move, optionally move priors) and its n-tuple network implementation
+//! ([`NTupleNetwork`]), trained by TD(0) self-play in [`train`].
+//!
+//! An n-tuple network (Lucas 2008, "Learning to play Othello with n-tuple systems") reads
+//! a board as cells (empty / the side to move's disc / the opponent's disc, see
+//! [`NTupleBoard::cells`]). Each *tuple* is a list of cells; the contents of its cells,
+//! read as a base-3 number, index a table of weights. Every tuple is applied once per
+//! symmetry of the board ([`NTupleBoard::symmetries`]), all images sharing one table, so
+//! the value is invariant under the symmetries (Buro's Logistello shares its pattern
+//! tables the same way). The value is the logistic function of the summed weights.
+//!
+//! A game opts in with `impl NTupleBoard for MyGame {}` (all defaults: no cells, so no
+//! network can be built for it); Othello, Connect Four and tic-tac-toe describe their
+//! boards and tuple sets, and Othello and Connect Four ship a trained network
+//! ([`NTupleBoard::SHIPPED_NETWORK`], loaded by [`NTupleNetwork::shipped`]).
+
+mod ntuple;
+pub mod train;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use crate::games::{Game, Move, Outcome, Player};
+
+pub use ntuple::{NTupleNetwork, NetworkError, FORMAT_VERSION, MAGIC, MAX_CELLS};
+
+/// A game whose board an n-tuple network can read.
+///
+/// Every item has a default meaning "no board": `impl NTupleBoard for MyGame {}` is
+/// enough for a game that does not use networks.
+pub trait NTupleBoard: Game {
+    /// Cells of the board (at most [`MAX_CELLS`]); 0 means the game has no board for
+    /// n-tuples.
+    const CELLS: usize = 0;
+
+    /// The shipped trained network file (`include_bytes!`), if the game has one.
+    const SHIPPED_NETWORK: Option<&'static [u8]> = None;
+
+    /// Writes each cell's content into `out[..CELLS]`: 0 empty, 1 a disc of the side to
+    /// move, 2 a disc of its opponent. The default writes nothing.
+    fn cells(&self, out: &mut [u8]) {
+        let _ = out;
+    }
+
+    /// The board's symmetries, identity included: symmetry `s` maps cell `i` to
+    /// `symmetries()[s][i]`. Each must be a permutation of `0..CELLS`, and together
+    /// they must form a group (closed under composition) for the value to be invariant.
+    /// The default has none.
+    fn symmetries() -> &'static [&'static [u8]] {
+        &[]
+    }
+
+    /// The tuples (lists of cells) of a new network for this game. Default: none.
+    fn default_tuples() -> Vec<Vec<u8>> {
+        Vec::new()
+    }
+}
+
+/// A position evaluator, as a search uses it at a leaf.
+pub trait Evaluator<G: Game>: Send + Sync {
+    /// The probability that the side to move wins a *non-terminal* `game` (a draw
+    /// counting one half), in `[0, 1]`.
+    fn value(&self, game: &G) -> f32;
+
+    /// The same value as a logit, `ln(p / (1 - p))`: a scale without saturation for
+    /// searches that compare near-certain positions. The default derives it from
+    /// [`Evaluator::value`], clamped to ±16.
+    fn logit(&self, game: &G) -> f32 {
+        let p = self.value(game).clamp(1e-7, 1.0 - 1e-7);
+        (p / (1.0 - p)).ln().clamp(-16.0, 16.0)
+    }
+
+    /// Prior probabilities of `moves` (legal in `game`) into `out[..moves.len()]`,
+    /// summing to one. Returns `false` (and leaves `out` unspecified) when the
+    /// evaluator has no priors; the default.
+    fn priors(&self, game: &G, moves: &[Move], out: &mut [f32]) -> bool {
+        let _ = (game, moves, out);
+        false
+    }
+}
+
+/// The result of a finished game for `player`: 1 win, 0.5 draw, 0 loss.
+#[inline]
+pub fn result_for(outcome: Outcome, player: Player) -> f32 {
+    outcome.half_points(player) as f32 * 0.5
+}
+
+/// The value for `mover` of the position `after` reached by its move, by `value` (the
+/// win probability of `after`'s side to move): the exact result if `after` is over,
+/// `value(after)` if `mover` moves again (a pass of the opponent), else
+/// `1 - value(after)`.
+#[inline]
+pub fn afterstate_value<G: Game>(after: &G, mover: Player, value: impl FnOnce(&G) -> f32) -> f32 {
+    match after.outcome() {
+        Some(outcome) => result_for(outcome, mover),
+        None if after.side_to_move() == mover => value(after),
+        None => 1.0 - value(after),
+    }
+}
+
+/// The 8 symmetries of an `N`×`N` board whose cell `row * N + col` is numbered row by
+/// row (`NN = N * N`): identity, the three rotations, and the four reflections.
+pub const fn square_symmetries<const N: usize, const NN: usize>() -> [[u8; NN]; 8] {
+    let mut out = [[0u8; NN]; 8];
+    let last = N - 1;
+    let mut r = 0;
+    while r < N {
+        let mut c = 0;
+        while c < N {
+            let i = r * N + c;
+            let images = [
+                (r, c),
+                (r, last - c),
+                (last - r, c),
+                (last - r, last - c),
+                (c, r),
+                (c, last - r),
+                (last - c, r),
+                (last - c, last - r),
+            ];
+            let mut s = 0;
+            while s < 8 {
+                out[s][i] = (images[s].0 * N + images[s].1) as u8;
+                s += 1;
+            }
+            c += 1;
+        }
+        r += 1;
+    }
+    out
+}
+
+/// The temperature of [`NTupleNetwork`]'s priors: a softmax over the moves' afterstate
+/// win probabilities divided by this (0.1: ten points of win probability make a move
+/// e times likelier). Not tuned.
+pub const PRIOR_TEMPERATURE: f32 = 0.1;
+
+impl<G: NTupleBoard> Evaluator<G> for NTupleNetwork {
+    #[inline]
+    fn value(&self, game: &G) -> f32 {
+        NTupleNetwork::value(self, game)
+    }
+
+    #[inline]
+    fn logit(&self, game: &G) -> f32 {
+        NTupleNetwork::logit(self, game)
+    }
+
+    /// A softmax over the moves' afterstate values for the mover ([`afterstate_value`]:
+    /// exact for a finished game, not negated when the mover moves again) at
+    /// [`PRIOR_TEMPERATURE`].
+    fn priors(&self, game: &G, moves: &[Move], out: &mut [f32]) -> bool {
+        if moves.is_empty() || out.len() < moves.len() {
+            return false;
+        }
+        let mover = game.side_to_move();
+        let mut best = f32::NEG_INFINITY;
+        for (mv, slot) in moves.iter().zip(out.iter_mut()) {
+            let mut after = game.clone();
+            after.play_unchecked(*mv);
+            *slot = afterstate_value(&after, mover, |g| NTupleNetwork::value(self, g)) / PRIOR_TEMPERATURE;
+            best = best.max(*slot);
+        }
+        let mut total = 0.0;
+        for slot in out[..moves.len()].iter_mut() {
+            *slot = (*slot - best).exp();
+            total += *slot;
+        }
+        out[..moves.len()].iter_mut().for_each(|p| *p /= total);
+        true
+    }
+}
+
+/// Shipped networks, parsed once per game (by [`Game::NAME`]).
+fn shipped_cache() -> &'static Mutex<HashMap<&'static str, Arc<NTupleNetwork>>> {
+    static CACHE: OnceLock<Mutex<HashMap<&'static str, Arc<NTupleNetwork>>>> = OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+impl NTupleNetwork {
+    /// The game's shipped network ([`NTupleBoard::SHIPPED_NETWORK`]), parsed on first
+    /// use and shared afterwards; `None` if the game ships none.
+    ///
+    /// # Errors
+    /// [`NetworkError`] if the shipped bytes do not parse or do not fit the game (a
+    /// build that changed the game's board without retraining).
+    pub fn shipped<G: NTupleBoard>() -> Option<Result<Arc<NTupleNetwork>, NetworkError>> {
+        let bytes = G::SHIPPED_NETWORK?;
+        let mut cache = match shipped_cache().lock() {
+            Ok(guard) => guard,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        if let Some(network) = cache.get(G::NAME) {
+            return Some(Ok(Arc::clone(network)));
+        }
+        Some(NTupleNetwork::from_bytes(bytes).and_then(|n| n.check::<G>().map(|()| n)).map(|n| {
+            let n = Arc::new(n);
+            cache.insert(G::NAME, Arc::clone(&n));
+            n
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn square_symmetries_are_permutations_forming_a_group() {
+        let syms = square_symmetries::<3, 9>();
+        assert_eq!(syms[0], [0, 1, 2, 3, 4, 5, 6, 7, 8]);
+        // Mirror left-right of the top row.
+        assert_eq!(&syms[1][..3], &[2, 1, 0]);
+        for a in &syms {
+            let mut seen = [false; 9];
+            a.iter().for_each(|&c| seen[c as usize] = true);
+            assert!(seen.iter().all(|&s| s));
+            for b in &syms {
+                let composed: Vec<u8> = (0..9).map(|i| b[a[i] as usize]).collect();
+                assert!(syms.iter().any(|s| s[..] == composed[..]), "not closed under composition");
+            }
+        }
+    }
+}
