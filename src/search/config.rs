@@ -14,7 +14,8 @@ use std::time::Duration;
 
 pub use super::error::ConfigError;
 pub use super::iteration::MAX_LEAVES;
-pub use super::options::{FinalMove, InFlight, Mode, Playout, Weights, DEFAULT_BIAS_K, SECURE_A};
+pub use super::options::{Evaluation, FinalMove, InFlight, Mode, Playout, Weights, DEFAULT_BIAS_K, SECURE_A};
+use crate::evaluator::NTupleNetwork;
 use crate::games::Tuning;
 use crate::tree::NODE_BYTES;
 use crate::weights::MoveWeights;
@@ -213,6 +214,18 @@ search_settings! {
     /// A learned set is checked against the game when a search runs.
     weights("weights", "default|hand-set|FILE", "default"): Weights = Weights::Shipped;
         set(weights: impl Into<Weights>) => weights.into(); text Weights;
+    /// Leaf evaluation: none (playouts alone), network (the game's shipped n-tuple network) or a train-network FILE.
+    ///
+    /// A network file is checked against the game when a search runs.
+    eval("eval", "none|network|FILE", "none"): Evaluation = Evaluation::None;
+        set(eval: Evaluation) => eval; text Evaluation;
+    /// With eval: the evaluator's share λ of a leaf's value, the playout's being 1 − λ (1: no playout).
+    ///
+    /// AlphaGo's mixing (Silver et al. 2016): `V = (1 − λ)·v + λ·z` in their notation,
+    /// here λ weighs the evaluator. The mix is backed up as half points, rounded
+    /// stochastically so that its expectation is exact.
+    eval_weight("eval-weight", "λ", "1"): f32 = 1.0;
+        set(lambda: f64) => lambda as f32; text f64;
 }
 
 impl SearchConfig {
@@ -357,6 +370,9 @@ impl SearchConfigBuilder {
         }
         if bad(cfg.rave) {
             return Err(ConfigError::BadRave(cfg.rave.into()));
+        }
+        if !(0.0..=1.0).contains(&cfg.eval_weight) {
+            return Err(ConfigError::BadEvalWeight(cfg.eval_weight.into()));
         }
         if cfg.expand_threshold == 0 {
             return Err(ConfigError::ZeroExpandThreshold);
@@ -525,6 +541,18 @@ impl SettingText for bool {
 impl SettingText for Duration {
     fn from_text(text: &str) -> Result<Duration, String> {
         text.parse().map(Duration::from_millis).map_err(|_| "a whole number of milliseconds".to_string())
+    }
+}
+
+impl SettingText for Evaluation {
+    fn from_text(text: &str) -> Result<Evaluation, String> {
+        match text {
+            "none" => Ok(Evaluation::None),
+            "network" => Ok(Evaluation::Shipped),
+            file => NTupleNetwork::load(file)
+                .map(|n| Evaluation::Network(std::sync::Arc::new(n)))
+                .map_err(|e| format!("none, network or a file: {e}")),
+        }
     }
 }
 

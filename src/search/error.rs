@@ -75,6 +75,8 @@ pub enum ConfigError {
     },
     /// RAVE k is negative or not finite (as stored).
     BadRave(f64),
+    /// `eval-weight` is not in `[0, 1]` (as stored).
+    BadEvalWeight(f64),
     /// `sync-every` was 0.
     ZeroSyncEvery,
     /// Two settings that exclude each other were both given.
@@ -121,6 +123,7 @@ impl fmt::Display for ConfigError {
             ConfigError::UnknownInFlight(p) => write!(f, "unknown in-flight rule '{p}' (expected loss or wu-uct)"),
             ConfigError::BadLeaves { got, max } => write!(f, "leaves must be 1 to {max} (got {got})"),
             ConfigError::BadRave(k) => write!(f, "RAVE k must be finite and >= 0 (got {k})"),
+            ConfigError::BadEvalWeight(l) => write!(f, "eval-weight must be 0 to 1 (got {l})"),
             ConfigError::Conflict { first, second, why } => write!(f, "{first} conflicts with {second}: {why}"),
         }
     }
@@ -157,6 +160,7 @@ impl ConfigError {
             ConfigError::UnknownInFlight(_) => "in-flight",
             ConfigError::BadLeaves { .. } => "leaves",
             ConfigError::BadRave(_) => "rave",
+            ConfigError::BadEvalWeight(_) => "eval-weight",
             ConfigError::ZeroSyncEvery => "sync-every",
             ConfigError::NoBudget
             | ConfigError::ArenaTooSmall { .. }

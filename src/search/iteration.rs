@@ -4,6 +4,7 @@
 use rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+use crate::evaluator::NTupleNetwork;
 use crate::games::{
     random_below, sample_weighted, Move, MovesPlayed, Outcome, Player, PlayoutPolicy, SearchGame, Turn,
 };
@@ -89,6 +90,56 @@ pub(crate) struct Walk<G> {
     exact: Option<Outcome>,
 }
 
+/// The value of a leaf with the evaluator `network` (`params.network`), as an outcome
+/// to back up: the result of a finished game, else the network's value mixed with a
+/// playout's result by `params.eval_weight` ([`mixed_outcome`]; no playout at λ = 1).
+/// `played` gets the playout's moves for RAVE (none without a playout).
+#[inline]
+fn evaluate_leaf<G: SearchGame, R: RngCore>(
+    state: &mut G,
+    network: &NTupleNetwork,
+    params: IterationParams<'_>,
+    rng: &mut R,
+    played: &mut MovesPlayed,
+) -> Outcome {
+    played.clear();
+    if let Some(outcome) = state.outcome() {
+        return outcome;
+    }
+    let value = network.value(state);
+    let mover = state.side_to_move();
+    let (policy, recorded) = playout_policy(params);
+    let playout = (params.eval_weight < 1.0).then(|| {
+        if recorded {
+            state.recorded_playout(rng, policy, played)
+        } else {
+            policy.play_out(state, rng)
+        }
+    });
+    mixed_outcome(value, playout, params.eval_weight, mover, rng)
+}
+
+/// A leaf's value as an outcome to back up: `λ·value + (1 − λ)·playout` for `mover` (the
+/// side to move at the leaf; `value` is its win probability), in half points rounded
+/// stochastically (up with the probability of the fraction), so that the expected half
+/// points are exact: the tree's statistics stay integers, and a mixed value adds at
+/// most 1/4 half-point² of variance per visit, against up to 1 for a playout.
+fn mixed_outcome<R: RngCore>(value: f32, playout: Option<Outcome>, lambda: f32, mover: Player, rng: &mut R) -> Outcome {
+    let half_points = match playout {
+        Some(outcome) => 2.0 * lambda * value + (1.0 - lambda) * outcome.half_points(mover) as f32,
+        None => 2.0 * value,
+    }
+    .clamp(0.0, 2.0);
+    let floor = half_points.floor();
+    // 24 random bits against the fraction: exact to f32's precision.
+    let up = ((rng.next_u32() >> 8) as f32) < (half_points - floor) * (1 << 24) as f32;
+    match floor as u32 + u32::from(up) {
+        0 => Outcome::Win(mover.other()),
+        1 => Outcome::Draw,
+        _ => Outcome::Win(mover),
+    }
+}
+
 /// Seeds worker `index` from `(seed, index)`: distinct, reproducible streams.
 pub(crate) fn worker_rng(seed: u64, index: usize) -> Xoshiro256PlusPlus {
     // SplitMix-style spreading of the index so nearby seeds give unrelated streams.
@@ -139,6 +190,17 @@ impl Worker {
         let rngs: &mut [Xoshiro256PlusPlus] =
             if N == 1 { std::slice::from_mut(&mut self.rng) } else { &mut self.lane_rngs[..N] };
         let rngs: &mut [Xoshiro256PlusPlus; N] = rngs.try_into().expect("N generators (N <= MAX_LEAVES)");
+        if let Some(network) = params.network {
+            let played = &mut self.played;
+            let outcomes: [Outcome; N] = std::array::from_fn(|lane| match exact[lane] {
+                Some(outcome) => outcome,
+                None => evaluate_leaf(&mut states[lane], network, params, &mut rngs[lane], &mut played[lane]),
+            });
+            for lane in 0..N {
+                self.back_up::<T, SOLVER>(tree, params, lane, outcomes[lane], exact[lane].is_some());
+            }
+            return;
+        }
         let outcomes: [Outcome; N] = if !recorded && exact.iter().all(Option::is_none) {
             G::playouts(&mut states, rngs, policy)
         } else {
@@ -190,6 +252,10 @@ impl Worker {
         let (policy, recorded) = playout_policy(params);
         let outcome = match exact {
             Some(outcome) => outcome,
+            None if params.network.is_some() => {
+                let network = params.network.expect("checked by the guard");
+                evaluate_leaf(&mut state, network, params, &mut self.rng, &mut self.played[0])
+            }
             None if recorded => {
                 self.played[0].clear();
                 state.recorded_playout(&mut self.rng, policy, &mut self.played[0])
@@ -545,4 +611,35 @@ fn sample_chance_child<G: SearchGame, T: TreeOps, R: RngCore>(
     let moves = state.legal_moves();
     let mv = sample_weighted(state, moves.as_ref(), rng);
     (0..count).map(|i| NodeId(first.0 + i)).find(|&c| tree.mv(c) == mv.0).unwrap_or(first)
+}
+
+#[cfg(test)]
+mod leaf_value_tests {
+    use super::*;
+
+    #[test]
+    fn mixed_outcomes_are_exact_at_the_ends_and_unbiased_between() {
+        let mut rng = worker_rng(7, 0);
+        let me = Player::One;
+        // Certain values, with or without a playout, never draw a random outcome.
+        assert_eq!(mixed_outcome(1.0, None, 1.0, me, &mut rng), Outcome::Win(me));
+        assert_eq!(mixed_outcome(0.0, None, 1.0, me, &mut rng), Outcome::Win(me.other()));
+        assert_eq!(mixed_outcome(0.5, None, 1.0, me, &mut rng), Outcome::Draw);
+        assert_eq!(mixed_outcome(0.9, Some(Outcome::Win(me)), 0.0, me, &mut rng), Outcome::Win(me));
+        // In between: the mean of the half points is the mix, 2·(λ·v + (1 − λ)·z).
+        for (value, playout, lambda) in
+            [(0.7, None, 1.0), (0.3, Some(Outcome::Win(me)), 0.5), (0.8, Some(Outcome::Win(me.other())), 0.25)]
+        {
+            let target =
+                2.0 * lambda * value + (1.0 - lambda) * playout.map_or(0.0, |o: Outcome| o.half_points(me) as f64);
+            let target = if playout.is_none() { 2.0 * value } else { target };
+            let n = 200_000;
+            let sum: u64 = (0..n)
+                .map(|_| mixed_outcome(value as f32, playout, lambda as f32, me, &mut rng).half_points(me) as u64)
+                .sum();
+            let mean = sum as f64 / n as f64;
+            // Each sample is one of two neighbouring values: sd <= 0.5, so 5 sd is 0.0056.
+            assert!((mean - target).abs() < 0.006, "v {value} λ {lambda}: mean {mean}, expected {target}");
+        }
+    }
 }

@@ -31,12 +31,13 @@ mod tree_parallel;
 mod virtual_threads;
 
 use std::fmt;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 pub use config::{
-    ConfigError, FinalMove, InFlight, Mode, Playout, SearchConfig, SearchConfigBuilder, Setting, SettingError, Weights,
-    DEFAULT_ARENA_NODES, DEFAULT_BIAS_K, DEFAULT_EXPAND_THRESHOLD, MAX_ARENA_NODES, MAX_LEAVES, MAX_PLAYOUTS,
-    MAX_THREADS, MIN_ARENA_NODES, SECURE_A, SETTINGS,
+    ConfigError, Evaluation, FinalMove, InFlight, Mode, Playout, SearchConfig, SearchConfigBuilder, Setting,
+    SettingError, Weights, DEFAULT_ARENA_NODES, DEFAULT_BIAS_K, DEFAULT_EXPAND_THRESHOLD, MAX_ARENA_NODES, MAX_LEAVES,
+    MAX_PLAYOUTS, MAX_THREADS, MIN_ARENA_NODES, SECURE_A, SETTINGS,
 };
 pub use params::BATCH_MIN_VISITS_PER_THREAD;
 pub use result::{format_moves, ChildResult, RootChild, SearchResult};
@@ -45,6 +46,7 @@ pub use root_parallel::merge_root_children;
 use crossbeam_utils::CachePadded;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+use crate::evaluator::{NTupleNetwork, NetworkError};
 use crate::games::{Game, Move, Outcome, SearchGame};
 use crate::solver::Solved;
 use crate::tree::invariants::{self, Expectations, InvariantViolation};
@@ -66,6 +68,9 @@ pub enum SearchError {
     GameOver,
     /// The configured move weights are not for this game.
     Weights(WeightsError),
+    /// The configured leaf evaluator does not fit this game (a network for another game,
+    /// or `eval=network` for a game that ships none).
+    Evaluation(String),
 }
 
 impl fmt::Display for SearchError {
@@ -74,6 +79,7 @@ impl fmt::Display for SearchError {
             SearchError::Config(e) => e.fmt(f),
             SearchError::GameOver => write!(f, "the position is already over: nothing to search"),
             SearchError::Weights(e) => e.fmt(f),
+            SearchError::Evaluation(why) => write!(f, "eval: {why}"),
         }
     }
 }
@@ -163,13 +169,14 @@ impl Search {
             return Err(SearchError::GameOver);
         }
         let gammas = resolve_gammas::<G>(&self.config, &mut self.shipped)?;
+        let network = resolve_network::<G>(&self.config.eval)?;
         let needed = 1 + root.legal_moves().as_ref().len() as u64;
         let nodes = self.arenas[0].capacity() as u64;
         if needed > nodes {
             return Err(ConfigError::ArenaTooSmall { nodes, needed }.into());
         }
         let cfg = &self.config;
-        let params = IterationParams::resolve::<G>(cfg, gammas);
+        let params = IterationParams::resolve::<G>(cfg, gammas, network.as_deref());
         self.last_leaves = params.leaves;
         let start = Instant::now();
         if let Some(solved) = solve_root(root, cfg.endgame_for::<G>()) {
@@ -370,6 +377,23 @@ pub fn search<G: SearchGame>(root: &G, config: &SearchConfig) -> Result<SearchRe
 /// = Σ children's visits). A tree kept by [`Search::reuse`] for this very position
 /// (`reusing`) is searched on; any other is reset. Records each root's visits before the
 /// run in `prior_root`, and returns the nodes kept.
+/// The n-tuple network `eval` names for game `G`, checked against the game.
+///
+/// # Errors
+/// [`SearchError::Evaluation`] for a network of another game, or `eval=network` in a game
+/// that ships none.
+fn resolve_network<G: SearchGame>(eval: &Evaluation) -> Result<Option<Arc<NTupleNetwork>>, SearchError> {
+    let bad = |e: NetworkError| SearchError::Evaluation(e.to_string());
+    match eval {
+        Evaluation::None => Ok(None),
+        Evaluation::Network(network) => network.check::<G>().map(|()| Some(Arc::clone(network))).map_err(bad),
+        Evaluation::Shipped => match NTupleNetwork::shipped::<G>() {
+            Some(network) => network.map(Some).map_err(bad),
+            None => Err(SearchError::Evaluation(format!("{} ships no network (give a file)", G::NAME))),
+        },
+    }
+}
+
 /// The game's exact solver on the root within `budget` nodes (0: not tried), when it
 /// proves a win or a draw for the side to move. A proven loss is left to the search,
 /// whose move may make the opponent's task harder.

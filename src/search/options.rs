@@ -1,11 +1,12 @@
 //! The named choices of a search configuration: threading [`Mode`], [`FinalMove`] rule,
-//! [`Playout`] policy, [`InFlight`] rule and move [`Weights`].
+//! [`Playout`] policy, [`InFlight`] rule, move [`Weights`] and leaf [`Evaluation`].
 
 use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 
 use super::error::ConfigError;
+use crate::evaluator::NTupleNetwork;
 use crate::weights::MoveWeights;
 
 /// How the search uses threads.
@@ -172,4 +173,18 @@ impl From<MoveWeights> for Weights {
     fn from(weights: MoveWeights) -> Weights {
         Weights::Learned(Arc::new(weights))
     }
+}
+
+/// What values a leaf besides its playout: nothing, or an n-tuple network's win
+/// probability ([`crate::evaluator`]), mixed with the playout's result by `eval-weight`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Evaluation {
+    /// Playouts alone (`eval=none`, the default).
+    #[default]
+    None,
+    /// The game's shipped network ([`crate::evaluator::NTupleBoard::SHIPPED_NETWORK`];
+    /// `eval=network`). A search of a game without one is rejected.
+    Shipped,
+    /// A network file, such as a `parmcts train-network` file (`eval=FILE`).
+    Network(Arc<NTupleNetwork>),
 }

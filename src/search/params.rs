@@ -2,6 +2,7 @@
 //! [`SearchConfig`] and the game: the per-game defaults (C, leaves, pruning), the learned
 //! gammas in use, whether virtual loss is kept, and where backups are batched.
 
+use crate::evaluator::NTupleNetwork;
 use crate::games::SearchGame;
 use crate::policy::UctParams;
 use crate::weights::MoveWeights;
@@ -42,6 +43,9 @@ pub(crate) struct IterationParams<'a> {
     pub gammas: Option<&'a [f32]>,
     /// Win-first / block-first pruning at expansion and in playouts.
     pub prune: bool,
+    /// The leaf evaluator, if any, and its share λ of a leaf's value (1: no playout).
+    pub network: Option<&'a NTupleNetwork>,
+    pub eval_weight: f32,
     /// MCTS-Solver: prove wins, losses and draws and back them up the tree.
     pub solver: bool,
     /// With the solver: the node budget of the game's exact solver at each expansion
@@ -61,7 +65,11 @@ impl<'a> IterationParams<'a> {
     /// [`SearchConfig::prune_for`]), and this is the one place where it is decided
     /// whether virtual loss is kept and where backups are batched. `gammas` are
     /// the learned gammas in use ([`resolve_gammas`]).
-    pub(crate) fn resolve<G: SearchGame>(config: &SearchConfig, gammas: Option<&'a [f32]>) -> IterationParams<'a> {
+    pub(crate) fn resolve<G: SearchGame>(
+        config: &SearchConfig,
+        gammas: Option<&'a [f32]>,
+        network: Option<&'a NTupleNetwork>,
+    ) -> IterationParams<'a> {
         // The simulator's logical workers keep one walk each in flight: the walks in
         // flight are the workers', as with one playout per real thread (the tree-parallel
         // default everywhere but Othello, whose lanes the simulator leaves out).
@@ -93,6 +101,8 @@ impl<'a> IterationParams<'a> {
             biased_playouts: config.playout == Playout::Biased,
             gammas,
             prune: config.prune_for::<G>(),
+            network,
+            eval_weight: config.eval_weight,
             solver: config.solver,
             endgame_leaf_nodes: config.endgame_leaf_for::<G>(),
             batch_min_visits,
