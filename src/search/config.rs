@@ -226,6 +226,12 @@ search_settings! {
     /// stochastically so that its expectation is exact.
     eval_weight("eval-weight", "λ", "1"): f32 = 1.0;
         set(lambda: f64) => lambda as f32; text f64;
+    /// With eval and bias: progressive bias priors P(m) from the evaluator (on) or from the move strengths (off).
+    ///
+    /// The evaluator's priors are a softmax over the moves' afterstate values
+    /// ([`crate::evaluator::Evaluator::priors`]), computed once per node, at its expansion.
+    eval_priors("eval-priors", "on|off", "off"): bool = false;
+        set(on: bool) => on; text bool;
 }
 
 impl SearchConfig {
@@ -373,6 +379,9 @@ impl SearchConfigBuilder {
         }
         if !(0.0..=1.0).contains(&cfg.eval_weight) {
             return Err(ConfigError::BadEvalWeight(cfg.eval_weight.into()));
+        }
+        if cfg.eval_priors && cfg.eval == Evaluation::None {
+            return Err(conflict("eval-priors", "on", "eval", "none", "the priors come from the evaluator"));
         }
         if cfg.expand_threshold == 0 {
             return Err(ConfigError::ZeroExpandThreshold);

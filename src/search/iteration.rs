@@ -4,14 +4,14 @@
 use rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::evaluator::NTupleNetwork;
+use crate::evaluator::{Evaluator, NTupleNetwork};
 use crate::games::{
     random_below, sample_weighted, Move, MovesPlayed, Outcome, Player, PlayoutPolicy, SearchGame, Turn,
 };
 use crate::policy::select_child;
 use crate::tree::{contention, Expansion, NodeId, Proof, TreeOps};
 
-use super::params::IterationParams;
+use super::params::{IterationParams, Priors};
 
 /// The most playouts one worker keeps in flight (`leaves`).
 pub const MAX_LEAVES: usize = 4;
@@ -22,6 +22,9 @@ fn playout_policy(params: IterationParams<'_>) -> (PlayoutPolicy<'_>, bool) {
     let policy = PlayoutPolicy { biased: params.biased_playouts, prune: params.prune, gammas: params.gammas };
     (policy, params.uct.rave > 0.0 || params.prune)
 }
+
+/// The most moves a node's priors are computed for (more: no priors for that node).
+const MAX_PRIOR_MOVES: usize = 256;
 
 /// Slots of a worker's table of batched updates (a power of two).
 const PENDING_SLOTS: usize = 128;
@@ -557,7 +560,7 @@ pub(crate) fn expand<G: SearchGame, T: TreeOps, R: RngCore>(
     node: NodeId,
     state: &G,
     shuffle: Option<&mut R>,
-    priors: Option<Option<&[f32]>>,
+    priors: Option<Priors<'_>>,
     prune: bool,
 ) -> Expanded {
     let mut moves = state.legal_moves();
@@ -581,12 +584,32 @@ pub(crate) fn expand<G: SearchGame, T: TreeOps, R: RngCore>(
     }
     match tree.alloc(count) {
         Some(first) => {
-            let strengths = priors.map(|gammas| PlayoutPolicy { gammas, ..PlayoutPolicy::default() });
-            let strength = |m| strengths.map_or(0.0, |s| s.strength(state, m).max(0.0));
-            let total: f32 = moves.iter().map(|&m| strength(m)).sum();
-            for (i, &mv) in moves.iter().enumerate() {
-                let prior =
-                    if total > 0.0 && total.is_finite() { (strength(mv) / total * 65535.0).round() as u16 } else { 0 };
+            let Some(priors) = priors.filter(|_| moves.len() <= MAX_PRIOR_MOVES) else {
+                for (i, &mv) in moves.iter().enumerate() {
+                    tree.init_child(NodeId(first.0 + i as u32), mv.0, 0);
+                }
+                tree.publish(node, first, count);
+                return Expanded::Children;
+            };
+            // Unnormalised priors, on the stack (no allocation on the search's path).
+            let mut weights = [0.0f32; MAX_PRIOR_MOVES];
+            let weights = &mut weights[..moves.len()];
+            match priors {
+                Priors::Strengths(gammas) => {
+                    let strengths = PlayoutPolicy { gammas, ..PlayoutPolicy::default() };
+                    for (w, &m) in weights.iter_mut().zip(moves.iter()) {
+                        *w = strengths.strength(state, m).max(0.0);
+                    }
+                }
+                Priors::Evaluator(network) => {
+                    if !Evaluator::priors(network, state, moves, weights) {
+                        weights.fill(0.0);
+                    }
+                }
+            }
+            let total: f32 = weights.iter().sum();
+            for (i, (&mv, &w)) in moves.iter().zip(weights.iter()).enumerate() {
+                let prior = if total > 0.0 && total.is_finite() { (w / total * 65535.0).round() as u16 } else { 0 };
                 tree.init_child(NodeId(first.0 + i as u32), mv.0, prior);
             }
             tree.publish(node, first, count);

@@ -46,6 +46,8 @@ pub(crate) struct IterationParams<'a> {
     /// The leaf evaluator, if any, and its share λ of a leaf's value (1: no playout).
     pub network: Option<&'a NTupleNetwork>,
     pub eval_weight: f32,
+    /// Progressive bias priors from the evaluator instead of the move strengths.
+    pub eval_priors: bool,
     /// MCTS-Solver: prove wins, losses and draws and back them up the tree.
     pub solver: bool,
     /// With the solver: the node budget of the game's exact solver at each expansion
@@ -103,6 +105,7 @@ impl<'a> IterationParams<'a> {
             prune: config.prune_for::<G>(),
             network,
             eval_weight: config.eval_weight,
+            eval_priors: config.eval_priors,
             solver: config.solver,
             endgame_leaf_nodes: config.endgame_leaf_for::<G>(),
             batch_min_visits,
@@ -112,11 +115,26 @@ impl<'a> IterationParams<'a> {
     }
 
     /// What [`super::iteration::expand`] stores as priors: nothing without progressive
-    /// bias, else the strengths from the learned gammas or (`Some(None)`) the game's
-    /// action values.
-    pub fn priors(&self) -> Option<Option<&[f32]>> {
-        (self.uct.bias > 0.0).then_some(self.gammas)
+    /// bias, else the evaluator's priors (`eval-priors=on`) or the move strengths (from
+    /// the learned gammas, or the game's action values).
+    pub fn priors(&self) -> Option<Priors<'a>> {
+        if self.uct.bias <= 0.0 {
+            return None;
+        }
+        Some(match self.network {
+            Some(network) if self.eval_priors => Priors::Evaluator(network),
+            _ => Priors::Strengths(self.gammas),
+        })
     }
+}
+
+/// Where the progressive bias priors P(m) come from.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Priors<'a> {
+    /// The move strengths: learned gammas, or (`None`) the game's action values.
+    Strengths(Option<&'a [f32]>),
+    /// The leaf evaluator's priors.
+    Evaluator(&'a NTupleNetwork),
 }
 
 /// The learned gammas `config` uses for game `G`, if any: a learned set (checked against

@@ -1,0 +1,71 @@
+//! The search with a leaf evaluator (`eval=`, `eval-weight`, `eval-priors`): a network
+//! trained here by TD(0) on tic-tac-toe and on Connect Four drives the search, the tree's
+//! invariants hold, and bad evaluator settings are rejected naming the value.
+
+use std::sync::Arc;
+
+use parmcts::evaluator::train::{train_td, TdConfig};
+use parmcts::search::Evaluation;
+use parmcts::{
+    ConfigError, ConnectFour, Game, NTupleBoard, NTupleNetwork, Search, SearchConfig, SearchError, TicTacToe,
+};
+
+fn trained<G: NTupleBoard>(games: u64) -> Arc<NTupleNetwork> {
+    let mut network = NTupleNetwork::new::<G>(G::default_tuples()).unwrap();
+    let config = TdConfig { games, alpha: 0.5, alpha_end: 0.1, epsilon: 0.1, seed: 3 };
+    train_td::<G>(&mut network, &config, |_, _| {}).unwrap();
+    Arc::new(network)
+}
+
+#[test]
+fn the_evaluator_alone_finds_a_win_in_one_and_keeps_the_invariants() {
+    let network = trained::<TicTacToe>(3_000);
+    // X holds 1 and 2 (cells 0, 1), O holds 4 and 5: X to move wins at 3 (cell 2).
+    let game = TicTacToe::parse_position("1425").unwrap();
+    for (lambda, priors) in [(1.0, false), (0.5, false), (1.0, true)] {
+        let config = SearchConfig::builder()
+            .playouts(2_000)
+            .eval(Evaluation::Network(Arc::clone(&network)))
+            .eval_weight(lambda)
+            .eval_priors(priors)
+            .bias(if priors { 1.0 } else { 0.0 })
+            .build()
+            .unwrap();
+        let mut search = Search::new(config).unwrap();
+        let result = search.run(&game).unwrap();
+        assert_eq!(result.best_move.map(|m| game.format_move(m)), Some("3".to_string()), "λ {lambda}");
+        search.check_invariants().unwrap();
+    }
+}
+
+#[test]
+fn the_evaluator_runs_in_every_threading_mode() {
+    let network = trained::<ConnectFour>(300);
+    for mode in ["seq", "tree", "root", "sync", "virtual"] {
+        let threads = if mode == "seq" { "1" } else { "3" };
+        let config = SearchConfig::builder()
+            .apply_settings([("playouts", "20000"), ("mode", mode), ("threads", threads), ("eval-weight", "0.5")])
+            .unwrap()
+            .eval(Evaluation::Network(Arc::clone(&network)))
+            .build()
+            .unwrap();
+        let mut search = Search::new(config).unwrap();
+        let result = search.run(&ConnectFour::new()).unwrap();
+        assert_eq!(result.root_visits, 20_000, "{mode}");
+        search.check_invariants().unwrap_or_else(|e| panic!("{mode}: {e}"));
+    }
+}
+
+#[test]
+fn bad_evaluator_settings_are_rejected() {
+    let b = || SearchConfig::builder().playouts(100);
+    assert_eq!(b().eval_weight(1.5).build(), Err(ConfigError::BadEvalWeight(1.5)));
+    assert!(matches!(b().eval_priors(true).build(), Err(ConfigError::Conflict { .. })));
+    // A network for another game, and a game that ships none.
+    let config = b().eval(Evaluation::Network(trained::<TicTacToe>(10))).build().unwrap();
+    let err = Search::new(config).unwrap().run(&ConnectFour::new()).unwrap_err();
+    assert!(matches!(err, SearchError::Evaluation(_)), "{err}");
+    let config = b().eval(Evaluation::Shipped).build().unwrap();
+    let err = Search::new(config).unwrap().run(&TicTacToe::new()).unwrap_err();
+    assert!(err.to_string().contains("tictactoe ships no network"), "{err}");
+}
