@@ -19,6 +19,8 @@
 //! * [`alphabeta`], [`solver`], [`mod@matches`], [`players`]: the baselines, the exact
 //!   Connect Four solver and Othello endgame solver, the match harness and the players
 //!   behind one trait.
+//! * [`quality`]: move quality against the exact Connect Four solver (the fraction of
+//!   moves that keep a won or drawn position's class, on Pons's benchmark files).
 //!
 //! # Examples
 //! ```
@@ -39,6 +41,7 @@ pub mod matches;
 pub mod model;
 pub mod players;
 mod policy;
+pub mod quality;
 pub mod report;
 pub mod scale;
 pub mod search;

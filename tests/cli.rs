@@ -574,4 +574,59 @@ fn ladder_plays_each_doubling_against_the_rung_below() {
     rejects(&["ladder", "--game", "connect4", "--player", "random"], "mcts player");
     rejects(&["ladder", "--game", "connect4", "--from", "100", "--to", "150"], "no rung");
     rejects(&["ladder", "--game", "connect4", "--player", "mcts:bogus=1"], "bogus");
+
+/// `parmcts quality`: the report's fields, and a file that cannot be read, a malformed
+/// line or a score the solver refutes rejected with exit code 2, naming file and line.
+#[test]
+fn quality_json_and_bad_positions() {
+    let dir = std::env::temp_dir().join(format!("parmcts-cli-quality-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    // Two won Begin-Easy positions and a lost one (Pons's scores).
+    let good = write("good.txt", "32164625 11\n6146 18\n\n44455554221 -15\n");
+    let v =
+        json(&["quality", "--game", "connect4", "--positions", &good, "--player", "random", "--seed", "3", "--json"]);
+    assert_eq!((v["positions"].as_u64(), v["lost"].as_u64(), v["judged"].as_u64()), (Some(3), Some(1), Some(2)));
+    assert_eq!(v["game"], "connect4");
+    assert_eq!(v["player"], "random");
+    let kept = v["kept"].as_u64().unwrap();
+    assert_eq!(kept + v["failures"].as_array().unwrap().len() as u64, 2);
+    assert_eq!(v["won"]["positions"], 2);
+    assert!(v["fraction"].is_number() && v["ci95"].as_array().unwrap().len() == 2 && v["mean_move_ms"].is_number());
+    for f in v["failures"].as_array().unwrap() {
+        for key in ["line", "moves", "score", "chosen", "score_after", "keeping"] {
+            assert!(!f[key].is_null(), "missing {key}: {f}");
+        }
+    }
+    let limited =
+        json(&["quality", "--game", "connect4", "--positions", &good, "--player", "random", "--limit", "1", "--json"]);
+    assert_eq!(limited["positions"], 1);
+    let text = parmcts(&["quality", "--game", "connect4", "--positions", &good, "--player", "random", "--seed", "3"]);
+    assert!(text.status.success() && String::from_utf8_lossy(&text.stdout).contains("kept"));
+
+    let bad = write("bad.txt", "32164625 11\n6146 x\n");
+    let args = |positions: &str| {
+        ["quality", "--game", "connect4", "--positions", positions, "--player", "random"].map(String::from)
+    };
+    let run = |positions: &str, extra: &[&str], needle: &str| {
+        let mut all: Vec<String> = args(positions).to_vec();
+        all.extend(extra.iter().map(|s| s.to_string()));
+        rejects(&all.iter().map(String::as_str).collect::<Vec<_>>(), needle);
+    };
+    run(&bad, &[], "bad.txt, line 2");
+    run(&bad, &[], "bad score 'x'");
+    run(&write("wrong.txt", "6146 17\n"), &[], "line 1 ('6146'): the file's score is 17 but the solver finds 18");
+    run(&write("over.txt", "1212121 3\n"), &[], "line 1");
+    run(&write("empty.txt", "\n"), &[], "no positions");
+    run("/nonexistent/c4-positions", &[], "/nonexistent/c4-positions");
+    run(&good, &["--limit", "0"], "--limit");
+    run(&good, &["--parallel", "0"], "--parallel");
+    run(&good, &["--tt-entries", "0"], "--tt-entries");
+    rejects(&["quality", "--game", "connect4", "--positions", &good, "--player", "bogus"], "--player");
+    rejects(&["quality", "--game", "othello", "--positions", &good, "--player", "random"], "connect4");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

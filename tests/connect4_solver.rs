@@ -134,3 +134,85 @@ fn published_examples_and_errors() {
     assert!(Solver::new(0).is_err());
     assert!(!SolveError::GameOver.to_string().is_empty());
 }
+
+/// With a budget it does not exhaust, `solve_within` is `solve` (score, move and node
+/// counts); one node less than the solve needs and it gives up. Both from a fresh table,
+/// strong and weak.
+#[test]
+fn budget_equals_solve_when_enough_and_gives_up_one_node_short() {
+    let mut gave_up = 0;
+    for (path, step) in [(END_EASY, 50), (MIDDLE_EASY, 50), (BEGIN_EASY, 50)] {
+        for (game, moves, expected) in positions(path).into_iter().step_by(step) {
+            // Weak best moves of Begin-Easy positions take up to seconds: strong only there.
+            let modes: &[bool] = if path == BEGIN_EASY { &[false] } else { &[false, true] };
+            for &weak in modes {
+                let mut plain = Solver::new(TT_ENTRIES).unwrap();
+                let full = plain.solve(&game, weak).unwrap();
+                assert_eq!(full.score, if weak { expected.signum() } else { expected }, "{moves}");
+                let needed = full.nodes + full.move_nodes;
+                let mut budgeted = Solver::new(TT_ENTRIES).unwrap();
+                assert_eq!(budgeted.solve_within(&game, weak, needed).unwrap(), Some(full), "{moves} weak={weak}");
+                let mut large = Solver::new(TT_ENTRIES).unwrap();
+                assert_eq!(large.solve_within(&game, weak, u64::MAX).unwrap(), Some(full), "{moves} weak={weak}");
+                if needed > 0 {
+                    let mut short = Solver::new(TT_ENTRIES).unwrap();
+                    assert_eq!(short.solve_within(&game, weak, needed - 1).unwrap(), None, "{moves} weak={weak}");
+                    gave_up += 1;
+                }
+            }
+        }
+    }
+    assert!(gave_up >= 40, "only {gave_up} solves needed any node");
+}
+
+/// A tiny budget gives up at once; a position won on the next move needs no node.
+#[test]
+fn tiny_budget_gives_up() {
+    let mut solver = Solver::new(TT_ENTRIES).unwrap();
+    for (game, moves, _) in positions(BEGIN_EASY).into_iter().take(20) {
+        assert_eq!(solver.solve_within(&game, false, 0).unwrap(), None, "{moves}");
+        assert_eq!(solver.solve_within(&game, true, 1).unwrap(), None, "{moves}");
+    }
+    let win_now = ConnectFour::parse_position("112233").unwrap(); // the first player wins in column 4
+    let result = solver.solve_within(&win_now, false, 0).unwrap().expect("no search needed");
+    assert_eq!((result.score, result.nodes, result.move_nodes), (18, 0, 0));
+    let over = ConnectFour::parse_position("1212121").unwrap();
+    assert_eq!(solver.solve_within(&over, false, 100), Err(SolveError::GameOver));
+}
+
+/// Aborted solves leave the table valid: after giving up on each position at several
+/// budgets (without a reset), a full solve from that same table still gives Pons's
+/// exact score, and a budgeted solve that finishes agrees with it.
+#[test]
+fn aborted_solves_leave_the_table_exact() {
+    let mut solver = Solver::new(TT_ENTRIES).unwrap();
+    let mut aborted = 0;
+    for (path, step) in [(MIDDLE_EASY, 20), (BEGIN_EASY, 10)] {
+        for (game, moves, expected) in positions(path).into_iter().step_by(step) {
+            for budget in [1, 10, 100, 1_000, 10_000] {
+                for weak in [false, true] {
+                    match solver.solve_within(&game, weak, budget).unwrap() {
+                        None => aborted += 1,
+                        Some(r) => assert_eq!(r.score, if weak { expected.signum() } else { expected }, "{moves}"),
+                    }
+                }
+            }
+            assert_eq!(solver.solve(&game, false).unwrap().score, expected, "{moves}");
+            assert_eq!(solver.solve_score(&game, true).unwrap().0, expected.signum(), "{moves}");
+        }
+    }
+    // Most of these budgets are too small: the test exercises aborts.
+    assert!(aborted > 500, "only {aborted} aborted solves");
+}
+
+/// A small table is overwritten often: aborts mixed with collisions stay exact too.
+#[test]
+fn aborted_solves_with_a_tiny_table_stay_exact() {
+    let mut solver = Solver::new(97).unwrap();
+    for (game, moves, expected) in positions(MIDDLE_EASY).into_iter().step_by(25) {
+        for budget in [5, 50, 500] {
+            let _ = solver.solve_within(&game, false, budget).unwrap();
+        }
+        assert_eq!(solver.solve(&game, false).unwrap().score, expected, "{moves}");
+    }
+}

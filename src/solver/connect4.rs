@@ -23,6 +23,10 @@
 //!   search of null-window (`[med, med + 1]`) searches between the score bounds, with the
 //!   first probes pulled towards 0 ("iterative deepening" on the score). The weak mode
 //!   runs the same search in `[-1, 1]` and only reports the sign.
+//! * **Node budget** ([`Solver::solve_within`]): the same search compiled a second time
+//!   (a const generic, so the unbudgeted search is unchanged) gives up once it has
+//!   explored the budget. An aborted node stores nothing in the table and neither do its
+//!   ancestors, so the table keeps only bounds of searches that finished.
 //!
 //! # Score convention
 //! The convention of Pons's benchmark files (`tests/data/connect4/README.md`): from
@@ -43,6 +47,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use std::convert::Infallible;
 use std::fmt;
 
 pub(crate) use crate::games::connect4::winning_cells;
@@ -273,7 +278,52 @@ pub struct SolveResult {
 /// not of a search), and [`Solver::reset`] forgets it in O(1).
 pub struct Solver {
     table: Table,
+    /// Positions explored in the current phase (score, then best move).
     nodes: u64,
+    /// The budgeted search gives up once `nodes` exceeds this (read only by the
+    /// `BUDGET = true` search).
+    max_nodes: u64,
+}
+
+/// How far a search may go. The search is generic over it, so the unbudgeted search
+/// compiles to the code it had before budgets existed: its [`Budget::check`] is always
+/// `Ok`, and its `Stop` is uninhabited, so its caller needs no error path.
+trait Budget {
+    /// Why a search stopped early.
+    type Stop;
+    /// `Err` once `nodes` is over `max_nodes`.
+    fn check(nodes: u64, max_nodes: u64) -> Result<(), Self::Stop>;
+}
+
+/// No budget: [`Solver::solve`] and friends.
+struct Unlimited;
+
+impl Budget for Unlimited {
+    type Stop = Infallible;
+
+    #[inline(always)]
+    fn check(_nodes: u64, _max_nodes: u64) -> Result<(), Infallible> {
+        Ok(())
+    }
+}
+
+/// At most `max_nodes` positions: [`Solver::solve_within`].
+struct Limited;
+
+/// The budgeted search ran out of nodes.
+struct Exhausted;
+
+impl Budget for Limited {
+    type Stop = Exhausted;
+
+    #[inline(always)]
+    fn check(nodes: u64, max_nodes: u64) -> Result<(), Exhausted> {
+        if nodes > max_nodes {
+            Err(Exhausted)
+        } else {
+            Ok(())
+        }
+    }
 }
 
 impl Solver {
@@ -283,7 +333,7 @@ impl Solver {
     /// # Errors
     /// [`SolveError::BadTableSize`] for 0 or a size that cannot be allocated.
     pub fn new(tt_entries: usize) -> Result<Solver, SolveError> {
-        Ok(Solver { table: Table::new(tt_entries)?, nodes: 0 })
+        Ok(Solver { table: Table::new(tt_entries)?, nodes: 0, max_nodes: u64::MAX })
     }
 
     /// Table size in entries.
@@ -319,7 +369,7 @@ impl Solver {
         }
         self.nodes = 0;
         let board = Board::from_game(pos);
-        let score = self.score(&board, weak, progress);
+        let Ok(score) = self.score::<Unlimited>(&board, weak, progress);
         Ok((score, self.nodes))
     }
 
@@ -345,14 +395,62 @@ impl Solver {
         let (score, nodes) = self.solve_score_with_progress(pos, weak, progress)?;
         self.nodes = 0;
         let board = Board::from_game(pos);
-        let best_move = self.best_move(&board, score, weak);
+        let Ok(best_move) = self.best_move::<Unlimited>(&board, score, weak);
         Ok(SolveResult { score, best_move, nodes, move_nodes: self.nodes })
     }
 
+    /// [`Solver::solve`] within a budget of `max_nodes` positions explored in all (the
+    /// score and then the move: `nodes + move_nodes <= max_nodes`). `Ok(None)` when the
+    /// budget runs out first. The table stays valid either way: a search that gives up
+    /// stores nothing on its way out, so a later solve of any position is exact (and
+    /// starts from the bounds the aborted one proved). With a budget the solve does not
+    /// exhaust, the result (nodes included) is the one [`Solver::solve`] gives from the
+    /// same table.
+    ///
+    /// # Examples
+    /// ```
+    /// use parmcts::games::{ConnectFour, Game};
+    /// use parmcts::solver::Solver;
+    ///
+    /// let mut solver = Solver::new(1 << 16)?;
+    /// let position = ConnectFour::parse_position("32164625")?; // Pons: score 11
+    /// assert_eq!(solver.solve_within(&position, false, 10)?, None);
+    /// let result = solver.solve_within(&position, false, 1_000_000)?.expect("within budget");
+    /// assert_eq!(result.score, 11);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`SolveError::GameOver`] when `pos` is already won or full.
+    pub fn solve_within(
+        &mut self,
+        pos: &ConnectFour,
+        weak: bool,
+        max_nodes: u64,
+    ) -> Result<Option<SolveResult>, SolveError> {
+        if pos.outcome().is_some() {
+            return Err(SolveError::GameOver);
+        }
+        let board = Board::from_game(pos);
+        self.nodes = 0;
+        self.max_nodes = max_nodes;
+        let Ok(score) = self.score::<Limited>(&board, weak, &mut |_| {}) else { return Ok(None) };
+        let nodes = self.nodes;
+        self.nodes = 0;
+        self.max_nodes = max_nodes - nodes;
+        let Ok(best_move) = self.best_move::<Limited>(&board, score, weak) else { return Ok(None) };
+        Ok(Some(SolveResult { score, best_move, nodes, move_nodes: self.nodes }))
+    }
+
     /// Pons's `solve`: binary search of null-window searches on the score.
-    fn score(&mut self, board: &Board, weak: bool, progress: &mut dyn FnMut(SolveProgress)) -> i32 {
+    fn score<B: Budget>(
+        &mut self,
+        board: &Board,
+        weak: bool,
+        progress: &mut dyn FnMut(SolveProgress),
+    ) -> Result<i32, B::Stop> {
         if board.can_win_next() {
-            return if weak { 1 } else { board.win_next_score() };
+            return Ok(if weak { 1 } else { board.win_next_score() });
         }
         let (mut min, mut max) =
             if weak { (-1, 1) } else { (-(CELLS - board.moves) / 2, (CELLS + 1 - board.moves) / 2) };
@@ -364,7 +462,8 @@ impl Solver {
             } else if med >= 0 && max / 2 > med {
                 med = max / 2;
             }
-            let r = self.negamax(board, med, med + 1);
+            let r = self.negamax::<B>(board, med, med + 1);
+            B::check(self.nodes, self.max_nodes)?;
             if r <= med {
                 max = r;
             } else {
@@ -372,28 +471,26 @@ impl Solver {
             }
             progress(SolveProgress { min, max, nodes: self.nodes });
         }
-        if weak {
-            min.signum()
-        } else {
-            min
-        }
+        Ok(if weak { min.signum() } else { min })
     }
 
     /// Whether `child`'s score (for its side to move) is at most `bound`.
-    fn child_at_most(&mut self, child: &Board, bound: i32) -> bool {
+    fn child_at_most<B: Budget>(&mut self, child: &Board, bound: i32) -> Result<bool, B::Stop> {
         if child.can_win_next() {
-            return child.win_next_score() <= bound;
+            return Ok(child.win_next_score() <= bound);
         }
         if child.moves == CELLS {
-            return 0 <= bound;
+            return Ok(0 <= bound);
         }
-        self.negamax(child, bound, bound + 1) <= bound
+        let r = self.negamax::<B>(child, bound, bound + 1);
+        B::check(self.nodes, self.max_nodes)?;
+        Ok(r <= bound)
     }
 
     /// A column keeping `score`: a child whose score is at most `-score` (every child
     /// scores at least `-score`). In weak mode the bound is `-1` for a win and `0` for a
     /// draw; a weakly lost position keeps its value with any move.
-    fn best_move(&mut self, board: &Board, score: i32, weak: bool) -> Option<Move> {
+    fn best_move<B: Budget>(&mut self, board: &Board, score: i32, weak: bool) -> Result<Option<Move>, B::Stop> {
         let possible = board.possible();
         let mut fallback = None;
         for col in COLUMN_ORDER {
@@ -404,28 +501,33 @@ impl Solver {
             fallback.get_or_insert(Move(col as u16));
             if winning_cells(board.current, board.mask) & cell != 0 {
                 if (weak && score == 1) || score == board.win_next_score() {
-                    return Some(Move(col as u16));
+                    return Ok(Some(Move(col as u16)));
                 }
                 continue;
             }
             if weak && score < 0 {
-                return Some(Move(col as u16));
+                return Ok(Some(Move(col as u16)));
             }
             let mut child = *board;
             child.play(cell);
-            if self.child_at_most(&child, -score) {
-                return Some(Move(col as u16));
+            if self.child_at_most::<B>(&child, -score)? {
+                return Ok(Some(Move(col as u16)));
             }
         }
-        fallback
+        Ok(fallback)
     }
 
     /// Negamax with alpha-beta over non-losing moves (Pons, part 12). Precondition: the
-    /// side to move cannot win at once. Returns a fail-soft bound of the score.
-    fn negamax(&mut self, board: &Board, mut alpha: i32, mut beta: i32) -> i32 {
+    /// side to move cannot win at once. Returns a fail-soft bound of the score, or, once
+    /// the budget `B` is spent, a meaningless value without storing anything (the caller
+    /// checks the budget before using it).
+    fn negamax<B: Budget>(&mut self, board: &Board, mut alpha: i32, mut beta: i32) -> i32 {
         debug_assert!(alpha < beta);
         debug_assert!(!board.can_win_next());
         self.nodes += 1;
+        if B::check(self.nodes, self.max_nodes).is_err() {
+            return 0;
+        }
         let next = board.non_losing_moves();
         if next == 0 {
             return -(CELLS - board.moves) / 2;
@@ -476,7 +578,11 @@ impl Solver {
         while let Some(cell) = moves.pop() {
             let mut child = *board;
             child.play(cell);
-            let score = -self.negamax(&child, -beta, -alpha);
+            let score = -self.negamax::<B>(&child, -beta, -alpha);
+            if B::check(self.nodes, self.max_nodes).is_err() {
+                // The child gave up: its score is meaningless, store nothing.
+                return 0;
+            }
             if score >= beta {
                 // A lower bound; clamped into the encodable range (a looser, still true bound).
                 let value = score.min(MAX_SCORE) + MAX_SCORE - 2 * MIN_SCORE + 2;

@@ -16,6 +16,7 @@ mod model;
 mod perft;
 mod play;
 mod plots;
+mod quality;
 mod scale;
 mod search;
 mod solve;
@@ -58,6 +59,8 @@ enum Command {
     Scale(Box<scale::ScaleArgs>),
     /// The contention model: predicted against measured tree-parallel throughput.
     Model(Box<model::ModelArgs>),
+    /// Move quality: how often a player's move keeps a Connect Four position's exact class.
+    Quality(Box<quality::QualityArgs>),
     /// Fit move-feature gammas (Bradley-Terry, Coulom's MM) to a teacher's choices.
     TrainWeights(train::TrainArgs),
     /// Learn an n-tuple network position evaluator by TD(0) self-play.
@@ -79,6 +82,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(&args),
         Command::Scale(args) => scale::run(&args),
         Command::Model(args) => model::run(&args),
+        Command::Quality(args) => quality::run(&args),
         Command::TrainWeights(args) => train::run(&args),
         Command::TrainNetwork(args) => train_network::run(&args),
     };
