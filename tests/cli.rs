@@ -574,6 +574,7 @@ fn ladder_plays_each_doubling_against_the_rung_below() {
     rejects(&["ladder", "--game", "connect4", "--player", "random"], "mcts player");
     rejects(&["ladder", "--game", "connect4", "--from", "100", "--to", "150"], "no rung");
     rejects(&["ladder", "--game", "connect4", "--player", "mcts:bogus=1"], "bogus");
+}
 
 /// `parmcts quality`: the report's fields, and a file that cannot be read, a malformed
 /// line or a score the solver refutes rejected with exit code 2, naming file and line.
