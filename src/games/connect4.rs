@@ -300,8 +300,6 @@ impl Playouts for ConnectFour {
     }
 }
 
-impl crate::solver::Endgame for ConnectFour {}
-
 impl Tuning for ConnectFour {
     /// Measured: +0.09 in score against plain UCT on top of biased playouts at 20 ms
     /// per move (docs/RESULTS.md); the rule is a few bitboard operations.

@@ -52,7 +52,8 @@ use std::fmt;
 
 pub(crate) use crate::games::connect4::winning_cells;
 use crate::games::connect4::{column_mask, playable_cells, HEIGHT, WIDTH};
-use crate::games::{ConnectFour, Game, Move};
+use super::{Endgame, Solved};
+use crate::games::{ConnectFour, Game, Move, Outcome};
 
 const CELLS: i32 = (WIDTH * HEIGHT) as i32;
 /// The lowest possible score (a loss to the opponent's 4th disc).
@@ -647,5 +648,32 @@ mod tests {
         let mut solver = Solver::new(1000).unwrap();
         let won = ConnectFour::parse_position("1212121").unwrap();
         assert_eq!(solver.solve(&won, false), Err(SolveError::GameOver));
+    }
+}
+
+thread_local! {
+    /// The solver of this thread's [`Endgame::solve_endgame`] calls: search workers call
+    /// it from their own threads, and its table carries over between calls.
+    static THREAD_SOLVER: std::cell::RefCell<Option<Solver>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Connect Four's endgame: a strong solve within the budget ([`Solver::solve_within`];
+/// the strong solve's move search costs far fewer nodes than the weak one's here), with
+/// a table of [`DEFAULT_TT_ENTRIES`] per thread, allocated at its first call.
+impl Endgame for ConnectFour {
+    fn solve_endgame(&self, max_nodes: u64) -> Option<Solved> {
+        THREAD_SOLVER.with_borrow_mut(|slot| {
+            if slot.is_none() {
+                *slot = Solver::new(DEFAULT_TT_ENTRIES).ok();
+            }
+            let result = slot.as_mut()?.solve_within(self, false, max_nodes).ok()??;
+            let mover = self.side_to_move();
+            let outcome = match result.score {
+                1.. => Outcome::Win(mover),
+                0 => Outcome::Draw,
+                _ => Outcome::Win(mover.other()),
+            };
+            Some(Solved { outcome, best_move: result.best_move, nodes: result.nodes + result.move_nodes })
+        })
     }
 }
