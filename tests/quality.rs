@@ -12,6 +12,7 @@ use parmcts::{ConnectFour, Game, Move, Outcome};
 
 const END_EASY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/connect4/Test_L3_R1");
 const BEGIN_EASY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/connect4/Test_L1_R1");
+const MIDDLE_EASY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/connect4/Test_L2_R1");
 
 /// The mover's exact score after `mv` (a fresh solve: independent of the harness).
 fn after(solver: &mut Solver, game: &ConnectFour, mv: Move) -> i32 {
@@ -99,19 +100,20 @@ fn a_spoiler_fails_and_the_failures_name_keeping_moves() {
 /// positions (37 won, 13 lost) random with seed 1 keeps 25 of 37 (0.68), MCTS with
 /// 100,000 playouts at least 95 %.
 #[test]
-fn random_keeps_clearly_fewer_on_begin_easy() {
-    let positions = read_positions(Path::new(BEGIN_EASY), Some(50)).unwrap();
+fn random_keeps_clearly_fewer_on_middle_easy() {
+    // Middle-game positions: solving them after a random move stays cheap (from the
+    // opening positions it took 20-40 s).
+    let positions = read_positions(Path::new(MIDDLE_EASY), Some(50)).unwrap();
     let config = QualityConfig { seed: 1, parallel: 2, ..QualityConfig::default() };
     let report = measure(&positions, "random", &config, |_| {}).unwrap();
-    assert_eq!((report.positions, report.lost, report.judged), (50, 13, 37));
+    assert_eq!((report.positions, report.lost, report.judged), (50, 24, 26));
     let fraction = report.fraction.unwrap();
     assert!(fraction < 0.9, "random kept {fraction}");
     assert!(report.ci95.unwrap()[1] < 0.95, "{:?}", report.ci95);
     assert_eq!(report.failures.len() as u64, report.judged - report.kept);
-    // A strong player on the same positions and seed keeps at least 95 % (all 37 when
-    // this test was written).
+    // A strong player on the same positions and seed keeps at least 95 %.
     let strong = measure(&positions, "mcts:playouts=100000", &config, |_| {}).unwrap();
-    assert_eq!(strong.judged, 37);
+    assert_eq!(strong.judged, 26);
     assert!(strong.fraction.unwrap() >= 0.95, "{:?}", strong.failures);
 }
 
