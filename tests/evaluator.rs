@@ -254,3 +254,33 @@ fn alphabeta_with_a_network_scores_the_cut_off_by_its_logit() {
         .unwrap();
     assert_eq!(result.score, best);
 }
+
+#[test]
+fn shipped_othello_network_beats_the_one_ply_heuristic() {
+    let network = NTupleNetwork::shipped::<Othello>().expect("othello ships a network").unwrap();
+    assert!(network.source().starts_with("parmcts train-network --game othello"), "{}", network.source());
+    // 50 openings of 4 random plies, each played with both colours, greedy one ply each.
+    let score = duel::<Othello>(&network, Opponent::Heuristic, 50, 4, 2026);
+    // Measured: 98 % over 100 pairs at the end of training (other openings).
+    assert!(score.score() >= 0.85, "{score:?}");
+}
+
+#[test]
+fn shipped_connect_four_network_beats_random() {
+    let network = NTupleNetwork::shipped::<ConnectFour>().expect("connect4 ships a network").unwrap();
+    let score = duel::<ConnectFour>(&network, Opponent::Random, 50, 2, 2026);
+    assert!(score.score() >= 0.95, "{score:?}");
+}
+
+/// Long: 40 Othello games of depth-4 alpha-beta (`cargo nextest run --run-ignored all
+/// --profile test-release`, or the `parmcts match` command in the report).
+#[test]
+#[ignore = "long: 40 depth-4 alpha-beta games of Othello"]
+fn alphabeta_with_the_shipped_network_beats_the_heuristic_at_equal_depth() {
+    use parmcts::matches::{run_match, MatchConfig, Openings};
+    let p1 = PlayerSpec::parse("alphabeta:depth=4,eval=network").unwrap();
+    let p2 = PlayerSpec::parse("alphabeta:depth=4").unwrap();
+    let config = MatchConfig { games: 40, openings: Openings::Random(4), parallel_games: 2, seed: 1, sprt: None };
+    let summary = run_match(&Othello::new(), &p1, &p2, &config, |_, _| {}).unwrap();
+    assert!(summary.tally.score() >= 0.6, "{:?}", summary.tally);
+}

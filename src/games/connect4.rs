@@ -551,7 +551,8 @@ impl crate::evaluator::NTupleBoard for ConnectFour {
     /// Cell `row * 7 + col`, row 0 at the bottom.
     const CELLS: usize = 42;
 
-    const SHIPPED_NETWORK: Option<&'static [u8]> = None;
+    /// Trained by TD(0) self-play; the command is in the file's header.
+    const SHIPPED_NETWORK: Option<&'static [u8]> = Some(include_bytes!("../evaluator/networks/connect4.pmnt"));
 
     #[inline]
     fn cells(&self, out: &mut [u8]) {
