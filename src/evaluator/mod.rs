@@ -31,14 +31,17 @@
 //!   0.950 [0.888, 0.978] (95 of 100); depth 6, 40 games: 0.988; at equal time
 //!   (`time-ms=20` both, 40 games) 0.825 [0.681, 0.913], the network's nodes being
 //!   about 9 times dearer.
-//! * **Connect Four** (`networks/connect4.pmnt`, 19 rectangles, 124,659 weights, 500 kB):
-//!   `parmcts train-network --game connect4 --games 1000000 --alpha 2 --alpha-end 0.2
-//!   --epsilon 0.2 --seed 1 --stages 1`, 202 s. Greedy one-ply: 100 % against random,
-//!   55–77 % against the one-ply heuristic over the last checks (which knows threats).
-//!   As alpha-beta's cut-off it is only level with the heuristic: depth 2, 4 and 6,
-//!   100 games each (`--openings random:2`): 0.520, 0.475, 0.490. Sweeps of 300,000
-//!   games: α 0.5→0.1 with 1 or 3 stages 44.5 % / 54.8 %, ε = 0.3 71.5 %, α 2→0.2 76 %
-//!   against the one-ply heuristic.
+//! * **Connect Four** (`networks/connect4.pmnt`, 19 rectangles, 3 stages, 373,977
+//!   weights, 1.5 MB): `parmcts train-network --game connect4 --games 2000000 --alpha 2
+//!   --alpha-end 0.2 --epsilon 0.2 --seed 1 --stages 3`, 270 s beside other jobs.
+//!   Greedy one-ply: 100 % against random, 52–84 % (76 % at the end) against the
+//!   one-ply heuristic, which knows threats. As alpha-beta's cut-off against the
+//!   heuristic (100 games, `--openings random:2`): depth 2 0.645 [0.557, 0.722],
+//!   depth 4 0.615 [0.519, 0.702], depth 6 0.425 [0.336, 0.520] (not better there).
+//!   A 1-stage network of 1,000,000 games (same rates) was level with the heuristic at
+//!   depths 2, 4 and 6 (0.520, 0.475, 0.490). Sweeps of 300,000 games, against the
+//!   one-ply heuristic: α 0.5→0.1 with 1 or 3 stages 44.5 % / 54.8 %, ε = 0.3 71.5 %,
+//!   α 2→0.2 76 %.
 
 mod ntuple;
 pub mod train;
