@@ -1,17 +1,21 @@
 //! Players behind one trait ([`Agent`]), built from text specs such as
 //! `mcts:playouts=10000,c=1.4`, `mcts:time-ms=500,mode=tree,threads=4`, `random`,
-//! `minimax:depth=4`, `alphabeta:depth=6` or `alphabeta:time-ms=200`.
+//! `minimax:depth=4`, `alphabeta:depth=6`, `alphabeta:time-ms=200` or
+//! `alphabeta:depth=4,eval=network` (the depth cut-off scored by the game's shipped
+//! n-tuple network; `eval=FILE` for a network file, `eval=heuristic` the default).
 //!
 //! The keys of an `mcts:` spec are the same as the `search` command's flags: both go
 //! through [`crate::search::SETTINGS`], so a flag and a spec key can never disagree.
 
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
 use rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::alphabeta::{minimax, AbError, AlphaBeta, Evaluate, Limits};
+use crate::evaluator::{NTupleNetwork, NetworkError};
 use crate::games::{random_below, Game, Move, SearchGame};
 use crate::search::{ConfigError, Search, SearchConfig, SearchError, SearchResult, SettingError};
 
@@ -105,6 +109,8 @@ pub enum PlayerError {
     /// A minimax or alpha-beta player was asked for a game without a heuristic
     /// evaluation ([`PlayerSpec::build`] builds random and MCTS players only).
     NeedsEvaluation(&'static str),
+    /// An alpha-beta player's network (`eval=network` or `eval=FILE`) cannot be used.
+    Network(NetworkError),
 }
 
 impl fmt::Display for PlayerError {
@@ -116,6 +122,7 @@ impl fmt::Display for PlayerError {
             PlayerError::NeedsEvaluation(kind) => {
                 write!(f, "a {kind} player needs the game's heuristic evaluation (build_with_evaluation)")
             }
+            PlayerError::Network(e) => write!(f, "alphabeta eval: {e}"),
         }
     }
 }
@@ -125,6 +132,12 @@ impl std::error::Error for PlayerError {}
 impl From<SearchError> for PlayerError {
     fn from(e: SearchError) -> Self {
         PlayerError::Search(e)
+    }
+}
+
+impl From<NetworkError> for PlayerError {
+    fn from(e: NetworkError) -> Self {
+        PlayerError::Network(e)
     }
 }
 
@@ -155,7 +168,49 @@ pub enum PlayerSpec {
         limits: Limits,
         /// Transposition table size in MiB.
         tt_mb: usize,
+        /// What scores the depth cut-off.
+        eval: EvalSpec,
     },
+}
+
+/// What scores an alpha-beta player's depth cut-off (its `eval=` key).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum EvalSpec {
+    /// The game's hand-written [`Evaluate`] (`eval=heuristic`, the default).
+    #[default]
+    Heuristic,
+    /// The game's shipped n-tuple network (`eval=network`;
+    /// [`NTupleNetwork::shipped`]).
+    Network,
+    /// An n-tuple network file (`eval=FILE`).
+    File(String),
+}
+
+impl EvalSpec {
+    fn parse(value: &str) -> Result<EvalSpec, SpecError> {
+        Ok(match value {
+            "heuristic" => EvalSpec::Heuristic,
+            "network" => EvalSpec::Network,
+            "" => return Err(SpecError::BadValue { key: "eval".to_string(), value: value.to_string() }),
+            path => EvalSpec::File(path.to_string()),
+        })
+    }
+
+    /// Loads the network this spec names for `G` (`None` for the heuristic).
+    ///
+    /// # Errors
+    /// [`NetworkError::NoShippedNetwork`] for `network` in a game that ships none; the
+    /// file's or the check's error for `FILE`.
+    pub fn network<G: SearchGame>(&self) -> Result<Option<Arc<NTupleNetwork>>, NetworkError> {
+        match self {
+            EvalSpec::Heuristic => Ok(None),
+            EvalSpec::Network => match NTupleNetwork::shipped::<G>() {
+                Some(network) => network.map(Some),
+                None => Err(NetworkError::NoShippedNetwork { game: G::NAME }),
+            },
+            EvalSpec::File(path) => NTupleNetwork::load_for::<G>(path).map(|n| Some(Arc::new(n))),
+        }
+    }
 }
 
 /// Splits `key=value,...` options, naming the first malformed or repeated one.
@@ -179,7 +234,7 @@ fn options<'a>(text: &'a str, options: &'a str) -> Result<Vec<(&'a str, &'a str)
 impl PlayerSpec {
     /// Parses `random`, `mcts[:key=value,...]`, `minimax:depth=D`, or
     /// `alphabeta:depth=D` / `alphabeta:time-ms=T` (both allowed; `tt-mb=M` sizes the
-    /// table). An `mcts` spec with no budget gets 10,000 playouts.
+    /// table, `eval=heuristic|network|FILE` picks the cut-off score). An `mcts` spec with no budget gets 10,000 playouts.
     ///
     /// # Errors
     /// [`SpecError`] naming the unknown player, key or bad value.
@@ -221,13 +276,15 @@ impl PlayerSpec {
             "alphabeta" => {
                 let mut limits = Limits::default();
                 let mut tt_mb = DEFAULT_TT_MB;
+                let mut eval = EvalSpec::default();
                 for (key, value) in options {
                     match key {
                         "depth" => limits.max_depth = Some(parse_num(key, value)?),
                         "time-ms" => limits.time = Some(Duration::from_millis(parse_num(key, value)?)),
                         "tt-mb" => tt_mb = parse_num(key, value)?,
+                        "eval" => eval = EvalSpec::parse(value)?,
                         _ => {
-                            let expected = "depth, time-ms, tt-mb";
+                            let expected = "depth, time-ms, tt-mb, eval";
                             return Err(SpecError::UnknownOption { player: "alphabeta", key: key.into(), expected });
                         }
                     }
@@ -237,7 +294,7 @@ impl PlayerSpec {
                     (Some(0), _) => missing("depth must be at least 1 (got 0)"),
                     (_, Some(t)) if t.is_zero() => missing("time-ms must be at least 1 (got 0)"),
                     _ if tt_mb == 0 => missing("tt-mb must be at least 1 (got 0)"),
-                    _ => Ok(PlayerSpec::AlphaBeta { limits, tt_mb }),
+                    _ => Ok(PlayerSpec::AlphaBeta { limits, tt_mb, eval }),
                 }
             }
             _ => Err(SpecError::UnknownPlayer(text.to_string())),
@@ -276,12 +333,17 @@ impl PlayerSpec {
     /// evaluation ([`Evaluate`]).
     ///
     /// # Errors
-    /// [`PlayerError`] if the search or the transposition table cannot be set up.
+    /// [`PlayerError`] if the search or the transposition table cannot be set up, or
+    /// the alpha-beta player's network cannot be loaded ([`PlayerError::Network`]).
     pub fn build_with_evaluation<G: Evaluate + SearchGame>(&self, seed: u64) -> Result<Box<dyn Agent<G>>, PlayerError> {
         Ok(match self {
             PlayerSpec::Minimax { depth } => Box::new(MinimaxAgent { depth: *depth }),
-            PlayerSpec::AlphaBeta { limits, tt_mb } => {
-                Box::new(AlphaBetaAgent { search: AlphaBeta::with_memory_mb(*tt_mb)?, limits: *limits })
+            PlayerSpec::AlphaBeta { limits, tt_mb, eval } => {
+                let mut search = AlphaBeta::with_memory_mb(*tt_mb)?;
+                if let Some(network) = eval.network::<G>()? {
+                    search = search.with_network(network);
+                }
+                Box::new(AlphaBetaAgent { search, limits: *limits })
             }
             PlayerSpec::Random | PlayerSpec::Mcts(_) => self.build(seed)?,
         })

@@ -6,7 +6,9 @@
 //! Negamax scores are for the side to move. A finished game scores `WIN - ply` (won),
 //! `-WIN + ply` (lost) or `0` (drawn), with `ply` counted from the search root, so a
 //! quicker win and a slower loss are preferred; at the depth cut-off the position's
-//! [`Evaluate::evaluate`] is used (always within `±EVAL_LIMIT`, far from the win scores).
+//! [`Evaluate::evaluate`] is used (always within `±EVAL_LIMIT`, far from the win scores),
+//! or, for a searcher given a learned evaluator ([`AlphaBeta::with_evaluator`],
+//! [`AlphaBeta::with_network`]), that evaluator's logit scaled by [`NETWORK_SCALE`].
 //!
 //! # Exactness
 //! [`AlphaBeta`] returns exactly the value [`minimax`] returns at the same depth: the
@@ -30,14 +32,29 @@
 //! ```
 
 use std::fmt;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::evaluator::{Evaluator, NTupleBoard, NTupleNetwork};
 use crate::games::{Game, Move, Outcome};
 
 pub use crate::games::evaluate::{Evaluate, EVAL_LIMIT, WIN};
 
 /// Deepest iteration [`AlphaBeta::search`] runs when only a time limit is given.
 pub const MAX_DEPTH: u32 = 64;
+
+/// Score units per unit of a learned evaluator's logit at the depth cut-off: a win
+/// probability `p` scores `round(NETWORK_SCALE · ln(p / (1 − p)))`, clamped to
+/// `±EVAL_LIMIT`. Any positive scale orders positions alike; 1000 keeps differences of
+/// a thousandth of a logit apart.
+pub const NETWORK_SCALE: f32 = 1000.0;
+
+/// The cut-off score of a learned evaluator's logit (see [`NETWORK_SCALE`]).
+#[inline]
+fn network_score(logit: f32) -> i32 {
+    let limit = EVAL_LIMIT as f32;
+    (logit * NETWORK_SCALE).round().clamp(-limit, limit) as i32
+}
 
 /// How often (in nodes, a power of two) the search looks at the clock.
 const CLOCK_INTERVAL: u64 = 1024;
@@ -250,12 +267,18 @@ pub struct AlphaBeta<G: Evaluate> {
     root_best: Move,
     deadline: Option<Instant>,
     aborted: bool,
+    /// The learned evaluator used at the depth cut-off instead of [`Evaluate`], if any.
+    evaluator: Option<Arc<dyn Evaluator<G>>>,
     _game: std::marker::PhantomData<fn(&G)>,
 }
 
 impl<G: Evaluate> fmt::Debug for AlphaBeta<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("AlphaBeta").field("game", &G::NAME).field("tt_entries", &self.table.len()).finish()
+        f.debug_struct("AlphaBeta")
+            .field("game", &G::NAME)
+            .field("tt_entries", &self.table.len())
+            .field("learned_evaluator", &self.evaluator.is_some())
+            .finish()
     }
 }
 
@@ -283,8 +306,27 @@ impl<G: Evaluate> AlphaBeta<G> {
             root_best: Move(0),
             deadline: None,
             aborted: false,
+            evaluator: None,
             _game: std::marker::PhantomData,
         })
+    }
+
+    /// This searcher, scoring the depth cut-off by `evaluator`'s logit (see
+    /// [`NETWORK_SCALE`]) instead of the game's [`Evaluate`]. Finished games are still
+    /// scored exactly.
+    pub fn with_evaluator(mut self, evaluator: Arc<dyn Evaluator<G>>) -> Self {
+        self.evaluator = Some(evaluator);
+        self.clear();
+        self
+    }
+
+    /// The score of a non-terminal position at the depth cut-off, for the side to move.
+    #[inline]
+    fn leaf_score(&self, game: &G) -> i32 {
+        match &self.evaluator {
+            Some(evaluator) => network_score(evaluator.logit(game)),
+            None => game.evaluate(),
+        }
     }
 
     /// A searcher whose table takes about `mb` MiB.
@@ -366,7 +408,7 @@ impl<G: Evaluate> AlphaBeta<G> {
             return terminal_score(game, outcome, ply);
         }
         if depth == 0 {
-            return game.evaluate();
+            return self.leaf_score(game);
         }
         let hash = game.hash();
         let slot = self.slot(hash);
@@ -473,5 +515,13 @@ impl<G: Evaluate> AlphaBeta<G> {
             history.resize(index + 1, 0);
         }
         history[index] = history[index].saturating_add(depth * depth);
+    }
+}
+
+impl<G: Evaluate + NTupleBoard> AlphaBeta<G> {
+    /// This searcher, scoring the depth cut-off by `network` (see
+    /// [`AlphaBeta::with_evaluator`]). The network should [`NTupleNetwork::check`] with `G`.
+    pub fn with_network(self, network: Arc<NTupleNetwork>) -> Self {
+        self.with_evaluator(network)
     }
 }

@@ -527,6 +527,70 @@ impl Evaluate for ConnectFour {
     }
 }
 
+/// The mirror of Connect Four's 42 cells (cell `row * 7 + col`, row 0 at the bottom).
+const MIRROR: [u8; 42] = {
+    let mut m = [0u8; 42];
+    let mut i = 0;
+    while i < 42 {
+        m[i] = ((i / 7) * 7 + (6 - i % 7)) as u8;
+        i += 1;
+    }
+    m
+};
+
+/// Identity and the left-right mirror.
+static C4_SYMMETRIES: [&[u8]; 2] = [
+    &[
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29,
+        30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41,
+    ],
+    &MIRROR,
+];
+
+impl crate::evaluator::NTupleBoard for ConnectFour {
+    /// Cell `row * 7 + col`, row 0 at the bottom.
+    const CELLS: usize = 42;
+
+    /// Trained by TD(0) self-play; the command is in the file's header.
+    const SHIPPED_NETWORK: Option<&'static [u8]> = Some(include_bytes!("../evaluator/networks/connect4.pmnt"));
+
+    #[inline]
+    fn cells(&self, out: &mut [u8]) {
+        let opponent = self.mask ^ self.current;
+        for (i, cell) in out.iter_mut().enumerate().take(42) {
+            let bit = (i as u32 % WIDTH) * H1 + i as u32 / WIDTH;
+            *cell = ((self.current >> bit) & 1) as u8 | (((opponent >> bit) & 1) as u8) << 1;
+        }
+    }
+
+    fn symmetries() -> &'static [&'static [u8]] {
+        &C4_SYMMETRIES
+    }
+
+    /// Every 2×4 and 4×2 rectangle of cells up to the mirror (19 tuples of 8 cells): a
+    /// systematic set in the spirit of Jaśkowski 2014 ("Systematic n-tuple networks for
+    /// Othello position evaluation"); each rectangle holds the fours through it.
+    fn default_tuples() -> Vec<Vec<u8>> {
+        let rect = |col: u32, row: u32, w: u32, h: u32| -> Vec<u8> {
+            (0..h).flat_map(|r| (0..w).map(move |c| ((row + r) * WIDTH + col + c) as u8)).collect()
+        };
+        let mut tuples = Vec::new();
+        // 4 wide, 2 tall: columns 0..=3 mirror onto each other in pairs (0,3), (1,2).
+        for row in 0..HEIGHT - 1 {
+            for col in 0..2 {
+                tuples.push(rect(col, row, 4, 2));
+            }
+        }
+        // 2 wide, 4 tall: columns 0..=5 pair as (0,5), (1,4), (2,3).
+        for row in 0..HEIGHT - 3 {
+            for col in 0..3 {
+                tuples.push(rect(col, row, 2, 4));
+            }
+        }
+        tuples
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -642,68 +706,5 @@ mod tests {
             assert_eq!(fast, slow, "game {i}");
             assert_eq!(fast_played, slow_played, "game {i}");
         }
-    }
-}
-
-/// The mirror of Connect Four's 42 cells (cell `row * 7 + col`, row 0 at the bottom).
-const MIRROR: [u8; 42] = {
-    let mut m = [0u8; 42];
-    let mut i = 0;
-    while i < 42 {
-        m[i] = ((i / 7) * 7 + (6 - i % 7)) as u8;
-        i += 1;
-    }
-    m
-};
-
-/// Identity and the left-right mirror.
-static C4_SYMMETRIES: [&[u8]; 2] = [
-    &[
-        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29,
-        30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41,
-    ],
-    &MIRROR,
-];
-
-impl crate::evaluator::NTupleBoard for ConnectFour {
-    /// Cell `row * 7 + col`, row 0 at the bottom.
-    const CELLS: usize = 42;
-
-    const SHIPPED_NETWORK: Option<&'static [u8]> = None;
-
-    #[inline]
-    fn cells(&self, out: &mut [u8]) {
-        let opponent = self.mask ^ self.current;
-        for (i, cell) in out.iter_mut().enumerate().take(42) {
-            let bit = (i as u32 % WIDTH) * H1 + i as u32 / WIDTH;
-            *cell = ((self.current >> bit) & 1) as u8 | (((opponent >> bit) & 1) as u8) << 1;
-        }
-    }
-
-    fn symmetries() -> &'static [&'static [u8]] {
-        &C4_SYMMETRIES
-    }
-
-    /// Every 2×4 and 4×2 rectangle of cells up to the mirror (19 tuples of 8 cells): a
-    /// systematic set in the spirit of Jaśkowski 2014 ("Systematic n-tuple networks for
-    /// Othello position evaluation"); each rectangle holds the fours through it.
-    fn default_tuples() -> Vec<Vec<u8>> {
-        let rect = |col: u32, row: u32, w: u32, h: u32| -> Vec<u8> {
-            (0..h).flat_map(|r| (0..w).map(move |c| ((row + r) * WIDTH + col + c) as u8)).collect()
-        };
-        let mut tuples = Vec::new();
-        // 4 wide, 2 tall: columns 0..=3 mirror onto each other in pairs (0,3), (1,2).
-        for row in 0..HEIGHT - 1 {
-            for col in 0..2 {
-                tuples.push(rect(col, row, 4, 2));
-            }
-        }
-        // 2 wide, 4 tall: columns 0..=5 pair as (0,5), (1,4), (2,3).
-        for row in 0..HEIGHT - 3 {
-            for col in 0..3 {
-                tuples.push(rect(col, row, 2, 4));
-            }
-        }
-        tuples
     }
 }

@@ -21,7 +21,7 @@
 //! Implementing the trait for a user game (a Nim variant) is shown in
 //! `tests/custom_game.rs`; the short form. A search also needs the game's playouts
 //! ([`Playouts`]), tuning ([`Tuning`]), exact solver ([`Endgame`]) and board for learned
-//! evaluators ([`NTupleBoard`](crate::evaluator::NTupleBoard)); all are defaults, so four
+//! evaluators ([`NTupleBoard`]); all are defaults, so four
 //! empty impls do:
 //!
 //! ```

@@ -27,7 +27,8 @@ const fn sq(file: u8, rank: u8) -> u8 {
 impl NTupleBoard for Othello {
     const CELLS: usize = 64;
 
-    const SHIPPED_NETWORK: Option<&'static [u8]> = None;
+    /// Trained by TD(0) self-play; the command is in the file's header.
+    const SHIPPED_NETWORK: Option<&'static [u8]> = Some(include_bytes!("../../evaluator/networks/othello.pmnt"));
 
     #[inline]
     fn cells(&self, out: &mut [u8]) {
