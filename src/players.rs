@@ -16,7 +16,8 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::alphabeta::{minimax, AbError, AlphaBeta, Evaluate, Limits};
 use crate::evaluator::{NTupleNetwork, NetworkError};
-use crate::games::{random_below, Game, Move, SearchGame};
+use crate::games::{random_below, Game, Move, Outcome, SearchGame};
+use crate::solver::{Endgame, Solved};
 use crate::search::{ConfigError, Search, SearchConfig, SearchError, SearchResult, SettingError};
 
 /// A bad player spec, naming the bad part.
@@ -170,6 +171,8 @@ pub enum PlayerSpec {
         tt_mb: usize,
         /// What scores the depth cut-off.
         eval: EvalSpec,
+        /// Node budget of the game's exact solver, tried before searching (0: off).
+        endgame: u64,
     },
 }
 
@@ -277,14 +280,16 @@ impl PlayerSpec {
                 let mut limits = Limits::default();
                 let mut tt_mb = DEFAULT_TT_MB;
                 let mut eval = EvalSpec::default();
+                let mut endgame = 0;
                 for (key, value) in options {
                     match key {
                         "depth" => limits.max_depth = Some(parse_num(key, value)?),
                         "time-ms" => limits.time = Some(Duration::from_millis(parse_num(key, value)?)),
                         "tt-mb" => tt_mb = parse_num(key, value)?,
                         "eval" => eval = EvalSpec::parse(value)?,
+                        "endgame" => endgame = parse_num(key, value)?,
                         _ => {
-                            let expected = "depth, time-ms, tt-mb, eval";
+                            let expected = "depth, time-ms, tt-mb, eval, endgame";
                             return Err(SpecError::UnknownOption { player: "alphabeta", key: key.into(), expected });
                         }
                     }
@@ -294,7 +299,7 @@ impl PlayerSpec {
                     (Some(0), _) => missing("depth must be at least 1 (got 0)"),
                     (_, Some(t)) if t.is_zero() => missing("time-ms must be at least 1 (got 0)"),
                     _ if tt_mb == 0 => missing("tt-mb must be at least 1 (got 0)"),
-                    _ => Ok(PlayerSpec::AlphaBeta { limits, tt_mb, eval }),
+                    _ => Ok(PlayerSpec::AlphaBeta { limits, tt_mb, eval, endgame }),
                 }
             }
             _ => Err(SpecError::UnknownPlayer(text.to_string())),
@@ -338,12 +343,12 @@ impl PlayerSpec {
     pub fn build_with_evaluation<G: Evaluate + SearchGame>(&self, seed: u64) -> Result<Box<dyn Agent<G>>, PlayerError> {
         Ok(match self {
             PlayerSpec::Minimax { depth } => Box::new(MinimaxAgent { depth: *depth }),
-            PlayerSpec::AlphaBeta { limits, tt_mb, eval } => {
+            PlayerSpec::AlphaBeta { limits, tt_mb, eval, endgame } => {
                 let mut search = AlphaBeta::with_memory_mb(*tt_mb)?;
                 if let Some(network) = eval.network::<G>()? {
                     search = search.with_network(network);
                 }
-                Box::new(AlphaBetaAgent { search, limits: *limits })
+                Box::new(AlphaBetaAgent { search, limits: *limits, endgame: *endgame })
             }
             PlayerSpec::Random | PlayerSpec::Mcts(_) => self.build(seed)?,
         })
@@ -435,6 +440,8 @@ impl<G: Evaluate> Agent<G> for MinimaxAgent {
 pub struct AlphaBetaAgent<G: Evaluate> {
     search: AlphaBeta<G>,
     limits: Limits,
+    /// Node budget of the game's exact solver before searching (`endgame=`; 0: off).
+    endgame: u64,
 }
 
 impl<G: Evaluate> fmt::Debug for AlphaBetaAgent<G> {
@@ -443,8 +450,16 @@ impl<G: Evaluate> fmt::Debug for AlphaBetaAgent<G> {
     }
 }
 
-impl<G: Evaluate> Agent<G> for AlphaBetaAgent<G> {
+impl<G: Evaluate + Endgame> Agent<G> for AlphaBetaAgent<G> {
     fn choose(&mut self, game: &G) -> Result<Move, PlayerError> {
+        if self.endgame > 0 {
+            // As the MCTS player does: a proven win or draw is played at once.
+            if let Some(Solved { outcome, best_move: Some(best), .. }) = game.solve_endgame(self.endgame) {
+                if outcome != Outcome::Win(game.side_to_move().other()) {
+                    return Ok(best);
+                }
+            }
+        }
         Ok(self.search.search(game, self.limits)?.best_move)
     }
 }
