@@ -24,6 +24,10 @@ pub const FORMAT_VERSION: u32 = 1;
 /// The most cells a board may have (the value reads cells into a stack buffer).
 pub const MAX_CELLS: usize = 64;
 
+/// The cell buffer of [`NTupleNetwork::value`]: one byte per possible `u8` cell index,
+/// so reading a tuple's cell needs no bounds check (cells past the board stay 0).
+pub(crate) type CellBuffer = [u8; 256];
+
 /// The longest tuple: 3^12 = 531,441 weights in its table.
 const MAX_TUPLE: usize = 12;
 
@@ -313,13 +317,15 @@ impl NTupleNetwork {
         &mut self.weights
     }
 
-    /// Reads `game`'s cells into a stack buffer; returns it and the number of cells.
+    /// Reads `game`'s cells into a stack buffer, each clamped to 0..=2 (so a faulty
+    /// game cannot index past a table).
     #[inline]
-    pub(crate) fn read_cells<G: NTupleBoard>(&self, game: &G) -> ([u8; MAX_CELLS], usize) {
-        let mut cells = [0u8; MAX_CELLS];
-        let n = self.header.cells.min(G::CELLS);
-        game.cells(&mut cells[..G::CELLS.min(MAX_CELLS)]);
-        (cells, n)
+    pub(crate) fn read_cells<G: NTupleBoard>(&self, game: &G) -> CellBuffer {
+        let mut cells = [0u8; 256];
+        let board = &mut cells[..G::CELLS.min(MAX_CELLS)];
+        game.cells(board);
+        board.iter_mut().for_each(|c| *c = (*c).min(2));
+        cells
     }
 
     /// Offset of the stage's tables for a board.
@@ -334,27 +340,27 @@ impl NTupleNetwork {
 
     /// Each image's weight index for a board.
     #[inline]
-    fn indices<'a>(&'a self, cells: &'a [u8; MAX_CELLS]) -> impl Iterator<Item = usize> + 'a {
+    fn indices<'a>(&'a self, cells: &'a CellBuffer) -> impl Iterator<Item = usize> + 'a {
         let stage = self.stage_offset(cells);
         self.images.iter().map(move |image| {
             let start = image.start as usize;
             let tuple = &self.image_cells[start..start + image.len as usize];
-            // Cells hold 0, 1 or 2 (an out-of-range value from a faulty game would only
-            // read another weight of this table's stage, never out of bounds: masked).
-            let index = tuple.iter().fold(0usize, |acc, &c| acc * 3 + (cells[c as usize] as usize).min(2));
+            // Cells hold 0, 1 or 2 (`read_cells` clamps them), and a `u8` index is
+            // always inside the 256-byte buffer.
+            let index = tuple.iter().fold(0usize, |acc, &c| acc * 3 + cells[usize::from(c)] as usize);
             stage + image.table as usize + index
         })
     }
 
     /// The summed weights of a board's cells (the value's logit).
     #[inline]
-    pub(crate) fn sum_cells(&self, cells: &[u8; MAX_CELLS]) -> f32 {
+    pub(crate) fn sum_cells(&self, cells: &CellBuffer) -> f32 {
         self.indices(cells).map(|i| self.weights[i]).sum()
     }
 
     /// Adds `delta` to every weight a board reads (one TD step).
     #[inline]
-    pub(crate) fn add_cells(&mut self, cells: &[u8; MAX_CELLS], delta: f32) {
+    pub(crate) fn add_cells(&mut self, cells: &CellBuffer, delta: f32) {
         // The weights leave `self` while its images are read.
         let mut weights = std::mem::take(&mut self.weights);
         for i in self.indices(cells) {
@@ -372,7 +378,7 @@ impl NTupleNetwork {
     /// Meaningful only for a network that [`NTupleNetwork::check`]s with `G`.
     #[inline]
     pub fn logit<G: NTupleBoard>(&self, game: &G) -> f32 {
-        let (cells, _) = self.read_cells(game);
+        let cells = self.read_cells(game);
         self.sum_cells(&cells)
     }
 

@@ -174,7 +174,7 @@ pub fn train_td<G: NTupleBoard>(
                     None => break,
                 }
             };
-            let (cells, _) = network.read_cells(&game);
+            let cells = network.read_cells(&game);
             let error = target - sigmoid(network.sum_cells(&cells));
             network.add_cells(&cells, step * error);
             progress.positions += 1;
