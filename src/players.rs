@@ -17,8 +17,8 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::alphabeta::{minimax, AbError, AlphaBeta, Evaluate, Limits};
 use crate::evaluator::{NTupleNetwork, NetworkError};
 use crate::games::{random_below, Game, Move, Outcome, SearchGame};
-use crate::solver::{Endgame, Solved};
 use crate::search::{ConfigError, Search, SearchConfig, SearchError, SearchResult, SettingError};
+use crate::solver::{Endgame, Solved};
 
 /// A bad player spec, naming the bad part.
 #[derive(Clone, Debug, PartialEq)]

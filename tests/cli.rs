@@ -469,7 +469,7 @@ fn help_shows_defaults_and_the_spec_grammar() {
         stdout
     };
     let search = help(&["search", "--help"]);
-    let per_game = "[default: per game: tictactoe 1.4142135, connect4 0.5, othello 0.5]";
+    let per_game = "[default: per game: tictactoe 1.4142135, connect4 0.5, othello 0.3]";
     for needle in [
         "[default: 100000",
         "--mode <auto|seq|tree|root|sync|virtual>",
@@ -477,6 +477,7 @@ fn help_shows_defaults_and_the_spec_grammar() {
         "[default: 384]",
         "[default: 8]",
         per_game,
+        "[default: per game: tictactoe none, connect4 none, othello network]",
     ] {
         assert!(search.contains(needle), "search --help lacks {needle}: {search}");
     }

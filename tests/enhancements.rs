@@ -317,7 +317,8 @@ fn default_weights_are_the_shipped_set() {
     use parmcts::search::Weights;
     use parmcts::weights::MoveWeights;
     fn visits<G: SearchGame>(root: &G, weights: Option<Weights>) -> Vec<u64> {
-        let mut builder = SearchConfig::builder().playouts(3_000).seed(5);
+        // Playouts at the leaves (Othello's default evaluator would leave them out).
+        let mut builder = SearchConfig::builder().playouts(3_000).seed(5).eval(parmcts::search::Evaluation::None);
         if let Some(weights) = weights {
             builder = builder.weights(weights);
         }

@@ -60,7 +60,11 @@ fn the_evaluator_runs_in_every_threading_mode() {
 fn bad_evaluator_settings_are_rejected() {
     let b = || SearchConfig::builder().playouts(100);
     assert_eq!(b().eval_weight(1.5).build(), Err(ConfigError::BadEvalWeight(1.5)));
-    assert!(matches!(b().eval_priors(true).build(), Err(ConfigError::Conflict { .. })));
+    assert!(matches!(b().eval(Evaluation::None).eval_priors(true).build(), Err(ConfigError::Conflict { .. })));
+    // With the game's default evaluation, the game decides: Connect Four has none.
+    let config = b().eval_priors(true).bias(1.0).build().unwrap();
+    let err = Search::new(config).unwrap().run(&ConnectFour::new()).unwrap_err();
+    assert!(err.to_string().contains("eval-priors"), "{err}");
     // A network for another game, and a game that ships none.
     let config = b().eval(Evaluation::Network(trained::<TicTacToe>(10))).build().unwrap();
     let err = Search::new(config).unwrap().run(&ConnectFour::new()).unwrap_err();

@@ -17,6 +17,16 @@ pub trait Tuning: Game {
     /// stronger for the game.
     const EXPLORATION: f64 = std::f64::consts::SQRT_2;
 
+    /// Whether a search values its leaves with the game's shipped n-tuple network by
+    /// default ([`crate::search::SearchConfigBuilder::eval`], `eval=default`): false,
+    /// unless measured stronger at equal time.
+    const LEAF_EVALUATION: bool = false;
+
+    /// The exploration constant C with a leaf evaluator (`eval=network`, or the default
+    /// where [`Tuning::LEAF_EVALUATION`] is set): the evaluator's values are less noisy
+    /// than playouts', and want another C. Default: [`Tuning::EXPLORATION`].
+    const EVAL_EXPLORATION: f64 = Self::EXPLORATION;
+
     /// Whether a search prunes by default ([`Playouts::prune_moves`](super::Playouts::prune_moves),
     /// [`crate::search::SearchConfigBuilder::prune`]): false, unless the game's rule is
     /// cheap and measured stronger at equal time.

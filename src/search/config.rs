@@ -15,7 +15,7 @@ use std::time::Duration;
 pub use super::error::ConfigError;
 pub use super::iteration::MAX_LEAVES;
 pub use super::options::{Evaluation, FinalMove, InFlight, Mode, Playout, Weights, DEFAULT_BIAS_K, SECURE_A};
-use crate::evaluator::NTupleNetwork;
+use crate::evaluator::{NTupleBoard, NTupleNetwork};
 use crate::games::Tuning;
 use crate::tree::NODE_BYTES;
 use crate::weights::MoveWeights;
@@ -214,10 +214,10 @@ search_settings! {
     /// A learned set is checked against the game when a search runs.
     weights("weights", "default|hand-set|FILE", "default"): Weights = Weights::Shipped;
         set(weights: impl Into<Weights>) => weights.into(); text Weights;
-    /// Leaf evaluation: none (playouts alone), network (the game's shipped n-tuple network) or a train-network FILE.
+    /// Leaf evaluation: default (per game), none (playouts alone), network (the game's shipped n-tuple network) or a train-network FILE.
     ///
     /// A network file is checked against the game when a search runs.
-    eval("eval", "none|network|FILE", "none"): Evaluation = Evaluation::None;
+    eval("eval", "default|none|network|FILE", "default: per game (Tuning::LEAF_EVALUATION)"): Evaluation = Evaluation::Default;
         set(eval: Evaluation) => eval; text Evaluation;
     /// With eval: the evaluator's share λ of a leaf's value, the playout's being 1 − λ (1: no playout).
     ///
@@ -259,8 +259,20 @@ impl SearchConfig {
     /// The exploration constant for `G`: `c` if set, else the game's
     /// [`Tuning::EXPLORATION`](crate::games::Tuning::EXPLORATION). With [`SearchConfig::leaves_for`] and
     /// [`SearchConfig::prune_for`], the one place where per-game defaults are read.
-    pub fn c_for<G: Tuning>(&self) -> f32 {
-        self.c.unwrap_or(G::EXPLORATION as f32)
+    pub fn c_for<G: Tuning + NTupleBoard>(&self) -> f32 {
+        let default = if self.evaluates::<G>() { G::EVAL_EXPLORATION } else { G::EXPLORATION };
+        self.c.unwrap_or(default as f32)
+    }
+
+    /// Whether a search of `G` values its leaves with an evaluator: `eval` if set to a
+    /// network, else the game's [`Tuning::LEAF_EVALUATION`](crate::games::Tuning::LEAF_EVALUATION)
+    /// where it ships a network.
+    pub fn evaluates<G: Tuning + NTupleBoard>(&self) -> bool {
+        match self.eval {
+            Evaluation::Default => G::LEAF_EVALUATION && G::SHIPPED_NETWORK.is_some(),
+            Evaluation::None => false,
+            Evaluation::Shipped | Evaluation::Network(_) => true,
+        }
     }
 
     /// Playouts each worker keeps in flight for `G`: `leaves` if set, else the game's
@@ -556,11 +568,12 @@ impl SettingText for Duration {
 impl SettingText for Evaluation {
     fn from_text(text: &str) -> Result<Evaluation, String> {
         match text {
+            "default" => Ok(Evaluation::Default),
             "none" => Ok(Evaluation::None),
             "network" => Ok(Evaluation::Shipped),
             file => NTupleNetwork::load(file)
                 .map(|n| Evaluation::Network(std::sync::Arc::new(n)))
-                .map_err(|e| format!("none, network or a file: {e}")),
+                .map_err(|e| format!("default, none, network or a file: {e}")),
         }
     }
 }

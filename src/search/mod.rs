@@ -170,6 +170,10 @@ impl Search {
         }
         let gammas = resolve_gammas::<G>(&self.config, &mut self.shipped)?;
         let network = resolve_network::<G>(&self.config.eval)?;
+        if self.config.eval_priors && network.is_none() {
+            let why = format!("eval-priors=on needs an evaluator, and {} has none by default (give eval=)", G::NAME);
+            return Err(SearchError::Evaluation(why));
+        }
         let needed = 1 + root.legal_moves().as_ref().len() as u64;
         let nodes = self.arenas[0].capacity() as u64;
         if needed > nodes {
@@ -386,6 +390,8 @@ fn resolve_network<G: SearchGame>(eval: &Evaluation) -> Result<Option<Arc<NTuple
     let bad = |e: NetworkError| SearchError::Evaluation(e.to_string());
     match eval {
         Evaluation::None => Ok(None),
+        Evaluation::Default if !G::LEAF_EVALUATION => Ok(None),
+        Evaluation::Default => NTupleNetwork::shipped::<G>().transpose().map_err(bad),
         Evaluation::Network(network) => network.check::<G>().map(|()| Some(Arc::clone(network))).map_err(bad),
         Evaluation::Shipped => match NTupleNetwork::shipped::<G>() {
             Some(network) => network.map(Some).map_err(bad),

@@ -179,8 +179,12 @@ impl From<MoveWeights> for Weights {
 /// probability ([`crate::evaluator`]), mixed with the playout's result by `eval-weight`.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub enum Evaluation {
-    /// Playouts alone (`eval=none`, the default).
+    /// The game's default (`eval=default`): its shipped network where
+    /// [`Tuning::LEAF_EVALUATION`](crate::games::Tuning::LEAF_EVALUATION) says it measured
+    /// stronger, else playouts alone.
     #[default]
+    Default,
+    /// Playouts alone (`eval=none`).
     None,
     /// The game's shipped network ([`crate::evaluator::NTupleBoard::SHIPPED_NETWORK`];
     /// `eval=network`). A search of a game without one is rejected.

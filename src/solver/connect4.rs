@@ -50,9 +50,9 @@
 use std::convert::Infallible;
 use std::fmt;
 
+use super::{Endgame, Solved};
 pub(crate) use crate::games::connect4::winning_cells;
 use crate::games::connect4::{column_mask, playable_cells, HEIGHT, WIDTH};
-use super::{Endgame, Solved};
 use crate::games::{ConnectFour, Game, Move, Outcome};
 
 const CELLS: i32 = (WIDTH * HEIGHT) as i32;

@@ -582,6 +582,16 @@ impl Tuning for Othello {
     /// 1.4-1.6x the sequential search's; +20 Elo [+3, +37] over one lane at 20 ms per
     /// move (1,600 games; `docs/RESULTS.md`).
     const PLAYOUT_LANES: usize = 2;
+
+    /// With the shipped network at the leaves, at equal playouts (100 games each,
+    /// `docs/RESULTS.md`): 0.3 is +96 Elo over 0.5 at 4,000 and +85 at 32,000; 0.15 beats
+    /// 0.3 at 4,000 (+67) but loses at 16,000 (-78); 0.2 and 0.3 are level at 32,000.
+    const EVAL_EXPLORATION: f64 = 0.3;
+
+    /// The shipped n-tuple network at the leaves, in place of the playouts: +688 Elo
+    /// [+566, +806] over the playouts alone at 20 ms per move (400 games, paired
+    /// openings; `docs/RESULTS.md`).
+    const LEAF_EVALUATION: bool = true;
 }
 
 /// The roulette wheel over per-class gammas, as integer class weights built once per
