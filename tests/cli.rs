@@ -566,8 +566,12 @@ fn ladder_plays_each_doubling_against_the_rung_below() {
     assert_eq!(budgets, [32, 64]);
     let mut total = 0.0;
     for r in rungs {
-        let games = r["wins"].as_u64().unwrap() + r["draws"].as_u64().unwrap() + r["losses"].as_u64().unwrap();
-        assert_eq!(games, 8);
+        let games = r["p1_wins"].as_u64().unwrap() + r["draws"].as_u64().unwrap() + r["p2_wins"].as_u64().unwrap();
+        assert_eq!((games, r["games"].as_u64().unwrap()), (8, 8));
+        assert_eq!(
+            r["p2"].as_str().unwrap(),
+            format!("mcts:reuse=off,playouts={}", r["playouts"].as_u64().unwrap() / 2)
+        );
         total += r["elo"].as_f64().unwrap();
         assert!((r["elo_total"].as_f64().unwrap() - total).abs() < 1e-9);
     }

@@ -5,6 +5,7 @@
 use clap::Args;
 use parmcts::games::{Evaluate, GameKind};
 use parmcts::matches::{run_match, MatchConfig, Openings};
+use parmcts::report::MatchReport;
 use parmcts::{with_game, SearchGame};
 use serde::Serialize;
 
@@ -41,20 +42,14 @@ pub struct LadderArgs {
     json: bool,
 }
 
-/// One rung: `playouts` per move against half as many.
+/// One rung: `playouts` per move against half as many, and the match between them.
 #[derive(Serialize)]
 struct Rung {
     playouts: u64,
-    games: u64,
-    wins: u64,
-    draws: u64,
-    losses: u64,
-    score: f64,
-    score_ci95: [f64; 2],
-    elo: f64,
-    elo_ci95: [f64; 2],
     /// Elo above the lowest rung: the sum of the doublings so far.
     elo_total: f64,
+    #[serde(flatten)]
+    report: MatchReport,
 }
 
 #[derive(Serialize)]
@@ -99,8 +94,8 @@ fn run_game<G: Evaluate + SearchGame>(args: &LadderArgs) -> Result<(), Failure> 
     let mut elo_total = 0.0;
     let mut playouts = args.from * 2;
     while playouts <= args.to {
-        let p1 = parse_spec("--player", &with_playouts(&args.player, playouts))?;
-        let p2 = parse_spec("--player", &with_playouts(&args.player, playouts / 2))?;
+        let (p1_text, p2_text) = (with_playouts(&args.player, playouts), with_playouts(&args.player, playouts / 2));
+        let (p1, p2) = (parse_spec("--player", &p1_text)?, parse_spec("--player", &p2_text)?);
         let bar = progress_bar(
             Some(args.games),
             &format!("{playouts:>9} vs {:>9} {{bar:30}} {{pos}}/{{len}}  {{msg}}  [{{elapsed_precise}}]", playouts / 2),
@@ -111,34 +106,23 @@ fn run_game<G: Evaluate + SearchGame>(args: &LadderArgs) -> Result<(), Failure> 
             bar.set_message(format!("elo {:+.0}", tally.elo()));
         })?;
         bar.finish_and_clear();
-        let t = summary.tally;
-        elo_total += t.elo();
-        let ((slo, shi), (elo_lo, elo_hi)) = (t.score_ci95(), t.elo_ci95());
-        let rung = Rung {
-            playouts,
-            games: t.games(),
-            wins: t.wins,
-            draws: t.draws,
-            losses: t.losses,
-            score: t.score(),
-            score_ci95: [slo, shi],
-            elo: t.elo(),
-            elo_ci95: [elo_lo, elo_hi],
-            elo_total,
-        };
+        let report = MatchReport::new::<G>(&p1_text, &p2_text, &summary, [None, None]);
+        elo_total += report.elo;
         if !args.json {
+            let ([slo, shi], [elo_lo, elo_hi]) = (report.score_ci95, report.elo_ci95);
             out!(
                 "{:>9} vs {:>9}: +{} ={} -{}  score {:.3} [{slo:.3}, {shi:.3}]  elo {:+.0} [{elo_lo:+.0}, {elo_hi:+.0}]  total {:+.0}",
                 playouts,
                 playouts / 2,
-                t.wins,
-                t.draws,
-                t.losses,
-                rung.score,
-                rung.elo,
+                report.p1_wins,
+                report.draws,
+                report.p2_wins,
+                report.score,
+                report.elo,
                 elo_total
             );
         }
+        let rung = Rung { playouts, elo_total, report };
         rungs.push(rung);
         playouts *= 2;
     }
