@@ -73,3 +73,53 @@ fn bad_evaluator_settings_are_rejected() {
     let err = Search::new(config).unwrap().run(&TicTacToe::new()).unwrap_err();
     assert!(err.to_string().contains("tictactoe ships no network"), "{err}");
 }
+
+#[test]
+fn a_shallow_negamax_at_the_leaves_sees_a_win_one_ply_beyond_them() {
+    // An untrained network values every position at 0.5. X holds 1 and 2, O holds 4 and
+    // 5, X to move: 3 wins at once, 6 blocks O's row, and after any other move O wins.
+    let network = Arc::new(NTupleNetwork::new::<TicTacToe>(TicTacToe::default_tuples()).unwrap());
+    let game = TicTacToe::parse_position("1425").unwrap();
+    let values = |depth| {
+        // Five playouts, no expansion below the root: each root child is a leaf once.
+        let config = SearchConfig::builder()
+            .playouts(5)
+            .expand_threshold(1_000)
+            .eval(Evaluation::Network(Arc::clone(&network)))
+            .eval_depth(depth)
+            .build()
+            .unwrap();
+        let result = Search::new(config).unwrap().run(&game).unwrap();
+        let mut values: Vec<(String, u64, f64)> =
+            result.children.iter().map(|c| (game.format_move(c.mv), c.visits, c.value)).collect();
+        values.sort_by(|a, b| a.0.cmp(&b.0));
+        values
+    };
+    let at = |depth, win: f64, block: f64, other: f64| {
+        let expected: Vec<(String, u64, f64)> = ["3", "6", "7", "8", "9"]
+            .iter()
+            .map(|&m| {
+                (
+                    m.to_string(),
+                    1,
+                    if m == "3" {
+                        win
+                    } else if m == "6" {
+                        block
+                    } else {
+                        other
+                    },
+                )
+            })
+            .collect();
+        assert_eq!(values(depth), expected, "eval-depth {depth}");
+    };
+    // The leaf's own value: every unfinished child is a draw.
+    at(0, 1.0, 0.5, 0.5);
+    // One ply on: O's winning reply is seen, the block still looks even.
+    at(1, 1.0, 0.5, 0.0);
+    assert_eq!(
+        SearchConfig::builder().playouts(1).eval_depth(5).build(),
+        Err(ConfigError::BadEvalDepth { got: 5, max: 4 })
+    );
+}

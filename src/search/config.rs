@@ -27,6 +27,10 @@ pub const MAX_PLAYOUTS: u64 = (1 << 31) - 1;
 /// to, low enough that a mistyped count fails at once instead of spawning threads until
 /// memory runs out.
 pub const MAX_THREADS: usize = 1024;
+
+/// The deepest negamax at the leaves (`eval-depth`): each ply multiplies a leaf's
+/// evaluations by the number of moves.
+pub const MAX_EVAL_DEPTH: u32 = 4;
 /// The smallest arena accepted up front (a root plus a block of children); the exact
 /// requirement depends on the root position and is checked when the search starts.
 pub const MIN_ARENA_NODES: u64 = 2;
@@ -226,6 +230,13 @@ search_settings! {
     /// stochastically so that its expectation is exact.
     eval_weight("eval-weight", "λ", "1"): f32 = 1.0;
         set(lambda: f64) => lambda as f32; text f64;
+    /// With eval: plies of negamax on the evaluator's values at each leaf (0: the leaf's own value; at most 4).
+    ///
+    /// A shallow search at the leaves in place of the static value (Baier & Winands
+    /// 2015, "MCTS-minimax hybrids", with an evaluation function at its horizon): each
+    /// ply multiplies the evaluations per leaf by the number of moves.
+    eval_depth("eval-depth", "PLIES", "0"): u32 = 0;
+        set(plies: u32) => plies; text u32;
     /// With eval and bias: progressive bias priors P(m) from the evaluator (on) or from the move strengths (off).
     ///
     /// The evaluator's priors are a softmax over the moves' afterstate values
@@ -391,6 +402,9 @@ impl SearchConfigBuilder {
         }
         if !(0.0..=1.0).contains(&cfg.eval_weight) {
             return Err(ConfigError::BadEvalWeight(cfg.eval_weight.into()));
+        }
+        if cfg.eval_depth > MAX_EVAL_DEPTH {
+            return Err(ConfigError::BadEvalDepth { got: cfg.eval_depth, max: MAX_EVAL_DEPTH });
         }
         if cfg.eval_priors && cfg.eval == Evaluation::None {
             return Err(conflict("eval-priors", "on", "eval", "none", "the priors come from the evaluator"));

@@ -77,6 +77,13 @@ pub enum ConfigError {
     BadRave(f64),
     /// `eval-weight` is not in `[0, 1]` (as stored).
     BadEvalWeight(f64),
+    /// `eval-depth` is above the most allowed.
+    BadEvalDepth {
+        /// The value given.
+        got: u32,
+        /// The most allowed.
+        max: u32,
+    },
     /// `sync-every` was 0.
     ZeroSyncEvery,
     /// Two settings that exclude each other were both given.
@@ -124,6 +131,7 @@ impl fmt::Display for ConfigError {
             ConfigError::BadLeaves { got, max } => write!(f, "leaves must be 1 to {max} (got {got})"),
             ConfigError::BadRave(k) => write!(f, "RAVE k must be finite and >= 0 (got {k})"),
             ConfigError::BadEvalWeight(l) => write!(f, "eval-weight must be 0 to 1 (got {l})"),
+            ConfigError::BadEvalDepth { got, max } => write!(f, "eval-depth must be 0 to {max} (got {got})"),
             ConfigError::Conflict { first, second, why } => write!(f, "{first} conflicts with {second}: {why}"),
         }
     }
@@ -161,6 +169,7 @@ impl ConfigError {
             ConfigError::BadLeaves { .. } => "leaves",
             ConfigError::BadRave(_) => "rave",
             ConfigError::BadEvalWeight(_) => "eval-weight",
+            ConfigError::BadEvalDepth { .. } => "eval-depth",
             ConfigError::ZeroSyncEvery => "sync-every",
             ConfigError::NoBudget
             | ConfigError::ArenaTooSmall { .. }

@@ -4,7 +4,7 @@
 use rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::evaluator::{Evaluator, NTupleNetwork};
+use crate::evaluator::{afterstate_value, Evaluator, NTupleNetwork};
 use crate::games::{
     random_below, sample_weighted, Move, MovesPlayed, Outcome, Player, PlayoutPolicy, SearchGame, Turn,
 };
@@ -109,7 +109,7 @@ fn evaluate_leaf<G: SearchGame, R: RngCore>(
     if let Some(outcome) = state.outcome() {
         return outcome;
     }
-    let value = network.value(state);
+    let value = negamax_value(state, network, params.eval_depth);
     let mover = state.side_to_move();
     let (policy, recorded) = playout_policy(params);
     let playout = (params.eval_weight < 1.0).then(|| {
@@ -120,6 +120,27 @@ fn evaluate_leaf<G: SearchGame, R: RngCore>(
         }
     });
     mixed_outcome(value, playout, params.eval_weight, mover, rng)
+}
+
+/// The win probability of the side to move in `state` (not over) by a `depth`-ply
+/// negamax on `network`'s values ([`crate::evaluator::afterstate_value`] turns each
+/// child's value into the mover's: kept when the opponent must pass, exact when the game
+/// ends). Depth 0 is the network's value.
+fn negamax_value<G: SearchGame>(state: &G, network: &NTupleNetwork, depth: u32) -> f32 {
+    if depth == 0 {
+        return network.value(state);
+    }
+    let mover = state.side_to_move();
+    let mut best = 0.0f32;
+    for &mv in state.legal_moves().as_ref() {
+        let mut after = state.clone();
+        after.play_unchecked(mv);
+        best = best.max(afterstate_value(&after, mover, |g| negamax_value(g, network, depth - 1)));
+        if best >= 1.0 {
+            break;
+        }
+    }
+    best
 }
 
 /// A leaf's value as an outcome to back up: `λ·value + (1 − λ)·playout` for `mover` (the

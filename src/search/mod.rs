@@ -36,8 +36,8 @@ use std::time::{Duration, Instant};
 
 pub use config::{
     ConfigError, Evaluation, FinalMove, InFlight, Mode, Playout, SearchConfig, SearchConfigBuilder, Setting,
-    SettingError, Weights, DEFAULT_ARENA_NODES, DEFAULT_BIAS_K, DEFAULT_EXPAND_THRESHOLD, MAX_ARENA_NODES, MAX_LEAVES,
-    MAX_PLAYOUTS, MAX_THREADS, MIN_ARENA_NODES, SECURE_A, SETTINGS,
+    SettingError, Weights, DEFAULT_ARENA_NODES, DEFAULT_BIAS_K, DEFAULT_EXPAND_THRESHOLD, MAX_ARENA_NODES,
+    MAX_EVAL_DEPTH, MAX_LEAVES, MAX_PLAYOUTS, MAX_THREADS, MIN_ARENA_NODES, SECURE_A, SETTINGS,
 };
 pub use params::BATCH_MIN_VISITS_PER_THREAD;
 pub use result::{format_moves, ChildResult, RootChild, SearchResult};

@@ -46,6 +46,8 @@ pub(crate) struct IterationParams<'a> {
     /// The leaf evaluator, if any, and its share λ of a leaf's value (1: no playout).
     pub network: Option<&'a NTupleNetwork>,
     pub eval_weight: f32,
+    /// Plies of negamax on the evaluator's values at each leaf.
+    pub eval_depth: u32,
     /// Progressive bias priors from the evaluator instead of the move strengths.
     pub eval_priors: bool,
     /// MCTS-Solver: prove wins, losses and draws and back them up the tree.
@@ -105,6 +107,7 @@ impl<'a> IterationParams<'a> {
             prune: config.prune_for::<G>(),
             network,
             eval_weight: config.eval_weight,
+            eval_depth: config.eval_depth,
             eval_priors: config.eval_priors,
             solver: config.solver,
             endgame_leaf_nodes: config.endgame_leaf_for::<G>(),
