@@ -268,5 +268,7 @@ fn the_search_plays_the_endgame_solvers_move_and_its_proofs_reach_down_to_it() {
         assert!(result.playouts < 1_000_000, "FFO #{}: {} playouts", p.number, result.playouts);
         assert!(keeps(result.best_move.unwrap()), "FFO #{}", p.number);
         search.check_invariants().unwrap();
+        // Every proof in the tree, the solver's leaves included, checked against the game.
+        assert!(search.check_proofs(&p.game).unwrap() > 0);
     }
 }

@@ -330,7 +330,7 @@ impl Search {
     ///
     /// # Errors
     /// The first unsupported proof.
-    pub fn check_proofs<G: Game>(&self, root: &G) -> Result<u64, InvariantViolation> {
+    pub fn check_proofs<G: SearchGame>(&self, root: &G) -> Result<u64, InvariantViolation> {
         self.arenas.iter().map(|arena| invariants::check_proofs(arena, root)).sum()
     }
 }

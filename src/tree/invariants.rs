@@ -179,11 +179,16 @@ fn check_block(
 /// Checks every proof the solver left in `arena` (searched from `root`) against the game:
 /// a finished position is proven with its result; any other proven node is a player's
 /// turn whose children's proofs imply its value (one child won for the player to move,
-/// or every child proven and the best one giving the value). Returns the proven nodes.
+/// or every child proven and the best one giving the value), or a leaf the game's exact
+/// solver settled (`endgame-leaf`), which an unbounded solve must confirm. Returns the
+/// proven nodes.
 ///
 /// # Errors
 /// The first proof that the game or the children do not support.
-pub fn check_proofs<G: crate::games::Game>(arena: &Arena, root: &G) -> Result<u64, InvariantViolation> {
+pub fn check_proofs<G: crate::games::Game + crate::solver::Endgame>(
+    arena: &Arena,
+    root: &G,
+) -> Result<u64, InvariantViolation> {
     use super::Proof;
     use crate::games::{Move, Turn};
     let fail = |node: NodeId, msg| Err(InvariantViolation::at(7, node.0, msg));
@@ -207,6 +212,17 @@ pub fn check_proofs<G: crate::games::Game>(arena: &Arena, root: &G) -> Result<u6
         if let Some(outcome) = state.outcome() {
             if proof != Proof::from_half_points(outcome.half_points(mover)) {
                 return fail(id, format!("node {} proven {proof:?} but the game ended {outcome:?}", id.0));
+            }
+            continue;
+        }
+        if expansion == (Expansion::Expanded { first: NodeId(0), count: 0 }) {
+            // A leaf for good that is not over: only the exact solver proves one.
+            let exact = state.solve_endgame(u64::MAX).map(|s| Proof::from_half_points(s.outcome.half_points(mover)));
+            if exact != Some(proof) {
+                return fail(
+                    id,
+                    format!("node {} proven {proof:?} as a leaf, but the exact solver says {exact:?}", id.0),
+                );
             }
             continue;
         }
