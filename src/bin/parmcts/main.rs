@@ -47,7 +47,7 @@ enum Command {
     Search(Box<search::SearchArgs>),
     /// Play one game between two players, printing the board as it goes.
     Play(play::PlayArgs),
-    /// Solve a Connect Four position exactly (Pons's score convention).
+    /// Solve a Connect Four position (Pons's score convention) or an Othello endgame exactly.
     Solve(solve::SolveArgs),
     /// Play a match between two players: score and Elo with 95 % intervals.
     Match(Box<matches::MatchArgs>),
