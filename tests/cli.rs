@@ -636,3 +636,35 @@ fn quality_json_and_bad_positions() {
     rejects(&["quality", "--game", "othello", "--positions", &good, "--player", "random"], "connect4");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `parmcts train-network` writes a network that `eval=FILE` and `alphabeta:eval=FILE`
+/// read for its game and refuse for another, with exit code 2.
+#[test]
+fn train_network_writes_a_file_searches_and_alphabeta_load() {
+    let path = std::env::temp_dir().join(format!("parmcts-cli-net-{}.pmnt", std::process::id()));
+    let file = path.to_str().unwrap();
+    let v = json(&["train-network", "--game", "tictactoe", "--games", "2000", "--out", file, "--json"]);
+    assert_eq!(v["games"].as_u64(), Some(2000));
+    assert!(v["source"].as_str().unwrap().starts_with("parmcts train-network --game tictactoe"));
+    let v =
+        json(&["search", "--game", "tictactoe", "--eval", file, "--playouts", "500", "--check-invariants", "--json"]);
+    assert_eq!(v["playouts"].as_u64(), Some(500));
+    let v = json(&[
+        "match",
+        "--game",
+        "tictactoe",
+        "--p1",
+        &format!("alphabeta:depth=2,eval={file}"),
+        "--p2",
+        "random",
+        "--games",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(v["games"].as_u64(), Some(2));
+    rejects(&["search", "--game", "connect4", "--eval", file, "--playouts", "10"], "not for connect4");
+    rejects(&["train-network", "--game", "tictactoe", "--games", "0"], "--games");
+    rejects(&["search", "--game", "tictactoe", "--eval", "/nonexistent/net", "--playouts", "10"], "--eval");
+    rejects(&["search", "--game", "othello", "--eval-weight", "2", "--playouts", "10"], "eval-weight");
+    std::fs::remove_file(&path).unwrap();
+}
