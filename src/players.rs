@@ -16,9 +16,9 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::alphabeta::{minimax, AbError, AlphaBeta, Evaluate, Limits};
 use crate::evaluator::{NTupleNetwork, NetworkError};
-use crate::games::{random_below, Game, Move, Outcome, SearchGame};
+use crate::games::{random_below, Game, Move, SearchGame};
 use crate::search::{ConfigError, Search, SearchConfig, SearchError, SearchResult, SettingError};
-use crate::solver::{Endgame, Solved};
+use crate::solver::{solved_to_play, Endgame, Solved};
 
 /// A bad player spec, naming the bad part.
 #[derive(Clone, Debug, PartialEq)]
@@ -452,13 +452,9 @@ impl<G: Evaluate> fmt::Debug for AlphaBetaAgent<G> {
 
 impl<G: Evaluate + Endgame> Agent<G> for AlphaBetaAgent<G> {
     fn choose(&mut self, game: &G) -> Result<Move, PlayerError> {
-        if self.endgame > 0 {
-            // As the MCTS player does: a proven win or draw is played at once.
-            if let Some(Solved { outcome, best_move: Some(best), .. }) = game.solve_endgame(self.endgame) {
-                if outcome != Outcome::Win(game.side_to_move().other()) {
-                    return Ok(best);
-                }
-            }
+        // As the MCTS search does: a proven win or draw is played at once.
+        if let Some(Solved { best_move: Some(best), .. }) = solved_to_play(game, self.endgame) {
+            return Ok(best);
         }
         Ok(self.search.search(game, self.limits)?.best_move)
     }

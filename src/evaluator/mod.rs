@@ -131,6 +131,28 @@ pub fn afterstate_value<G: Game>(after: &G, mover: Player, value: impl FnOnce(&G
     }
 }
 
+/// The legal move of `game` (not over) best for its mover, the position it leads to and
+/// that position's value for the mover ([`afterstate_value`] by `value`); the first of
+/// equals. `None` when the game has no legal move.
+pub fn best_afterstate<G: Game>(game: &G, value: impl Fn(&G) -> f32) -> Option<(Move, G, f32)> {
+    let mover = game.side_to_move();
+    let mut best: Option<(Move, G, f32)> = None;
+    for mv in game.legal_moves() {
+        let mut after = game.clone();
+        after.play_unchecked(mv);
+        let v = afterstate_value(&after, mover, &value);
+        if best.as_ref().is_none_or(|b| v > b.2) {
+            // No value beats a certain win.
+            let certain = v >= 1.0;
+            best = Some((mv, after, v));
+            if certain {
+                break;
+            }
+        }
+    }
+    best
+}
+
 /// The 8 symmetries of an `N`×`N` board whose cell `row * N + col` is numbered row by
 /// row (`NN = N * N`): identity, the three rotations, and the four reflections.
 pub const fn square_symmetries<const N: usize, const NN: usize>() -> [[u8; NN]; 8] {

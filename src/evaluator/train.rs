@@ -23,7 +23,7 @@ use rayon::iter::{IntoParallelIterator, ParallelIterator};
 use serde::Serialize;
 
 use super::ntuple::sigmoid;
-use super::{afterstate_value, result_for, NTupleBoard, NTupleNetwork};
+use super::{afterstate_value, best_afterstate, result_for, NTupleBoard, NTupleNetwork};
 use crate::games::evaluate::{Evaluate, WIN};
 use crate::games::{random_below, Move};
 
@@ -107,17 +107,7 @@ fn unit<R: RngCore>(rng: &mut R) -> f32 {
 /// The move whose afterstate is best for the mover by `network`, and that afterstate and
 /// its value (the first of equals). `None` in a finished game.
 pub fn greedy_move<G: NTupleBoard>(network: &NTupleNetwork, game: &G) -> Option<(Move, G, f32)> {
-    let mover = game.side_to_move();
-    let mut best: Option<(Move, G, f32)> = None;
-    for mv in game.legal_moves() {
-        let mut after = game.clone();
-        after.play_unchecked(mv);
-        let value = afterstate_value(&after, mover, |g| network.value(g));
-        if best.as_ref().is_none_or(|b| value > b.2) {
-            best = Some((mv, after, value));
-        }
-    }
-    best
+    best_afterstate(game, |g| network.value(g))
 }
 
 /// The move best for the mover by the game's heuristic [`Evaluate`] one ply ahead (an

@@ -4,7 +4,7 @@
 use rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::evaluator::{afterstate_value, Evaluator, NTupleNetwork};
+use crate::evaluator::{best_afterstate, Evaluator, NTupleNetwork};
 use crate::games::{
     random_below, sample_weighted, Move, MovesPlayed, Outcome, Player, PlayoutPolicy, SearchGame, Turn,
 };
@@ -130,17 +130,7 @@ fn negamax_value<G: SearchGame>(state: &G, network: &NTupleNetwork, depth: u32) 
     if depth == 0 {
         return network.value(state);
     }
-    let mover = state.side_to_move();
-    let mut best = 0.0f32;
-    for &mv in state.legal_moves().as_ref() {
-        let mut after = state.clone();
-        after.play_unchecked(mv);
-        best = best.max(afterstate_value(&after, mover, |g| negamax_value(g, network, depth - 1)));
-        if best >= 1.0 {
-            break;
-        }
-    }
-    best
+    best_afterstate(state, |g| negamax_value(g, network, depth - 1)).map_or(0.0, |(_, _, value)| value)
 }
 
 /// A leaf's value as an outcome to back up: `λ·value + (1 − λ)·playout` for `mover` (the
@@ -276,19 +266,18 @@ impl Worker {
         let (policy, recorded) = playout_policy(params);
         let outcome = match exact {
             Some(outcome) => outcome,
-            None if params.network.is_some() => {
-                let network = params.network.expect("checked by the guard");
-                evaluate_leaf(&mut state, network, params, &mut self.rng, &mut self.played[0])
-            }
-            None if recorded => {
-                self.played[0].clear();
-                state.recorded_playout(&mut self.rng, policy, &mut self.played[0])
-            }
-            None => {
-                let [outcome] =
-                    G::playouts(std::array::from_mut(&mut state), std::array::from_mut(&mut self.rng), policy);
-                outcome
-            }
+            None => match params.network {
+                Some(network) => evaluate_leaf(&mut state, network, params, &mut self.rng, &mut self.played[0]),
+                None if recorded => {
+                    self.played[0].clear();
+                    state.recorded_playout(&mut self.rng, policy, &mut self.played[0])
+                }
+                None => {
+                    let [outcome] =
+                        G::playouts(std::array::from_mut(&mut state), std::array::from_mut(&mut self.rng), policy);
+                    outcome
+                }
+            },
         };
         self.back_up::<T, SOLVER>(tree, params, 0, outcome, exact.is_some());
     }

@@ -47,8 +47,8 @@ use crossbeam_utils::CachePadded;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::evaluator::{NTupleNetwork, NetworkError};
-use crate::games::{Game, Move, Outcome, SearchGame};
-use crate::solver::Solved;
+use crate::games::{Game, Move, SearchGame};
+use crate::solver::solved_to_play;
 use crate::tree::invariants::{self, Expectations, InvariantViolation};
 use crate::tree::{Arena, ExclusiveTree, Expansion, NodeId, Proof, SharedTree, TreeOps};
 use crate::weights::{MoveWeights, WeightsError};
@@ -183,7 +183,7 @@ impl Search {
         let params = IterationParams::resolve::<G>(cfg, gammas, network.as_deref());
         self.last_leaves = params.leaves;
         let start = Instant::now();
-        if let Some(solved) = solve_root(root, cfg.endgame_for::<G>()) {
+        if let Some(solved) = solved_to_play(root, cfg.endgame_for::<G>()) {
             // The tree is not searched: left fresh (root expanded, no visits), so tree
             // reuse and the invariants see a search of no playouts.
             self.reuse_hash = None;
@@ -398,18 +398,6 @@ fn resolve_network<G: SearchGame>(eval: &Evaluation) -> Result<Option<Arc<NTuple
             None => Err(SearchError::Evaluation(format!("{} ships no network (give a file)", G::NAME))),
         },
     }
-}
-
-/// The game's exact solver on the root within `budget` nodes (0: not tried), when it
-/// proves a win or a draw for the side to move. A proven loss is left to the search,
-/// whose move may make the opponent's task harder.
-fn solve_root<G: SearchGame>(root: &G, budget: u64) -> Option<Solved> {
-    if budget == 0 {
-        return None;
-    }
-    let solved = root.solve_endgame(budget)?;
-    let lost = solved.outcome == Outcome::Win(root.side_to_move().other());
-    (!lost && solved.best_move.is_some()).then_some(solved)
 }
 
 fn prepare_arenas<G: SearchGame>(

@@ -53,7 +53,7 @@ use std::fmt;
 use super::{Endgame, Solved};
 pub(crate) use crate::games::connect4::winning_cells;
 use crate::games::connect4::{column_mask, playable_cells, HEIGHT, WIDTH};
-use crate::games::{ConnectFour, Game, Move, Outcome};
+use crate::games::{ConnectFour, Game, Move};
 
 const CELLS: i32 = (WIDTH * HEIGHT) as i32;
 /// The lowest possible score (a loss to the opponent's 4th disc).
@@ -667,13 +667,8 @@ impl Endgame for ConnectFour {
                 *slot = Solver::new(DEFAULT_TT_ENTRIES).ok();
             }
             let result = slot.as_mut()?.solve_within(self, false, max_nodes).ok()??;
-            let mover = self.side_to_move();
-            let outcome = match result.score {
-                1.. => Outcome::Win(mover),
-                0 => Outcome::Draw,
-                _ => Outcome::Win(mover.other()),
-            };
-            Some(Solved { outcome, best_move: result.best_move, nodes: result.nodes + result.move_nodes })
+            let nodes = result.nodes + result.move_nodes;
+            Some(Solved::from_score(result.score, self.side_to_move(), result.best_move, nodes))
         })
     }
 }

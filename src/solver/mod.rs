@@ -10,7 +10,7 @@
 pub mod connect4;
 pub mod othello;
 
-use crate::games::{Game, Move, Outcome};
+use crate::games::{Game, Move, Outcome, Player};
 
 pub use connect4::{SolveError, SolveResult, Solver, DEFAULT_TT_ENTRIES};
 pub use othello::{EndgameError, EndgameSolution, EndgameSolver};
@@ -26,6 +26,32 @@ pub struct Solved {
     pub best_move: Option<Move>,
     /// Nodes the solver visited.
     pub nodes: u64,
+}
+
+impl Solved {
+    /// A solve's result from its score for `mover`, the side to move (positive: a win,
+    /// 0: a draw, negative: a loss; any scale).
+    pub fn from_score(score: i32, mover: Player, best_move: Option<Move>, nodes: u64) -> Solved {
+        let outcome = match score {
+            1.. => Outcome::Win(mover),
+            0 => Outcome::Draw,
+            _ => Outcome::Win(mover.other()),
+        };
+        Solved { outcome, best_move, nodes }
+    }
+}
+
+/// The solver's result for `game` within `budget` nodes (0: not tried) when it proves a
+/// win or a draw for the side to move, and so gives a move to play at once: what the MCTS
+/// and alpha-beta players do before searching. A proven loss is left to the search,
+/// whose move may make the opponent's task harder.
+pub fn solved_to_play<G: Endgame>(game: &G, budget: u64) -> Option<Solved> {
+    if budget == 0 {
+        return None;
+    }
+    let solved = game.solve_endgame(budget)?;
+    let lost = solved.outcome == Outcome::Win(game.side_to_move().other());
+    (!lost && solved.best_move.is_some()).then_some(solved)
 }
 
 /// A game whose exact solver the search may call near the end of the game: the MCTS

@@ -49,7 +49,7 @@ use std::cell::RefCell;
 
 use super::{Endgame, Solved};
 use crate::games::othello::PASS;
-use crate::games::{Game, Move, Othello, Outcome};
+use crate::games::{Game, Move, Othello};
 
 /// The most empty squares a position may have to be solved: beyond it an exact solve
 /// could run for hours, so [`EndgameSolver::solve`] refuses it.
@@ -596,13 +596,7 @@ impl Endgame for Othello {
                 *slot = EndgameSolver::new(ENDGAME_TT_ENTRIES).ok();
             }
             let solution = slot.as_mut()?.solve_within(self, max_nodes).ok()??;
-            let mover = self.side_to_move();
-            let outcome = match solution.score {
-                1.. => Outcome::Win(mover),
-                0 => Outcome::Draw,
-                _ => Outcome::Win(mover.other()),
-            };
-            Some(Solved { outcome, best_move: solution.best_move, nodes: solution.nodes })
+            Some(Solved::from_score(solution.score, self.side_to_move(), solution.best_move, solution.nodes))
         })
     }
 }
