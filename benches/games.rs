@@ -10,7 +10,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use parmcts::games::perft::perft;
 use parmcts::games::PlayoutPolicy;
-use parmcts::{ConnectFour, Game, Othello, Outcome, Playouts, SearchGame, TicTacToe};
+use parmcts::{ConnectFour, Game, NTupleNetwork, Othello, Outcome, Playouts, SearchGame, TicTacToe};
 
 fn bench_game<G: SearchGame>(c: &mut Criterion, perft_depth: u32, perft_nodes: u64) {
     let mut group = c.benchmark_group(G::NAME);
@@ -153,6 +153,16 @@ fn othello_lanes(c: &mut Criterion) {
     group.finish();
 }
 
+/// The shipped n-tuple network's value of a midgame position (the cost of an evaluated
+/// leaf, `eval=network`).
+fn network_value<G: SearchGame>(c: &mut Criterion, moves: &str) {
+    let network = NTupleNetwork::shipped::<G>().expect("a shipped network").expect("it loads");
+    let game = G::parse_position(moves).unwrap();
+    let value = network.value(&game);
+    assert!((0.0..=1.0).contains(&value), "{value}");
+    c.bench_function(&format!("{}/network_value", G::NAME), |b| b.iter(|| network.value(black_box(&game))));
+}
+
 fn games(c: &mut Criterion) {
     bench_game::<TicTacToe>(c, 9, 255_168);
     bench_game::<ConnectFour>(c, 8, 5_673_234);
@@ -161,6 +171,8 @@ fn games(c: &mut Criterion) {
     othello_lanes(c);
     playout_policies::<ConnectFour>(c);
     playout_policies::<Othello>(c);
+    network_value::<ConnectFour>(c, "4453321");
+    network_value::<Othello>(c, "f5d6c3d3c4f4f6");
 }
 
 criterion_group!(benches, games);
