@@ -41,10 +41,17 @@ fn the_evaluator_alone_finds_a_win_in_one_and_keeps_the_invariants() {
 #[test]
 fn the_evaluator_runs_in_every_threading_mode() {
     let network = trained::<ConnectFour>(300);
-    for mode in ["seq", "tree", "root", "sync", "virtual"] {
+    // Implicit minimax values as well: written racily by the tree-parallel workers.
+    for (mode, implicit) in ["seq", "tree", "root", "sync", "virtual"].into_iter().flat_map(|m| [(m, "0"), (m, "0.5")]) {
         let threads = if mode == "seq" { "1" } else { "3" };
         let config = SearchConfig::builder()
-            .apply_settings([("playouts", "20000"), ("mode", mode), ("threads", threads), ("eval-weight", "0.5")])
+            .apply_settings([
+                ("playouts", "20000"),
+                ("mode", mode),
+                ("threads", threads),
+                ("eval-weight", "0.5"),
+                ("implicit", implicit),
+            ])
             .unwrap()
             .eval(Evaluation::Network(Arc::clone(&network)))
             .build()

@@ -111,6 +111,11 @@ pub fn progressive_bias_scale(c_bt: f32, k: f32, parent_visits: u32) -> f32 {
 /// (their hand-selected schedule; `N` the parent's visits), so the AMAF estimate leads
 /// while the node is young and fades as its own statistics grow. An unvisited child with
 /// AMAF data competes on `q_amaf` (explored as if visited once) instead of coming first.
+///
+/// With implicit minimax backups (`params.implicit = α > 0`; Lanctot, Winands, Pepels &
+/// Sturtevant 2014, "Monte Carlo Tree Search with Heuristic Evaluations using Implicit
+/// Minimax Backups"), the mean is blended with the child's minimax value of the
+/// evaluator's leaf values: `(1 - α) q + α v`.
 #[inline]
 pub fn select_child<T: TreeOps, const SOLVER: bool>(
     tree: &mut T,
@@ -122,7 +127,13 @@ pub fn select_child<T: TreeOps, const SOLVER: bool>(
 ) -> NodeId {
     let parent_visits = tree.stats(parent).visits + tree.virtual_loss(parent) - own_virtual_loss;
     let mut terms =
-        Terms { explore: params.c * TABLES.sqrt_ln(parent_visits), bias_scale: 0.0, beta: 0.0, wu_uct: params.wu_uct };
+        Terms {
+        explore: params.c * TABLES.sqrt_ln(parent_visits),
+        bias_scale: 0.0,
+        beta: 0.0,
+        implicit: 0.0,
+        wu_uct: params.wu_uct,
+    };
     if params.bias > 0.0 {
         // Priors are stored in units of 1/65535.
         terms.bias_scale = progressive_bias_scale(params.bias, params.bias_k, parent_visits) / 65535.0;
@@ -130,7 +141,9 @@ pub fn select_child<T: TreeOps, const SOLVER: bool>(
     if params.rave > 0.0 {
         terms.beta = rave_beta(params.rave, parent_visits);
     }
-    match (params.bias > 0.0, params.rave > 0.0) {
+    terms.implicit = params.implicit;
+    // The side arrays (AMAF statistics, implicit minimax values) are read for either.
+    match (params.bias > 0.0, params.rave > 0.0 || params.implicit > 0.0) {
         (false, false) => scan::<T, false, SOLVER, false>(tree, first, count, terms),
         (true, false) => scan::<T, true, SOLVER, false>(tree, first, count, terms),
         (false, true) => scan::<T, false, SOLVER, true>(tree, first, count, terms),
@@ -149,6 +162,8 @@ pub struct UctParams {
     pub bias_k: f32,
     /// RAVE constant k (0: off).
     pub rave: f32,
+    /// Implicit minimax weight α (0: off).
+    pub implicit: f32,
     /// WU-UCT (Liu et al. 2020): in-flight playouts count as visits in the exploration
     /// term only, not as losses in the mean.
     pub wu_uct: bool,
@@ -169,14 +184,17 @@ struct Terms {
     bias_scale: f32,
     /// RAVE weight.
     beta: f32,
+    /// Implicit minimax weight α.
+    implicit: f32,
     /// The mean over completed playouts only (WU-UCT).
     wu_uct: bool,
 }
 
 /// The selection loop; the flags keep the plain loop free of the prior term, the proof
-/// reads and the AMAF reads.
+/// reads and the side arrays' reads (`SIDE`: AMAF statistics and implicit minimax
+/// values, zero where the arena keeps none).
 #[inline(always)]
-fn scan<T: TreeOps, const BIAS: bool, const SOLVER: bool, const RAVE: bool>(
+fn scan<T: TreeOps, const BIAS: bool, const SOLVER: bool, const SIDE: bool>(
     tree: &mut T,
     first: NodeId,
     count: u32,
@@ -187,7 +205,7 @@ fn scan<T: TreeOps, const BIAS: bool, const SOLVER: bool, const RAVE: bool>(
     let explore = terms.explore;
     let mut best = 0;
     let mut best_value = f32::NEG_INFINITY;
-    tree.scan_children::<SOLVER, RAVE>(first, count, |i, child| {
+    tree.scan_children::<SOLVER, SIDE>(first, count, |i, child| {
         if SOLVER {
             match child.proof {
                 Proof::Win => {
@@ -200,11 +218,11 @@ fn scan<T: TreeOps, const BIAS: bool, const SOLVER: bool, const RAVE: bool>(
         }
         let visits = child.stats.visits + child.virtual_loss;
         let amaf = child.amaf; // zero without RAVE
-        if visits == 0 && (!RAVE || amaf.visits == 0) {
+        if visits == 0 && (!SIDE || amaf.visits == 0) {
             best = i;
             return ControlFlow::Break(());
         }
-        let mut value = if RAVE && visits == 0 {
+        let mut value = if SIDE && visits == 0 {
             // Explored as if visited once, on its AMAF mean.
             amaf.half_points as f32 * tables.half_inv(amaf.visits) + explore
         } else {
@@ -212,9 +230,12 @@ fn scan<T: TreeOps, const BIAS: bool, const SOLVER: bool, const RAVE: bool>(
             // completed ones (0 before the first), the exploration term counts both.
             let completed = if terms.wu_uct { child.stats.visits } else { visits };
             let mut q = child.stats.half_points as f32 * tables.half_inv(completed);
-            if RAVE && amaf.visits != 0 {
+            if SIDE && amaf.visits != 0 {
                 let q_amaf = amaf.half_points as f32 * tables.half_inv(amaf.visits);
                 q += terms.beta * (q_amaf - q);
+            }
+            if SIDE {
+                q += terms.implicit * (child.value - q);
             }
             q + explore * tables.inv_sqrt(visits)
         };

@@ -243,6 +243,14 @@ search_settings! {
     /// ([`crate::evaluator::Evaluator::priors`]), computed once per node, at its expansion.
     eval_priors("eval-priors", "on|off", "off"): bool = false;
         set(on: bool) => on; text bool;
+    /// With eval: weight α of the implicit minimax value in selection, `(1 − α)·mean + α·v` (0: off).
+    ///
+    /// Implicit minimax backups (Lanctot, Winands, Pepels & Sturtevant 2014): each node
+    /// also keeps the minimax value of the evaluator's values of the positions below it
+    /// (every child valued at its parent's expansion, maxima backed up along each
+    /// iteration's path), and selection mixes it with the mean result.
+    implicit("implicit", "α", "0"): f32 = 0.0;
+        set(alpha: f64) => alpha as f32; text f64;
 }
 
 impl SearchConfig {
@@ -408,6 +416,12 @@ impl SearchConfigBuilder {
         }
         if cfg.eval_priors && cfg.eval == Evaluation::None {
             return Err(conflict("eval-priors", "on", "eval", "none", "the priors come from the evaluator"));
+        }
+        if !(0.0..=1.0).contains(&cfg.implicit) {
+            return Err(ConfigError::BadImplicit(cfg.implicit.into()));
+        }
+        if cfg.implicit > 0.0 && cfg.eval == Evaluation::None {
+            return Err(conflict("implicit", cfg.implicit, "eval", "none", "the minimax values come from the evaluator"));
         }
         if cfg.expand_threshold == 0 {
             return Err(ConfigError::ZeroExpandThreshold);
@@ -630,6 +644,8 @@ mod tests {
         assert_eq!("loss".parse::<InFlight>(), Ok(InFlight::Loss));
         assert!("wu".parse::<InFlight>().unwrap_err().to_string().contains("'wu'"));
         assert_eq!(b().rave(-1.0).build(), Err(ConfigError::BadRave(-1.0)));
+        assert_eq!(b().implicit(1.5).build(), Err(ConfigError::BadImplicit(1.5)));
+        assert!(matches!(b().implicit(0.5).eval(Evaluation::None).build(), Err(ConfigError::Conflict { .. })));
         assert!(b().build().is_ok());
         assert_eq!(b().memory_mb(24).build().unwrap().arena_capacity(), (24 << 20) / 24);
     }

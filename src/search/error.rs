@@ -77,6 +77,8 @@ pub enum ConfigError {
     BadRave(f64),
     /// `eval-weight` is not in `[0, 1]` (as stored).
     BadEvalWeight(f64),
+    /// `implicit` is not in `[0, 1]` (as stored).
+    BadImplicit(f64),
     /// `eval-depth` is above the most allowed.
     BadEvalDepth {
         /// The value given.
@@ -131,6 +133,7 @@ impl fmt::Display for ConfigError {
             ConfigError::BadLeaves { got, max } => write!(f, "leaves must be 1 to {max} (got {got})"),
             ConfigError::BadRave(k) => write!(f, "RAVE k must be finite and >= 0 (got {k})"),
             ConfigError::BadEvalWeight(l) => write!(f, "eval-weight must be 0 to 1 (got {l})"),
+            ConfigError::BadImplicit(a) => write!(f, "implicit must be 0 to 1 (got {a})"),
             ConfigError::BadEvalDepth { got, max } => write!(f, "eval-depth must be 0 to {max} (got {got})"),
             ConfigError::Conflict { first, second, why } => write!(f, "{first} conflicts with {second}: {why}"),
         }
@@ -169,6 +172,7 @@ impl ConfigError {
             ConfigError::BadLeaves { .. } => "leaves",
             ConfigError::BadRave(_) => "rave",
             ConfigError::BadEvalWeight(_) => "eval-weight",
+            ConfigError::BadImplicit(_) => "implicit",
             ConfigError::BadEvalDepth { .. } => "eval-depth",
             ConfigError::ZeroSyncEvery => "sync-every",
             ConfigError::NoBudget

@@ -4,7 +4,7 @@
 use rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::evaluator::{best_afterstate, Evaluator, NTupleNetwork};
+use crate::evaluator::{afterstate_value, best_afterstate, Evaluator, NTupleNetwork};
 use crate::games::{
     random_below, sample_weighted, Move, MovesPlayed, Outcome, Player, PlayoutPolicy, SearchGame, Turn,
 };
@@ -366,7 +366,8 @@ impl Worker {
                             break;
                         }
                     }
-                    match expand(tree, node, &state, Some(&mut self.rng), params.priors(), params.prune) {
+                    let implicit = params.implicit_network();
+                    match expand(tree, node, &state, Some(&mut self.rng), params.priors(), implicit, params.prune) {
                         Expanded::Children => {}
                         Expanded::Leaf => break,
                         Expanded::ArenaFull => {
@@ -409,6 +410,13 @@ impl Worker {
         contention::no_depth();
         if SOLVER && exact {
             prove_ancestors(tree, &path);
+        }
+        if params.uct.implicit > 0.0 {
+            if exact {
+                let leaf = path[path.len() - 1];
+                tree.set_value(leaf.node, result_value(outcome, leaf.mover));
+            }
+            back_up_values(tree, &path);
         }
         if params.uct.rave > 0.0 {
             if exact {
@@ -520,6 +528,49 @@ pub(crate) fn prove_ancestors<T: TreeOps>(tree: &mut T, path: &[Step]) {
     }
 }
 
+/// A finished game's value for `player` as a win probability: 1, 0.5 or 0.
+fn result_value(outcome: Outcome, player: Player) -> f32 {
+    outcome.half_points(player) as f32 * 0.5
+}
+
+/// The value of a node for its mover from the best of its children's values for theirs:
+/// the same when one player moves twice in a row, else its complement.
+fn minimax_value(best_child: f32, child_mover: Player, mover: Player) -> f32 {
+    if child_mover == mover {
+        best_child
+    } else {
+        1.0 - best_child
+    }
+}
+
+/// Implicit minimax backup (Lanctot et al. 2014), from the leaf's parent upwards: each
+/// node's value becomes the best of its children's, seen from its mover. The first node
+/// whose value does not change ends the walk: nothing above it changes either. Chance
+/// nodes end it too (their value would be an expectation, not a maximum).
+///
+/// On a shared tree two backups through a node may race: each stores a maximum over the
+/// children it read, and the later store wins; a value left stale by the race is put
+/// right by the next backup through the node (`docs/CONCURRENCY.md`).
+fn back_up_values<T: TreeOps>(tree: &mut T, path: &[Step]) {
+    for pair in path.windows(2).rev() {
+        let (parent, child) = (pair[0], pair[1]);
+        if parent.chance {
+            return;
+        }
+        let Expansion::Expanded { first, count } = tree.expansion(parent.node) else { return };
+        let mut best = f32::NEG_INFINITY;
+        tree.scan_children::<false, true>(first, count, |_, view| {
+            best = best.max(view.value);
+            std::ops::ControlFlow::Continue(())
+        });
+        let value = minimax_value(best, child.mover, parent.mover);
+        if value == tree.value(parent.node) {
+            return;
+        }
+        tree.set_value(parent.node, value);
+    }
+}
+
 /// RAVE's all-moves-as-first backup (Gelly & Silver 2011): at each node of the path,
 /// every child whose move the player to move there made at any later point of the
 /// iteration (further down the path or in the playout) is credited with the result, as
@@ -565,12 +616,18 @@ pub(crate) enum Expanded {
 /// each child stores its move's share of the summed strengths, `P(m) = f(m) / Σ f`, for
 /// progressive bias: `f` is [`Playouts::action_value`](crate::games::Playouts::action_value), or the learned gamma of the move's
 /// feature when `priors` holds gammas.
+///
+/// With `implicit` (implicit minimax backups), each child gets the evaluator's value of
+/// its position for its mover; `node`'s own value follows at the iteration's backup
+/// ([`back_up_values`], which stops where a value does not change: set here, it would
+/// stop there before the ancestors see it).
 pub(crate) fn expand<G: SearchGame, T: TreeOps, R: RngCore>(
     tree: &mut T,
     node: NodeId,
     state: &G,
     shuffle: Option<&mut R>,
     priors: Option<Priors<'_>>,
+    implicit: Option<&NTupleNetwork>,
     prune: bool,
 ) -> Expanded {
     let mut moves = state.legal_moves();
@@ -594,6 +651,13 @@ pub(crate) fn expand<G: SearchGame, T: TreeOps, R: RngCore>(
     }
     match tree.alloc(count) {
         Some(first) => {
+            if let (Some(network), Turn::Player(to_move)) = (implicit, state.turn()) {
+                for (i, &mv) in moves.iter().enumerate() {
+                    let mut after = state.clone();
+                    after.play_unchecked(mv);
+                    tree.set_value(NodeId(first.0 + i as u32), afterstate_value(&after, to_move, |g| network.value(g)));
+                }
+            }
             let Some(priors) = priors.filter(|_| moves.len() <= MAX_PRIOR_MOVES) else {
                 for (i, &mv) in moves.iter().enumerate() {
                     tree.init_child(NodeId(first.0 + i as u32), mv.0, 0);
@@ -674,5 +738,67 @@ mod leaf_value_tests {
             // Each sample is one of two neighbouring values: sd <= 0.5, so 5 sd is 0.0056.
             assert!((mean - target).abs() < 0.006, "v {value} λ {lambda}: mean {mean}, expected {target}");
         }
+    }
+}
+
+#[cfg(test)]
+mod implicit_minimax_tests {
+    use super::*;
+    use crate::games::{Game, Othello};
+    use crate::search::{Evaluation, Mode, Search, SearchConfig};
+    use crate::tree::Arena;
+
+    /// Walks the tree under `node` (position `state`, entered by `mover`) and checks each
+    /// node's implicit minimax value: a child never visited keeps the evaluator's value of
+    /// its position (or the exact result), an expanded node the best of its children's.
+    fn check_values(arena: &mut Arena, node: NodeId, state: &Othello, mover: Player, network: &NTupleNetwork) -> f32 {
+        let value = arena.value_plain(node);
+        let mut tree = crate::tree::ExclusiveTree::<false>(arena);
+        match tree.expansion(node) {
+            Expansion::Expanded { first, count } if count > 0 => {
+                let mut best = f32::NEG_INFINITY;
+                for i in 0..count {
+                    let child = NodeId(first.0 + i);
+                    let mut after = state.clone();
+                    after.play_unchecked(Move(tree.mv(child)));
+                    best = best.max(check_values(tree.0, child, &after, state.side_to_move(), network));
+                    tree = crate::tree::ExclusiveTree::<false>(arena);
+                }
+                // Othello alternates: a pass is the passing player's move.
+                assert_eq!(value, 1.0 - best, "node {} is not the minimax of its children ({count}, first {})", node.0, first.0);
+            }
+            _ => {
+                let expected = afterstate_value(state, mover, |g| network.value(g));
+                assert!((value - expected).abs() < 1e-6, "leaf {}: {value}, expected {expected}", node.0);
+            }
+        }
+        value
+    }
+
+    #[test]
+    fn a_sequential_search_leaves_every_value_the_minimax_of_the_evaluator_below_it() {
+        let network = NTupleNetwork::shipped::<Othello>().expect("Othello ships a network").unwrap();
+        // Late in a game, so that some iterations reach finished games.
+        let mut root = Othello::new();
+        let mut rng = worker_rng(3, 0);
+        for _ in 0..44 {
+            let moves = root.legal_moves();
+            root.play_unchecked(moves[random_below(&mut rng, moves.len() as u32) as usize]);
+        }
+        assert!(root.outcome().is_none());
+        let config = SearchConfig::builder()
+            .playouts(3000)
+            .mode(Mode::Sequential)
+            .eval(Evaluation::Shipped)
+            .implicit(0.5)
+            .build()
+            .unwrap();
+        let mut search = Search::new(config).unwrap();
+        let result = search.run(&root).unwrap();
+        assert_eq!(result.playouts, 3000);
+        search.check_invariants().unwrap();
+        let mover = root.side_to_move().other();
+        let root_value = check_values(&mut search.arenas[0], NodeId::ROOT, &root, mover, &network);
+        assert!(root_value > 0.0 && root_value < 1.0, "the root's value {root_value}");
     }
 }

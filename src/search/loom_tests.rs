@@ -102,7 +102,7 @@ fn loom_one_claim_wins() {
                 loom::thread::spawn(move || {
                     let mut tree = SharedTree(&arena);
                     if tree.try_claim(NodeId::ROOT) {
-                        expand(&mut tree, NodeId::ROOT, &Nim::new(), None::<&mut Xoshiro256PlusPlus>, None, false);
+                        expand(&mut tree, NodeId::ROOT, &Nim::new(), None::<&mut Xoshiro256PlusPlus>, None, None, false);
                         1
                     } else {
                         0
@@ -161,7 +161,7 @@ fn concurrent_iterations(lanes: usize) {
         {
             let mut tree = ExclusiveTree::<false>(&mut arena);
             assert!(tree.try_claim(NodeId::ROOT));
-            expand(&mut tree, NodeId::ROOT, &root, None::<&mut Xoshiro256PlusPlus>, None, false);
+            expand(&mut tree, NodeId::ROOT, &root, None::<&mut Xoshiro256PlusPlus>, None, None, false);
             let mut worker = Worker::new(1, 0);
             worker.iterate::<_, _, false, 1>(&mut tree, &root, params);
             worker.iterate::<_, _, false, 1>(&mut tree, &root, params);
@@ -213,7 +213,7 @@ fn loom_racing_proofs_are_sound() {
         let mut tree = ExclusiveTree::<false>(&mut arena);
         let grow = |tree: &mut ExclusiveTree, node: NodeId, state: Nim| {
             assert!(tree.try_claim(node));
-            expand(tree, node, &state, None::<&mut Xoshiro256PlusPlus>, None, false);
+            expand(tree, node, &state, None::<&mut Xoshiro256PlusPlus>, None, None, false);
         };
         grow(&mut tree, NodeId::ROOT, root);
         let Expansion::Expanded { first, .. } = tree.expansion(NodeId::ROOT) else { unreachable!() };

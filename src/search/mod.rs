@@ -121,16 +121,19 @@ impl Search {
     /// [`SearchError::Config`] if the arena size does not fit the node index.
     pub fn new(config: SearchConfig) -> Result<Search, SearchError> {
         let (trees, per_tree) = (config.trees(), config.nodes_per_tree());
-        let new_arena = || Arena::new(per_tree).map_err(ConfigError::from);
-        let arenas = (0..trees)
-            .map(|_| {
-                let mut arena = new_arena()?;
-                if config.rave > 0.0 {
-                    arena.enable_amaf();
-                }
-                Ok(arena)
-            })
-            .collect::<Result<Vec<_>, SearchError>>()?;
+        // With their side arrays (AMAF statistics, implicit minimax values) where the
+        // search keeps them: the spare arena too, or the first reuse would allocate them.
+        let new_arena = || -> Result<Arena, SearchError> {
+            let mut arena = Arena::new(per_tree).map_err(ConfigError::from)?;
+            if config.rave > 0.0 {
+                arena.enable_amaf();
+            }
+            if config.implicit > 0.0 {
+                arena.enable_values();
+            }
+            Ok(arena)
+        };
+        let arenas = (0..trees).map(|_| new_arena()).collect::<Result<Vec<_>, _>>()?;
         // Tree reuse compacts the kept subtree into a spare arena. Allocated here, with
         // the others: allocated at the first reuse instead, it made that move overrun its
         // time by up to a second (the allocator zeroing recycled memory; docs/RESULTS.md).
@@ -172,6 +175,10 @@ impl Search {
         let network = resolve_network::<G>(&self.config.eval)?;
         if self.config.eval_priors && network.is_none() {
             let why = format!("eval-priors=on needs an evaluator, and {} has none by default (give eval=)", G::NAME);
+            return Err(SearchError::Evaluation(why));
+        }
+        if self.config.implicit > 0.0 && network.is_none() {
+            let why = format!("implicit needs an evaluator, and {} has none by default (give eval=)", G::NAME);
             return Err(SearchError::Evaluation(why));
         }
         let needed = 1 + root.legal_moves().as_ref().len() as u64;
@@ -423,7 +430,8 @@ fn prepare_arenas<G: SearchGame>(
         }
         let mut tree = ExclusiveTree::<false>(arena);
         if tree.try_claim(NodeId::ROOT) {
-            expand(&mut tree, NodeId::ROOT, root, None::<&mut Xoshiro256PlusPlus>, params.priors(), params.prune);
+            let implicit = params.implicit_network();
+            expand(&mut tree, NodeId::ROOT, root, None::<&mut Xoshiro256PlusPlus>, params.priors(), implicit, params.prune);
         }
         *prior = root_visits_and_leaf(&mut tree);
     }

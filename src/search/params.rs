@@ -93,6 +93,8 @@ impl<'a> IterationParams<'a> {
                 bias: config.bias,
                 bias_k: config.bias_k,
                 rave: config.rave,
+                // Only with an evaluator to give the values (eval=default may have none).
+                implicit: if network.is_some() { config.implicit } else { 0.0 },
                 wu_uct: config.in_flight == InFlight::WuUct,
             },
             // A lone worker with one lane gains nothing from virtual loss (its own is left
@@ -115,6 +117,12 @@ impl<'a> IterationParams<'a> {
             sync_every: config.sync_every,
             sync_depth: config.sync_depth,
         }
+    }
+
+    /// The evaluator that values children at expansion for implicit minimax backups
+    /// (`implicit` > 0), if any.
+    pub fn implicit_network(&self) -> Option<&'a NTupleNetwork> {
+        self.network.filter(|_| self.uct.implicit > 0.0)
     }
 
     /// What [`super::iteration::expand`] stores as priors: nothing without progressive

@@ -47,10 +47,15 @@ pub trait TreeOps {
     fn prove(&mut self, id: NodeId, proof: Proof);
     /// Records an AMAF result for the edge into the node (RAVE).
     fn record_amaf(&mut self, id: NodeId, half_points: u32);
+    /// The node's implicit minimax value (0 when the arena keeps none).
+    fn value(&mut self, id: NodeId) -> f32;
+    /// Sets the node's implicit minimax value (nothing when the arena keeps none).
+    fn set_value(&mut self, id: NodeId, value: f32);
     /// Calls `f(index, view)` for each child of the block, in order, until `f` breaks.
     /// Fields the flags leave out are not read: without `PROOFS` the proof is unknown,
-    /// without `AMAF` the AMAF statistics are zero.
-    fn scan_children<const PROOFS: bool, const AMAF: bool>(
+    /// without `SIDE` the side arrays' fields (AMAF statistics, implicit minimax value)
+    /// are zero.
+    fn scan_children<const PROOFS: bool, const SIDE: bool>(
         &mut self,
         first: NodeId,
         count: u32,
@@ -77,6 +82,8 @@ pub struct ChildView {
     pub proof: Proof,
     /// Its AMAF statistics, if read.
     pub amaf: Stats,
+    /// Its implicit minimax value for its mover, if read.
+    pub value: f32,
 }
 
 /// Exclusive access for the sequential baseline: no atomic instructions. With
@@ -139,14 +146,22 @@ impl<const VIRTUAL_LOSS: bool> TreeOps for ExclusiveTree<'_, VIRTUAL_LOSS> {
         self.0.record_amaf_mut(id, half_points);
     }
     #[inline]
-    fn scan_children<const PROOFS: bool, const AMAF: bool>(
+    fn value(&mut self, id: NodeId) -> f32 {
+        self.0.value_plain(id)
+    }
+    #[inline]
+    fn set_value(&mut self, id: NodeId, value: f32) {
+        self.0.set_value_plain(id, value);
+    }
+    #[inline]
+    fn scan_children<const PROOFS: bool, const SIDE: bool>(
         &mut self,
         first: NodeId,
         count: u32,
         mut f: impl FnMut(u32, ChildView) -> ControlFlow<()>,
     ) {
-        let (nodes, mut amaf) =
-            if AMAF { self.0.block_and_amaf_mut(first, count) } else { (self.0.block_mut(first, count), None) };
+        let (nodes, mut amaf, mut values) =
+            if SIDE { self.0.block_and_side_mut(first, count) } else { (self.0.block_mut(first, count), None, None) };
         for (i, node) in nodes.iter_mut().enumerate() {
             let view = ChildView {
                 stats: node.stats_mut(),
@@ -156,6 +171,10 @@ impl<const VIRTUAL_LOSS: bool> TreeOps for ExclusiveTree<'_, VIRTUAL_LOSS> {
                 amaf: match &mut amaf {
                     Some(amaf) => Stats::decode(amaf[i].with_exclusive(|w| *w)),
                     None => Stats::default(),
+                },
+                value: match &mut values {
+                    Some(values) => f32::from_bits(values[i].with_exclusive(|w| *w)),
+                    None => 0.0,
                 },
             };
             if f(i as u32, view).is_break() {
@@ -241,13 +260,22 @@ impl TreeOps for SharedTree<'_> {
         self.0.record_amaf(id, half_points);
     }
     #[inline]
-    fn scan_children<const PROOFS: bool, const AMAF: bool>(
+    fn value(&mut self, id: NodeId) -> f32 {
+        self.0.value(id)
+    }
+    #[inline]
+    fn set_value(&mut self, id: NodeId, value: f32) {
+        self.0.set_value(id, value);
+    }
+    #[inline]
+    fn scan_children<const PROOFS: bool, const SIDE: bool>(
         &mut self,
         first: NodeId,
         count: u32,
         mut f: impl FnMut(u32, ChildView) -> ControlFlow<()>,
     ) {
-        let (nodes, amaf) = if AMAF { self.0.block_and_amaf(first, count) } else { (self.0.block(first, count), None) };
+        let (nodes, amaf, values) =
+            if SIDE { self.0.block_and_side(first, count) } else { (self.0.block(first, count), None, None) };
         for (i, node) in nodes.iter().enumerate() {
             self::count(node, F.stats, Access::Load);
             let view = ChildView {
@@ -257,6 +285,8 @@ impl TreeOps for SharedTree<'_> {
                 proof: if PROOFS { node.proof() } else { Proof::Unknown },
                 // ORDERING: Relaxed, as every counter.
                 amaf: amaf.map_or(Stats::default(), |a| Stats::decode(a[i].load(Ordering::Relaxed))),
+                // ORDERING: Relaxed, as `Arena::value`.
+                value: values.map_or(0.0, |v| f32::from_bits(v[i].load(Ordering::Relaxed))),
             };
             if f(i as u32, view).is_break() {
                 return;

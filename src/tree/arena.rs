@@ -20,6 +20,10 @@ pub struct Arena {
     /// node's own [`Stats`]; allocated only for searches with RAVE on (8 more bytes per
     /// node, outside the 24-byte node so that plain searches do not pay for them).
     amaf: Option<Box<[AtomicU64]>>,
+    /// Implicit minimax values (Lanctot et al. 2014): the evaluator's minimax value of
+    /// each node's position for the player who moved into it, a win probability stored
+    /// as `f32` bits; allocated only for searches with `implicit` on.
+    values: Option<Box<[AtomicU32]>>,
 }
 
 /// Why an arena could not be created. Crate-private: the search turns it into its
@@ -47,7 +51,7 @@ impl Arena {
         if !(2..=u32::MAX as u64).contains(&capacity) {
             return Err(CapacityError { requested: capacity });
         }
-        Ok(Arena { nodes: zeroed_nodes(capacity as usize), cursor: CachePadded::new(AtomicU32::new(1)), amaf: None })
+        Ok(Arena { nodes: zeroed_nodes(capacity as usize), cursor: CachePadded::new(AtomicU32::new(1)), amaf: None, values: None })
     }
 
     /// Adds the AMAF statistics array (lazily zeroed, like the nodes) if it is missing.
@@ -60,6 +64,50 @@ impl Arena {
     /// Whether the arena keeps AMAF statistics.
     pub fn has_amaf(&self) -> bool {
         self.amaf.is_some()
+    }
+
+    /// Adds the implicit minimax values array if it is missing.
+    pub fn enable_values(&mut self) {
+        if self.values.is_none() {
+            self.values = Some(zeroed_words(self.nodes.len()));
+        }
+    }
+
+    /// Whether the arena keeps implicit minimax values.
+    pub fn has_values(&self) -> bool {
+        self.values.is_some()
+    }
+
+    /// The implicit minimax value of `id` (0 without values).
+    #[inline]
+    pub fn value(&self, id: NodeId) -> f32 {
+        // ORDERING: Relaxed: a heuristic value, rewritten whole by every backup through
+        // the node; a stale read only steers one selection (docs/CONCURRENCY.md).
+        self.values.as_ref().map_or(0.0, |v| f32::from_bits(v[id.index()].load(Ordering::Relaxed)))
+    }
+
+    /// Sets the implicit minimax value of `id` (nothing without values).
+    #[inline]
+    pub fn set_value(&self, id: NodeId, value: f32) {
+        if let Some(values) = &self.values {
+            // ORDERING: Relaxed, as `value`; racing backups store values computed from
+            // the same children, and the last one wins.
+            values[id.index()].store(value.to_bits(), Ordering::Relaxed);
+        }
+    }
+
+    /// [`Arena::value`] through `&mut` (a plain load).
+    #[inline]
+    pub fn value_plain(&mut self, id: NodeId) -> f32 {
+        self.values.as_mut().map_or(0.0, |v| f32::from_bits(v[id.index()].with_exclusive(|w| *w)))
+    }
+
+    /// [`Arena::set_value`] through `&mut` (a plain store).
+    #[inline]
+    pub fn set_value_plain(&mut self, id: NodeId, value: f32) {
+        if let Some(values) = &mut self.values {
+            values[id.index()].with_exclusive(|w| *w = value.to_bits());
+        }
     }
 
     /// Initialises node `id` as a fresh child (and its AMAF statistics, if kept).
@@ -157,18 +205,29 @@ impl Arena {
         &mut self.nodes[first.index()..first.index() + count as usize]
     }
 
-    /// The child block through `&mut`, with its AMAF counters when the arena keeps them.
+    /// The child block through `&mut`, with its side arrays (AMAF counters, implicit
+    /// minimax values) where the arena keeps them.
     #[inline]
-    pub fn block_and_amaf_mut(&mut self, first: NodeId, count: u32) -> (&mut [Node], Option<&mut [AtomicU64]>) {
+    #[allow(clippy::type_complexity)]
+    pub fn block_and_side_mut(
+        &mut self,
+        first: NodeId,
+        count: u32,
+    ) -> (&mut [Node], Option<&mut [AtomicU64]>, Option<&mut [AtomicU32]>) {
         let range = first.index()..first.index() + count as usize;
-        (&mut self.nodes[range.clone()], self.amaf.as_mut().map(|a| &mut a[range]))
+        (
+            &mut self.nodes[range.clone()],
+            self.amaf.as_mut().map(|a| &mut a[range.clone()]),
+            self.values.as_mut().map(|v| &mut v[range]),
+        )
     }
 
-    /// The child block with its AMAF counters when the arena keeps them.
+    /// The child block with its side arrays where the arena keeps them.
     #[inline]
-    pub fn block_and_amaf(&self, first: NodeId, count: u32) -> (&[Node], Option<&[AtomicU64]>) {
+    #[allow(clippy::type_complexity)]
+    pub fn block_and_side(&self, first: NodeId, count: u32) -> (&[Node], Option<&[AtomicU64]>, Option<&[AtomicU32]>) {
         let range = first.index()..first.index() + count as usize;
-        (&self.nodes[range.clone()], self.amaf.as_ref().map(|a| &a[range]))
+        (&self.nodes[range.clone()], self.amaf.as_ref().map(|a| &a[range.clone()]), self.values.as_ref().map(|v| &v[range]))
     }
 
     /// Exclusive access to node `id`.
@@ -202,6 +261,9 @@ impl Arena {
         if self.has_amaf() {
             dest.enable_amaf();
         }
+        if self.has_values() {
+            dest.enable_values();
+        }
         dest.node_mut(NodeId::ROOT).copy_from_mut(self.node_mut(from));
         let mut queue = std::collections::VecDeque::from([(from, NodeId::ROOT)]);
         while let Some((source, target)) = queue.pop_front() {
@@ -219,6 +281,8 @@ impl Arena {
                     let value = from[s.index()].with_exclusive(|w| *w);
                     to[t.index()].with_exclusive(|w| *w = value);
                 }
+                let value = self.value_plain(s);
+                dest.set_value_plain(t, value);
                 queue.push_back((s, t));
             }
         }
@@ -261,6 +325,19 @@ fn zeroed_counters(capacity: usize) -> Box<[AtomicU64]> {
 #[cfg(loom)]
 fn zeroed_counters(capacity: usize) -> Box<[AtomicU64]> {
     (0..capacity).map(|_| AtomicU64::new(0)).collect()
+}
+
+#[cfg(not(loom))]
+fn zeroed_words(capacity: usize) -> Box<[AtomicU32]> {
+    let zeroed = Box::<[AtomicU32]>::new_zeroed_slice(capacity);
+    // SAFETY: all-zero bytes are a valid `AtomicU32` (the value 0, the bits of 0.0f32),
+    // and zeroed pages are handed out lazily, as for the nodes.
+    unsafe { zeroed.assume_init() }
+}
+
+#[cfg(loom)]
+fn zeroed_words(capacity: usize) -> Box<[AtomicU32]> {
+    (0..capacity).map(|_| AtomicU32::new(0)).collect()
 }
 
 #[cfg(all(test, not(loom)))]
