@@ -27,6 +27,11 @@ pub trait Tuning: Game {
     /// than playouts', and want another C. Default: [`Tuning::EXPLORATION`].
     const EVAL_EXPLORATION: f64 = Self::EXPLORATION;
 
+    /// The implicit minimax weight α a search with a leaf evaluator uses unless told
+    /// ([`crate::search::SearchConfigBuilder::implicit`]): 0 (off), unless measured
+    /// stronger for the game.
+    const IMPLICIT_MINIMAX: f32 = 0.0;
+
     /// Whether a search prunes by default ([`Playouts::prune_moves`](super::Playouts::prune_moves),
     /// [`crate::search::SearchConfigBuilder::prune`]): false, unless the game's rule is
     /// cheap and measured stronger at equal time.

@@ -249,8 +249,10 @@ search_settings! {
     /// also keeps the minimax value of the evaluator's values of the positions below it
     /// (every child valued at its parent's expansion, maxima backed up along each
     /// iteration's path), and selection mixes it with the mean result.
-    implicit("implicit", "α", "0"): f32 = 0.0;
-        set(alpha: f64) => alpha as f32; text f64;
+    /// Unset: the game's [`Tuning::IMPLICIT_MINIMAX`](crate::games::Tuning::IMPLICIT_MINIMAX)
+    /// where the search evaluates its leaves.
+    implicit("implicit", "α", "per game (Tuning::IMPLICIT_MINIMAX)"): Option<f32> = None;
+        set(alpha: f64) => Some(alpha as f32); text f64;
 }
 
 impl SearchConfig {
@@ -306,8 +308,25 @@ impl SearchConfig {
         self.prune.unwrap_or(G::PRUNE_BY_DEFAULT)
     }
 
-    /// The exact solver's node budget on the position to move for `G`: `endgame` if set,
-    /// else the game's [`Tuning::ENDGAME_NODES`](crate::games::Tuning::ENDGAME_NODES).
+    /// The implicit minimax weight α for `G`: 0 where the search does not evaluate its
+    /// leaves, else `implicit` if set, else the game's
+    /// [`Tuning::IMPLICIT_MINIMAX`](crate::games::Tuning::IMPLICIT_MINIMAX).
+    pub fn implicit_for<G: Tuning + NTupleBoard>(&self) -> f32 {
+        if !self.evaluates::<G>() {
+            return 0.0;
+        }
+        self.implicit.unwrap_or(G::IMPLICIT_MINIMAX)
+    }
+
+    /// Whether a search may keep implicit minimax values, for any game: `implicit` not
+    /// set to 0 and an evaluator not ruled out (`eval` not `none`). The arenas get their
+    /// values array when the search is built, before the game is known.
+    pub fn may_keep_values(&self) -> bool {
+        self.implicit != Some(0.0) && self.eval != Evaluation::None
+    }
+
+    /// The node budget of the game's exact solver on the position to move, for `G`:
+    /// `endgame` if set, else the game's [`Tuning::ENDGAME_NODES`](crate::games::Tuning::ENDGAME_NODES).
     pub fn endgame_for<G: Tuning>(&self) -> u64 {
         self.endgame.unwrap_or(G::ENDGAME_NODES)
     }
@@ -417,11 +436,13 @@ impl SearchConfigBuilder {
         if cfg.eval_priors && cfg.eval == Evaluation::None {
             return Err(conflict("eval-priors", "on", "eval", "none", "the priors come from the evaluator"));
         }
-        if !(0.0..=1.0).contains(&cfg.implicit) {
-            return Err(ConfigError::BadImplicit(cfg.implicit.into()));
-        }
-        if cfg.implicit > 0.0 && cfg.eval == Evaluation::None {
-            return Err(conflict("implicit", cfg.implicit, "eval", "none", "the minimax values come from the evaluator"));
+        if let Some(alpha) = cfg.implicit {
+            if !(0.0..=1.0).contains(&alpha) {
+                return Err(ConfigError::BadImplicit(alpha.into()));
+            }
+            if alpha > 0.0 && cfg.eval == Evaluation::None {
+                return Err(conflict("implicit", alpha, "eval", "none", "the minimax values come from the evaluator"));
+            }
         }
         if cfg.expand_threshold == 0 {
             return Err(ConfigError::ZeroExpandThreshold);
@@ -645,6 +666,7 @@ mod tests {
         assert!("wu".parse::<InFlight>().unwrap_err().to_string().contains("'wu'"));
         assert_eq!(b().rave(-1.0).build(), Err(ConfigError::BadRave(-1.0)));
         assert_eq!(b().implicit(1.5).build(), Err(ConfigError::BadImplicit(1.5)));
+        assert!(b().implicit(0.0).eval(Evaluation::None).build().is_ok());
         assert!(matches!(b().implicit(0.5).eval(Evaluation::None).build(), Err(ConfigError::Conflict { .. })));
         assert!(b().build().is_ok());
         assert_eq!(b().memory_mb(24).build().unwrap().arena_capacity(), (24 << 20) / 24);

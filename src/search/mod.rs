@@ -128,7 +128,7 @@ impl Search {
             if config.rave > 0.0 {
                 arena.enable_amaf();
             }
-            if config.implicit > 0.0 {
+            if config.may_keep_values() {
                 arena.enable_values();
             }
             Ok(arena)
@@ -177,7 +177,7 @@ impl Search {
             let why = format!("eval-priors=on needs an evaluator, and {} has none by default (give eval=)", G::NAME);
             return Err(SearchError::Evaluation(why));
         }
-        if self.config.implicit > 0.0 && network.is_none() {
+        if self.config.implicit.is_some_and(|alpha| alpha > 0.0) && network.is_none() {
             let why = format!("implicit needs an evaluator, and {} has none by default (give eval=)", G::NAME);
             return Err(SearchError::Evaluation(why));
         }

@@ -94,7 +94,7 @@ impl<'a> IterationParams<'a> {
                 bias_k: config.bias_k,
                 rave: config.rave,
                 // Only with an evaluator to give the values (eval=default may have none).
-                implicit: if network.is_some() { config.implicit } else { 0.0 },
+                implicit: if network.is_some() { config.implicit_for::<G>() } else { 0.0 },
                 wu_uct: config.in_flight == InFlight::WuUct,
             },
             // A lone worker with one lane gains nothing from virtual loss (its own is left
