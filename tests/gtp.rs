@@ -213,7 +213,7 @@ fn forced_passes_are_sent_or_left_out() {
             let moves = moves.as_ref();
             if moves == [PASS] {
                 let blocked = board.side_to_move();
-                if rng.next_u32() % 2 == 0 {
+                if rng.next_u32().is_multiple_of(2) {
                     ok(&mut e, &format!("play {} pass", colour(blocked)));
                     sent += 1;
                 } else {
@@ -342,23 +342,23 @@ fn pick<'a>(rng: &mut Xoshiro256PlusPlus, words: &[&'a str]) -> &'a str {
 /// A command line from the vocabulary: an optional id, a name, 0-4 arguments, spaces or tabs.
 fn token_line(rng: &mut Xoshiro256PlusPlus) -> Vec<u8> {
     let mut tokens = Vec::new();
-    if rng.next_u32() % 4 == 0 {
+    if rng.next_u32().is_multiple_of(4) {
         tokens.push((rng.next_u32() % 1000).to_string());
     }
     let commands: Vec<&str> = COMMANDS.iter().copied().filter(|&c| c != "quit").collect();
-    let name = if rng.next_u32() % 8 == 0 { pick(rng, NAMES) } else { pick(rng, &commands) };
+    let name = if rng.next_u32().is_multiple_of(8) { pick(rng, NAMES) } else { pick(rng, &commands) };
     tokens.push(name.to_string());
     for _ in 0..rng.next_u32() % 5 {
         tokens.push(pick(rng, ARGS).to_string());
     }
-    let sep = if rng.next_u32() % 4 == 0 { "\t" } else { " " };
+    let sep = if rng.next_u32().is_multiple_of(4) { "\t" } else { " " };
     tokens.join(sep).into_bytes()
 }
 
 /// A well-formed command with its arguments (its move often illegal, its colour often
 /// not to move).
 fn valid_line(rng: &mut Xoshiro256PlusPlus) -> Vec<u8> {
-    let c = if rng.next_u32() % 2 == 0 { "b" } else { "w" };
+    let c = if rng.next_u32().is_multiple_of(2) { "b" } else { "w" };
     let n = rng.next_u32() % 400;
     let square = format!("{}{}", (b'a' + (rng.next_u32() % 8) as u8) as char, 1 + rng.next_u32() % 8);
     let line = match rng.next_u32() % 16 {
@@ -384,7 +384,7 @@ fn fuzz_line(rng: &mut Xoshiro256PlusPlus) -> Vec<u8> {
         // Random bytes.
         0..=19 => (0..rng.next_u32() % 80).map(|_| rng.next_u32() as u8).collect(),
         // Over-long.
-        20 if rng.next_u32() % 40 == 0 => {
+        20 if rng.next_u32().is_multiple_of(40) => {
             vec![b'a' + (rng.next_u32() % 26) as u8; MAX_LINE + 1 + (rng.next_u32() % 3000) as usize]
         }
         // Commands, some mutated below.
