@@ -27,10 +27,12 @@
 use std::time::Duration;
 
 /// Time kept back on every move for what happens outside the search. Measured
-/// (docs/RESULTS.md): a time-limited search stops within +0.8 ms of its budget at the
-/// 99th percentile and +24 ms at worst over 2,400 moves (a worker descheduled on a busy
-/// machine); tree reuse's compaction, the summary and the response add under 1 ms; the
-/// rest (50 ms) is for the controller, the pipe and a loaded machine.
+/// (docs/RESULTS.md, "Time control"): a time-limited search stops within +0.8 ms of its
+/// budget at the 99th percentile and +24 ms at worst over 2,400 moves (a worker
+/// descheduled on a busy machine); a whole GTP turn seen from the controller (command,
+/// tree reuse, search, response over a pipe) within +4.5 ms at the 90th percentile and
+/// +13 ms at worst over 193 moves. The rest of the 100 ms is for the controller, a
+/// network and a busier machine.
 pub const SAFETY_MARGIN: Duration = Duration::from_millis(100);
 
 /// The least time a move gets, even on a spent clock.
