@@ -447,6 +447,11 @@ fn fuzzed_lines_each_get_one_well_formed_response() {
     }
     let errors = responses.iter().filter(|r| r.starts_with('?')).count();
     let successes = responses.len() - errors;
+    // Searches ran: many answers are squares (genmove's).
+    let is_square =
+        |m: &str| m.len() == 2 && (b'a'..=b'h').contains(&m.as_bytes()[0]) && (b'1'..=b'8').contains(&m.as_bytes()[1]);
+    let squares = responses.iter().filter(|r| r.starts_with('=') && r.split(' ').nth(1).is_some_and(is_square)).count();
+    assert!(squares > 1_000, "{squares} moves generated");
     // Both kinds occur in numbers: the corpus reaches past the parser.
     assert!(errors > LINES / 10 && successes > LINES / 10, "{successes} successes, {errors} errors");
 }

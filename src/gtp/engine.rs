@@ -10,6 +10,7 @@ use super::protocol::{self, CommandLine, RawLine};
 use super::session::{new_session, GenMove, GenMoveRules, Session};
 use super::time::{move_budget, ByoYomi, Clock, TimeSettings, SAFETY_MARGIN};
 use crate::games::{GameKind, Player};
+use crate::players::PlayerError;
 use crate::search::SearchConfig;
 
 /// The protocol version answered to `protocol_version`.
@@ -70,8 +71,8 @@ pub enum GtpError {
     LineTooLong,
     /// A game that the engine cannot play over GTP.
     UnsupportedGame(GameKind),
-    /// The search failed.
-    Search(String),
+    /// The search failed (or its memory could not be set up).
+    Search(PlayerError),
     /// The resign threshold is not a win rate in `[0, 1)`.
     BadResign(f64),
 }

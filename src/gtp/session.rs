@@ -9,7 +9,7 @@ use super::engine::{EngineConfig, GtpError};
 use super::game::{FinalStatus, GtpGame};
 use crate::games::{GameKind, Othello, Player};
 use crate::players::{Agent, MctsAgent};
-use crate::search::SearchResult;
+use crate::search::{SearchError, SearchResult};
 use crate::tree::Proof;
 
 /// Plies a game must have before the engine resigns: a few moves each.
@@ -104,7 +104,7 @@ impl<G: GtpGame> GameSession<G> {
     /// # Errors
     /// [`GtpError::Search`] if the search memory cannot be set up.
     pub fn new(config: &EngineConfig) -> Result<Self, GtpError> {
-        let agent = MctsAgent::new(&config.search, 0).map_err(|e| GtpError::Search(e.to_string()))?;
+        let agent = MctsAgent::new(&config.search, 0).map_err(|e| GtpError::Search(e.into()))?;
         Ok(GameSession { history: vec![G::new()], agent, komi: 0.0 })
     }
 
@@ -174,8 +174,10 @@ impl<G: GtpGame> Session for GameSession<G> {
             // Nothing to choose (a forced pass): no search.
             [only] => *only,
             _ => {
-                self.agent.set_budget(rules.playouts, rules.time).map_err(|e| GtpError::Search(e.to_string()))?;
-                let mv = self.agent.choose(&next).map_err(|e| GtpError::Search(e.to_string()))?;
+                self.agent
+                    .set_budget(rules.playouts, rules.time)
+                    .map_err(|e| GtpError::Search(SearchError::Config(e).into()))?;
+                let mv = self.agent.choose(&next).map_err(GtpError::Search)?;
                 if self.agent.last_search().is_some_and(|r| self.resigns(r, rules.resign_below)) {
                     return Ok(GenMove::Resign);
                 }
