@@ -61,7 +61,8 @@ pub enum GtpError {
     UnknownCommand(String),
     /// Missing or malformed arguments.
     Syntax(String),
-    /// The move is not legal (or the colour cannot move now).
+    /// The move is not legal (or the colour cannot move now): the move and why, as
+    /// `d3 (not white's turn)`.
     IllegalMove(String),
     /// `boardsize` with a size the game does not have.
     UnacceptableSize(u32),
@@ -82,7 +83,7 @@ impl fmt::Display for GtpError {
         match self {
             GtpError::UnknownCommand(name) => write!(f, "unknown command '{name}'"),
             GtpError::Syntax(why) => write!(f, "syntax error: {why}"),
-            GtpError::IllegalMove(why) => write!(f, "illegal move: {why}"),
+            GtpError::IllegalMove(why) => write!(f, "illegal move {why}"),
             GtpError::UnacceptableSize(size) => write!(f, "unacceptable size {size}"),
             GtpError::CannotUndo => write!(f, "cannot undo"),
             GtpError::LineTooLong => write!(f, "line too long (over {} bytes)", protocol::MAX_LINE),
@@ -317,17 +318,21 @@ impl Engine {
         if commit {
             self.clocks[player.index()].spend(&self.time, elapsed);
         }
+        let ms = |d: Duration| format!("{:.1} ms", d.as_secs_f64() * 1e3);
+        let budget = format!(
+            "budget {} and {} playouts",
+            time.map_or_else(|| "no time".to_string(), ms),
+            playouts.map_or_else(|| "any".to_string(), |n| n.to_string())
+        );
         let note = match self.session.last_search() {
             Some(r) => format!(
-                "genmove: budget {:?} / {:?} playouts, {} playouts in {:.1} ms, best value {:.3}, answered in {:.1} ms",
-                time,
-                playouts,
+                "genmove: {budget}; last search {} playouts in {:.1} ms, best value {:.3}; answered in {:.1} ms",
                 r.playouts,
                 r.elapsed.as_secs_f64() * 1e3,
                 r.children.iter().find(|c| Some(c.mv) == r.best_move).map_or(0.5, |c| c.value),
                 elapsed.as_secs_f64() * 1e3
             ),
-            None => "genmove: no search".to_string(),
+            None => format!("genmove: {budget}; no search"),
         };
         self.note(&note);
         Ok(match answer {

@@ -6,8 +6,8 @@
 use std::time::Duration;
 
 use super::engine::{EngineConfig, GtpError};
-use super::game::{FinalStatus, GtpGame};
-use crate::games::{GameKind, Othello, Player};
+use super::game::{colour_name, FinalStatus, GtpGame};
+use crate::games::{GameError, GameKind, Othello, Player};
 use crate::players::{Agent, MctsAgent};
 use crate::search::{SearchError, SearchResult};
 use crate::tree::Proof;
@@ -151,7 +151,11 @@ impl<G: GtpGame> Session for GameSession<G> {
         // After the end, a pass changes nothing (a referee forwards the other engine's
         // closing pass); it is still a move that `undo` takes back.
         if next.outcome().is_none() || Some(mv) != G::pass() {
-            next.play_as(player, mv).map_err(|e| GtpError::IllegalMove(e.to_string()))?;
+            next.play_as(player, mv).map_err(|e| match e {
+                GameError::IllegalMove(why) => GtpError::IllegalMove(why),
+                GameError::GameOver => GtpError::IllegalMove(format!("{vertex} (the game is over)")),
+                e => GtpError::IllegalMove(format!("{vertex} ({e})")),
+            })?;
         }
         self.history.push(next);
         Ok(())
@@ -162,13 +166,15 @@ impl<G: GtpGame> Session for GameSession<G> {
         let pass = G::pass().map(|p| next.format_move(p));
         if next.outcome().is_some() {
             // Over: answer the pass a controller expects, as `play` takes it.
-            let Some(pass) = pass else { return Err(GtpError::IllegalMove("the game is over".to_string())) };
+            let Some(pass) = pass else { return Err(GtpError::IllegalMove("(the game is over)".to_string())) };
             if rules.commit {
                 self.history.push(next);
             }
             return Ok(GenMove::Move(pass));
         }
-        next.give_turn(player, "genmove").map_err(|e| GtpError::IllegalMove(e.to_string()))?;
+        if next.give_turn(player, "").is_err() {
+            return Err(GtpError::IllegalMove(format!("(not {}'s turn)", colour_name(player))));
+        }
         let moves = next.legal_moves();
         let mv = match moves.as_ref() {
             // Nothing to choose (a forced pass): no search.
