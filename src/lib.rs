@@ -19,6 +19,8 @@
 //! * [`alphabeta`], [`solver`], [`mod@matches`], [`players`]: the baselines, the exact
 //!   Connect Four solver and Othello endgame solver, the match harness and the players
 //!   behind one trait.
+//! * [`gtp`]: the Go Text Protocol engine (`parmcts gtp`) for GUIs and referees, generic
+//!   over the game, with its time controls.
 //! * [`quality`]: move quality against the exact Connect Four solver (the fraction of
 //!   moves that keep a won or drawn position's class, on Pons's benchmark files).
 //!
@@ -37,6 +39,7 @@ pub mod alphabeta;
 pub mod benchmark;
 pub mod evaluator;
 pub mod games;
+pub mod gtp;
 pub mod matches;
 pub mod model;
 pub mod players;

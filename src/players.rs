@@ -325,10 +325,7 @@ impl PlayerSpec {
     pub fn build<G: SearchGame>(&self, seed: u64) -> Result<Box<dyn Agent<G>>, PlayerError> {
         Ok(match self {
             PlayerSpec::Random => Box::new(RandomAgent { rng: Xoshiro256PlusPlus::seed_from_u64(seed) }),
-            PlayerSpec::Mcts(config) => {
-                let config = config.with_seed(config.seed() ^ seed);
-                Box::new(MctsAgent { search: Search::new(config)?, moves_played: 0, last: None, last_root: None })
-            }
+            PlayerSpec::Mcts(config) => Box::new(MctsAgent::<G>::new(config, seed)?),
             PlayerSpec::Minimax { .. } => return Err(PlayerError::NeedsEvaluation("minimax")),
             PlayerSpec::AlphaBeta { .. } => return Err(PlayerError::NeedsEvaluation("alphabeta")),
         })
@@ -395,6 +392,32 @@ pub struct MctsAgent<G> {
     last: Option<SearchResult>,
     /// The position searched last (to find the new position in its tree).
     last_root: Option<G>,
+}
+
+impl<G: SearchGame> MctsAgent<G> {
+    /// A player searching with `config`, its seed mixed with `seed` (which decorrelates
+    /// players that share a configuration).
+    ///
+    /// # Errors
+    /// [`SearchError::Config`] if the search memory cannot be set up.
+    pub fn new(config: &SearchConfig, seed: u64) -> Result<Self, SearchError> {
+        let config = config.with_seed(config.seed() ^ seed);
+        Ok(MctsAgent { search: Search::new(config)?, moves_played: 0, last: None, last_root: None })
+    }
+
+    /// The search configuration (with the budget of the next move).
+    pub fn config(&self) -> &SearchConfig {
+        self.search.config()
+    }
+
+    /// Changes the budget of the next moves ([`Search::set_budget`]); the tree kept for
+    /// reuse stays.
+    ///
+    /// # Errors
+    /// As [`SearchConfig::with_budget`]; the budget is then unchanged.
+    pub fn set_budget(&mut self, playouts: Option<u64>, time: Option<Duration>) -> Result<(), ConfigError> {
+        self.search.set_budget(playouts, time)
+    }
 }
 
 /// Plies between two searches of one player that tree reuse looks through: its own move,

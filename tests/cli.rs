@@ -668,3 +668,43 @@ fn train_network_writes_a_file_searches_and_alphabeta_load() {
     rejects(&["search", "--game", "othello", "--eval-weight", "2", "--playouts", "10"], "eval-weight");
     std::fs::remove_file(&path).unwrap();
 }
+
+/// `parmcts gtp` over a pipe: responses alone on stdout, in order, ids echoed, errors
+/// answered and the session going on; nothing on stderr without `--log`.
+#[test]
+fn gtp_answers_a_script_on_stdin() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_parmcts"))
+        .args(["gtp", "--game", "othello", "--playouts", "200", "--nodes", "100000"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run parmcts gtp");
+    let script =
+        "1 protocol_version\n# a comment\n\n2 play b d3\nfoo\n3 genmove w\n4 boardsize 19\n5 undo\nquit\nname\n";
+    child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let responses: Vec<&str> = stdout.split_terminator("\n\n").collect();
+    assert_eq!(responses.len(), 7, "{stdout:?}");
+    assert_eq!(responses[0], "=1 2");
+    assert_eq!(responses[1], "=2 ");
+    assert_eq!(responses[2], "? unknown command 'foo'");
+    let reply = responses[3].strip_prefix("=3 ").unwrap();
+    assert!(["c3", "e3", "c5"].contains(&reply), "{reply}");
+    assert_eq!(responses[4], "?4 unacceptable size 19");
+    assert_eq!(responses[5], "=5 ");
+    // `quit` answers and ends the session: `name` after it gets nothing.
+    assert_eq!(responses[6], "= ");
+}
+
+#[test]
+fn gtp_rejects_bad_configuration() {
+    rejects(&["gtp", "--game", "connect4"], "--game");
+    rejects(&["gtp", "--game", "othello", "--resign-below", "1.5"], "--resign-below");
+    rejects(&["gtp", "--game", "othello", "--playouts", "0"], "playouts");
+}

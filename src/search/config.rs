@@ -359,6 +359,15 @@ impl SearchConfig {
         SearchConfigBuilder { config: SearchConfig { playouts: None, time: Some(time), ..self.clone() } }.build()
     }
 
+    /// A copy with another budget: a playout budget, a time budget or both (a search stops
+    /// at the first spent), validated again.
+    ///
+    /// # Errors
+    /// As [`SearchConfigBuilder::build`] ([`ConfigError::NoBudget`] when both are `None`).
+    pub fn with_budget(&self, playouts: Option<u64>, time: Option<Duration>) -> Result<SearchConfig, ConfigError> {
+        SearchConfigBuilder { config: SearchConfig { playouts, time, ..self.clone() } }.build()
+    }
+
     /// A copy with another playout budget (and no time budget), validated again.
     ///
     /// # Errors

@@ -160,6 +160,16 @@ impl Search {
         self.config.seed = seed;
     }
 
+    /// Changes the budget of the next runs (the arenas stay allocated): a clock that gives
+    /// each move its own time.
+    ///
+    /// # Errors
+    /// As [`SearchConfig::with_budget`]; the budget is then unchanged.
+    pub fn set_budget(&mut self, playouts: Option<u64>, time: Option<Duration>) -> Result<(), ConfigError> {
+        self.config = self.config.with_budget(playouts, time)?;
+        Ok(())
+    }
+
     /// Searches `root` within the configured budget: prepares the search (validates the
     /// root, resolves the parameters for the game, prepares the arenas), runs the
     /// mode's driver, and summarises the trees.

@@ -10,6 +10,7 @@
 mod bench;
 mod common;
 mod flags;
+mod gtp;
 mod ladder;
 mod matches;
 mod model;
@@ -47,6 +48,8 @@ enum Command {
     Search(Box<search::SearchArgs>),
     /// Play one game between two players, printing the board as it goes.
     Play(play::PlayArgs),
+    /// Talk GTP on stdin and stdout: an engine for GUIs (GoGui, Sabaki) and referees.
+    Gtp(Box<gtp::GtpArgs>),
     /// Solve a Connect Four position (Pons's score convention) or an Othello endgame exactly.
     Solve(solve::SolveArgs),
     /// Play a match between two players: score and Elo with 95 % intervals.
@@ -77,6 +80,7 @@ fn main() -> ExitCode {
         Command::Search(args) => search::run(&args),
         Command::Play(args) => play::run(&args),
         Command::Solve(args) => solve::run(&args),
+        Command::Gtp(args) => gtp::run(&args),
         Command::Match(args) => matches::run(&args),
         Command::Ladder(args) => ladder::run(&args),
         Command::Bench(args) => bench::run(&args),

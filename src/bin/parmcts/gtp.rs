@@ -1,0 +1,58 @@
+//! `parmcts gtp`: a GTP engine on stdin and stdout (GUIs, referees). Stdout carries the
+//! responses alone; `--log` writes diagnostics to stderr.
+
+use std::time::Duration;
+
+use clap::Args;
+
+use parmcts::gtp::{Engine, EngineConfig, GtpError};
+use parmcts::search::{ConfigError, SearchConfig};
+use parmcts::GameKind;
+
+use crate::common::{game_parser, Failure};
+use crate::flags::{AllSettings, SettingFlags};
+
+/// Time per move when neither `--playouts` nor `--time-ms` is given and there is no clock.
+const DEFAULT_TIME: Duration = Duration::from_millis(1000);
+
+#[derive(Args, Debug)]
+pub struct GtpArgs {
+    /// The game (GTP engines: othello).
+    #[arg(long, value_parser = game_parser())]
+    game: GameKind,
+    /// Resign when the best move's win rate is below this, a few moves into the game and
+    /// with the search confident (0: never).
+    #[arg(long = "resign-below", value_name = "R", default_value_t = 0.05)]
+    resign_below: f64,
+    /// Diagnostics on stderr: each command and each search's figures.
+    #[arg(long)]
+    log: bool,
+    /// The search settings: each move's budget without a clock (default --time-ms 1000);
+    /// under a clock (time_settings) the clock gives the time and --playouts, if given,
+    /// caps it.
+    #[command(flatten)]
+    settings: SettingFlags<AllSettings>,
+}
+
+pub fn run(args: &GtpArgs) -> Result<(), Failure> {
+    let builder = args.settings.apply(SearchConfig::builder())?;
+    let search = match builder.clone().build() {
+        Err(ConfigError::NoBudget) => builder.time(DEFAULT_TIME).build()?,
+        built => built?,
+    };
+    let config = EngineConfig { search, resign_below: args.resign_below };
+    let mut engine = Engine::new(args.game, config).map_err(|e| match e {
+        GtpError::BadResign(_) => Failure::flag("--resign-below", e),
+        GtpError::UnsupportedGame(_) => Failure::flag("--game", e),
+        e => Failure::input(e),
+    })?;
+    if args.log {
+        engine.set_log(Box::new(std::io::stderr()));
+    }
+    let stdin = std::io::stdin().lock();
+    // A closed stdout (the GUI gone) ends the session quietly.
+    match engine.run(stdin, std::io::stdout().lock()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Failure::runtime(format!("gtp: {e}"))),
+        _ => Ok(()),
+    }
+}

@@ -1,0 +1,370 @@
+//! The GTP engine: its configuration, its errors, and the commands, answered over any
+//! reader and writer ([`Engine::run`]) or one line at a time ([`Engine::respond`]).
+
+use std::fmt;
+use std::io::{self, BufRead, Write};
+use std::time::{Duration, Instant};
+
+use super::game::FinalStatus;
+use super::protocol::{self, CommandLine, RawLine};
+use super::session::{new_session, GenMove, GenMoveRules, Session};
+use super::time::{move_budget, ByoYomi, Clock, TimeSettings, SAFETY_MARGIN};
+use crate::games::{GameKind, Player};
+use crate::players::PlayerError;
+use crate::search::SearchConfig;
+
+/// The protocol version answered to `protocol_version`.
+pub const PROTOCOL_VERSION: &str = "2";
+
+/// The engine's name, answered to `name`.
+pub const ENGINE_NAME: &str = "parmcts";
+
+/// Every command the engine knows, in `list_commands` order.
+pub const COMMANDS: &[&str] = &[
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "quit",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "play",
+    "genmove",
+    "reg_genmove",
+    "undo",
+    "showboard",
+    "final_score",
+    "final_status_list",
+    "time_settings",
+    "kgs-time_settings",
+    "time_left",
+];
+
+/// An engine's settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineConfig {
+    /// The search settings; their budget is each move's when there is no clock. Under a
+    /// clock the clock gives the time, and a playout budget, if set, caps it.
+    pub search: SearchConfig,
+    /// Resign when the best move's win rate is below this (0 never), a few moves into
+    /// the game and with the search confident ([`super::session::RESIGN_MIN_PLIES`]).
+    pub resign_below: f64,
+}
+
+/// Why a command failed: the message after `?`.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum GtpError {
+    /// Not a command of the engine.
+    UnknownCommand(String),
+    /// Missing or malformed arguments.
+    Syntax(String),
+    /// The move is not legal (or the colour cannot move now): the move and why, as
+    /// `d3 (not white's turn)`.
+    IllegalMove(String),
+    /// `boardsize` with a size the game does not have.
+    UnacceptableSize(u32),
+    /// `undo` at the start of the game.
+    CannotUndo,
+    /// A line over [`protocol::MAX_LINE`] bytes.
+    LineTooLong,
+    /// A game that the engine cannot play over GTP.
+    UnsupportedGame(GameKind),
+    /// The search failed (or its memory could not be set up).
+    Search(PlayerError),
+    /// The resign threshold is not a win rate in `[0, 1)`.
+    BadResign(f64),
+}
+
+impl fmt::Display for GtpError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GtpError::UnknownCommand(name) => write!(f, "unknown command '{name}'"),
+            GtpError::Syntax(why) => write!(f, "syntax error: {why}"),
+            GtpError::IllegalMove(why) => write!(f, "illegal move {why}"),
+            GtpError::UnacceptableSize(size) => write!(f, "unacceptable size {size}"),
+            GtpError::CannotUndo => write!(f, "cannot undo"),
+            GtpError::LineTooLong => write!(f, "line too long (over {} bytes)", protocol::MAX_LINE),
+            GtpError::UnsupportedGame(kind) => write!(f, "{kind} cannot be played over GTP (othello can)"),
+            GtpError::Search(why) => write!(f, "search failed: {why}"),
+            GtpError::BadResign(r) => write!(f, "resign threshold {r} is not a win rate in [0, 1)"),
+        }
+    }
+}
+
+impl std::error::Error for GtpError {}
+
+/// A GTP engine for one game kind: the session (the game in progress), the time
+/// settings and both colours' clocks.
+pub struct Engine {
+    kind: GameKind,
+    config: EngineConfig,
+    session: Box<dyn Session>,
+    time: TimeSettings,
+    clocks: [Clock; 2],
+    log: Option<Box<dyn Write + Send>>,
+    quit: bool,
+}
+
+impl fmt::Debug for Engine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Engine").field("kind", &self.kind).field("time", &self.time).finish()
+    }
+}
+
+type Reply = Result<String, GtpError>;
+
+impl Engine {
+    /// An engine playing `kind` with `config`.
+    ///
+    /// # Errors
+    /// [`GtpError::UnsupportedGame`], [`GtpError::BadResign`], or [`GtpError::Search`] if
+    /// the search memory cannot be set up.
+    pub fn new(kind: GameKind, config: EngineConfig) -> Result<Engine, GtpError> {
+        if !(0.0..1.0).contains(&config.resign_below) {
+            return Err(GtpError::BadResign(config.resign_below));
+        }
+        let session = new_session(kind, None, &config)?;
+        let time = TimeSettings::Unlimited;
+        Ok(Engine { kind, config, session, time, clocks: [time.clock(); 2], log: None, quit: false })
+    }
+
+    /// Writes diagnostics (each command and each search's figures) to `log`.
+    pub fn set_log(&mut self, log: Box<dyn Write + Send>) {
+        self.log = Some(log);
+    }
+
+    /// Whether `quit` was received.
+    pub fn has_quit(&self) -> bool {
+        self.quit
+    }
+
+    /// Answers commands from `input` on `output` until `quit` or the end of the input,
+    /// flushing after each response.
+    ///
+    /// # Errors
+    /// An I/O error of either stream.
+    pub fn run<R: BufRead, W: Write>(&mut self, mut input: R, mut output: W) -> io::Result<()> {
+        while !self.quit {
+            let Some(line) = protocol::read_line(&mut input)? else { break };
+            if let Some(text) = self.respond(&line) {
+                output.write_all(text.as_bytes())?;
+                output.flush()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The response to one line, blank line included; `None` for a line that gets none
+    /// (empty, blank or a comment).
+    pub fn respond(&mut self, line: &RawLine) -> Option<String> {
+        let RawLine::Line(bytes) = line else {
+            return Some(protocol::response(None, Err(GtpError::LineTooLong.to_string())));
+        };
+        let text = protocol::preprocess(bytes)?;
+        let command = CommandLine::parse(&text);
+        self.note(&format!("<< {}", text.trim()));
+        let reply = match command.name {
+            Some(name) => self.execute(name, &command.args),
+            None => Err(GtpError::Syntax("no command after the id".to_string())),
+        };
+        let reply = reply.map_err(|e| e.to_string());
+        Some(protocol::response(command.id, reply))
+    }
+
+    fn note(&mut self, text: &str) {
+        if let Some(log) = self.log.as_mut() {
+            let _ = writeln!(log, "{text}");
+        }
+    }
+
+    fn execute(&mut self, name: &str, args: &[&str]) -> Reply {
+        let expect = |n: usize| -> Result<(), GtpError> {
+            if args.len() == n {
+                Ok(())
+            } else {
+                Err(GtpError::Syntax(format!("{name} takes {n} argument{}", if n == 1 { "" } else { "s" })))
+            }
+        };
+        match name {
+            "protocol_version" => expect(0).map(|_| PROTOCOL_VERSION.to_string()),
+            "name" => expect(0).map(|_| ENGINE_NAME.to_string()),
+            "version" => expect(0).map(|_| env!("CARGO_PKG_VERSION").to_string()),
+            "known_command" => {
+                expect(1)?;
+                Ok(COMMANDS.contains(&args[0]).to_string())
+            }
+            "list_commands" => expect(0).map(|_| COMMANDS.join("\n")),
+            "quit" => {
+                self.quit = true;
+                Ok(String::new())
+            }
+            "boardsize" => {
+                expect(1)?;
+                self.boardsize(args[0])
+            }
+            "clear_board" => {
+                expect(0)?;
+                self.session.clear();
+                self.clocks = [self.time.clock(); 2];
+                Ok(String::new())
+            }
+            "komi" => {
+                expect(1)?;
+                let komi = args[0].parse::<f32>().ok().filter(|k| k.is_finite());
+                let komi = komi.ok_or_else(|| GtpError::Syntax(format!("komi '{}' is not a number", args[0])))?;
+                self.session.set_komi(komi);
+                Ok(String::new())
+            }
+            "play" => {
+                expect(2)?;
+                let player = colour(args[0])?;
+                self.session.play(player, args[1]).map(|_| String::new())
+            }
+            "genmove" | "reg_genmove" => {
+                expect(1)?;
+                let player = colour(args[0])?;
+                self.genmove(player, name == "genmove")
+            }
+            "undo" => {
+                expect(0)?;
+                self.session.undo().map(|_| String::new())
+            }
+            "showboard" => expect(0).map(|_| format!("\n{}", self.session.showboard())),
+            "final_score" => expect(0).map(|_| self.session.final_score()),
+            "final_status_list" => {
+                expect(1)?;
+                let status = FinalStatus::parse(args[0])
+                    .ok_or_else(|| GtpError::Syntax(format!("status '{}' (expected alive, dead or seki)", args[0])))?;
+                Ok(self.session.final_status_list(status).join(" "))
+            }
+            "time_settings" => {
+                expect(3)?;
+                let settings = TimeSettings::from_gtp(seconds(args[0])?, seconds(args[1])?, count(args[2])?);
+                self.set_time(settings)
+            }
+            "kgs-time_settings" => self.kgs_time_settings(args),
+            "time_left" => {
+                expect(3)?;
+                let player = colour(args[0])?;
+                let (time, stones) = (seconds(args[1])?, count(args[2])?);
+                self.clocks[player.index()].set_left(&self.time, time, stones);
+                Ok(String::new())
+            }
+            _ => Err(GtpError::UnknownCommand(name.to_string())),
+        }
+    }
+
+    fn boardsize(&mut self, size: &str) -> Reply {
+        let size: u32 = size.parse().map_err(|_| GtpError::Syntax(format!("boardsize '{size}' is not a size")))?;
+        if size == self.session.board_size() {
+            self.session.clear();
+        } else {
+            // Another size may be another game type: a new session.
+            self.session = new_session(self.kind, Some(size), &self.config)?;
+        }
+        self.clocks = [self.time.clock(); 2];
+        Ok(String::new())
+    }
+
+    fn set_time(&mut self, settings: TimeSettings) -> Reply {
+        self.time = settings;
+        self.clocks = [settings.clock(); 2];
+        Ok(String::new())
+    }
+
+    /// `kgs-time_settings none | absolute MAIN | byoyomi MAIN PERIOD PERIODS |
+    /// canadian MAIN PERIOD STONES`.
+    fn kgs_time_settings(&mut self, args: &[&str]) -> Reply {
+        let syntax = || GtpError::Syntax("expected none, absolute M, byoyomi M T P or canadian M T S".to_string());
+        let Some((system, rest)) = args.split_first() else { return Err(syntax()) };
+        let settings = match (system.to_ascii_lowercase().as_str(), rest) {
+            ("none", []) => TimeSettings::Unlimited,
+            ("absolute", [main]) => TimeSettings::Limited { main: seconds(main)?, byo_yomi: ByoYomi::None },
+            ("byoyomi", [main, time, periods]) => {
+                let (main, time, periods) = (seconds(main)?, seconds(time)?, count(periods)?);
+                if time.is_zero() || periods == 0 {
+                    TimeSettings::Limited { main, byo_yomi: ByoYomi::None }
+                } else {
+                    TimeSettings::Limited { main, byo_yomi: ByoYomi::Japanese { time, periods } }
+                }
+            }
+            ("canadian", [main, time, stones]) => {
+                TimeSettings::from_gtp(seconds(main)?, seconds(time)?, count(stones)?)
+            }
+            _ => return Err(syntax()),
+        };
+        let settings = match settings {
+            TimeSettings::Limited { main, byo_yomi: ByoYomi::None } if main.is_zero() => TimeSettings::Unlimited,
+            s => s,
+        };
+        self.set_time(settings)
+    }
+
+    fn genmove(&mut self, player: Player, commit: bool) -> Reply {
+        let start = Instant::now();
+        let clock = &self.clocks[player.index()];
+        let search = &self.config.search;
+        let (playouts, time) = match move_budget(&self.time, clock, self.session.moves_left(), SAFETY_MARGIN) {
+            // Under a clock: its time, capped by the command line's playouts if given.
+            Some(budget) => (search.playouts(), Some(budget)),
+            None => (search.playouts(), search.time()),
+        };
+        let rules = GenMoveRules { playouts, time, resign_below: self.config.resign_below, commit };
+        let answer = self.session.genmove(player, rules)?;
+        let elapsed = start.elapsed();
+        if commit {
+            self.clocks[player.index()].spend(&self.time, elapsed);
+        }
+        let ms = |d: Duration| format!("{:.1} ms", d.as_secs_f64() * 1e3);
+        let budget = format!(
+            "budget {} and {} playouts",
+            time.map_or_else(|| "no time".to_string(), ms),
+            playouts.map_or_else(|| "any".to_string(), |n| n.to_string())
+        );
+        let note = match self.session.last_search() {
+            Some(r) => format!(
+                "genmove: {budget}; last search {} playouts in {:.1} ms, best value {:.3}; answered in {:.1} ms",
+                r.playouts,
+                r.elapsed.as_secs_f64() * 1e3,
+                r.children.iter().find(|c| Some(c.mv) == r.best_move).map_or(0.5, |c| c.value),
+                elapsed.as_secs_f64() * 1e3
+            ),
+            None => format!("genmove: {budget}; no search"),
+        };
+        self.note(&note);
+        Ok(match answer {
+            GenMove::Move(text) => text,
+            GenMove::Resign => "resign".to_string(),
+        })
+    }
+}
+
+/// `b`, `black`, `w` or `white`, any case.
+fn colour(text: &str) -> Result<Player, GtpError> {
+    match text.to_ascii_lowercase().as_str() {
+        "b" | "black" => Ok(Player::One),
+        "w" | "white" => Ok(Player::Two),
+        _ => Err(GtpError::Syntax(format!("invalid color '{text}'"))),
+    }
+}
+
+/// The most seconds a time argument may give (over 31 years).
+const MAX_SECONDS: f64 = 1e9;
+
+/// A time in seconds (GTP sends integers; a fraction is accepted).
+fn seconds(text: &str) -> Result<Duration, GtpError> {
+    let bad = || GtpError::Syntax(format!("time '{text}' is not a number of seconds"));
+    let value: f64 = text.parse().map_err(|_| bad())?;
+    if !(0.0..=MAX_SECONDS).contains(&value) {
+        return Err(bad());
+    }
+    Duration::try_from_secs_f64(value).map_err(|_| bad())
+}
+
+/// A count of stones or periods.
+fn count(text: &str) -> Result<u32, GtpError> {
+    text.parse().map_err(|_| GtpError::Syntax(format!("'{text}' is not a count")))
+}

@@ -1,0 +1,169 @@
+//! The seam between the engine and a game: [`GtpGame`], what GTP needs of a game beyond
+//! the search's [`SearchGame`], and its implementation for Othello.
+//!
+//! A game that GTP plays implements [`GtpGame`] and gets one line in the session factory
+//! ([`super::session::new_session`]). Board sizes that are different types (Go's
+//! `Go<9>`, `Go<13>`, `Go<19>`) are one implementation each: `boardsize` replaces the
+//! engine's session with the type of the size asked for.
+
+use crate::games::othello::{Othello, PASS};
+use crate::games::{Game, GameError, Move, Outcome, Player, SearchGame};
+
+/// The stone groups `final_status_list` asks about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FinalStatus {
+    /// Stones that stay on the board.
+    Alive,
+    /// Stones that would be removed at the end.
+    Dead,
+    /// Stones in seki.
+    Seki,
+}
+
+impl FinalStatus {
+    /// Parses `alive`, `dead` or `seki` (any case).
+    pub fn parse(text: &str) -> Option<FinalStatus> {
+        [("alive", FinalStatus::Alive), ("dead", FinalStatus::Dead), ("seki", FinalStatus::Seki)]
+            .into_iter()
+            .find(|(name, _)| text.eq_ignore_ascii_case(name))
+            .map(|(_, status)| status)
+    }
+}
+
+/// What GTP needs of a game beyond the search's: its board size, komi, moves by a named
+/// colour, the pass, the score, and the phase of the game for the clock.
+pub trait GtpGame: SearchGame {
+    /// The board size that `boardsize` names this game type by (one type per size).
+    const BOARD_SIZE: u32;
+
+    /// Sets the komi (points added to White's score). Games without komi ignore it; the
+    /// command succeeds either way.
+    fn set_komi(&mut self, _komi: f32) {}
+
+    /// The pass, if the game has one: what `genmove` answers when the player has nothing
+    /// to play, and the `pass` of `play`.
+    fn pass() -> Option<Move>;
+
+    /// Makes `player` the side to move where the rules allow it: GTP may name a colour
+    /// that is not to move. The default allows it only when `player` is already to move.
+    ///
+    /// # Errors
+    /// [`GameError::IllegalMove`] (with `text`, the move asked for) when the rules do
+    /// not let `player` move now.
+    fn give_turn(&mut self, player: Player, text: &str) -> Result<(), GameError> {
+        if self.side_to_move() == player {
+            Ok(())
+        } else {
+            Err(GameError::IllegalMove(format!("{text} (not {}'s turn)", colour_name(player))))
+        }
+    }
+
+    /// Plays `mv` for `player` (GTP's `play`): [`GtpGame::give_turn`], then the checked move.
+    ///
+    /// # Errors
+    /// [`GameError::IllegalMove`] or [`GameError::GameOver`].
+    fn play_as(&mut self, player: Player, mv: Move) -> Result<(), GameError> {
+        self.give_turn(player, &self.format_move(mv))?;
+        self.try_play(mv)
+    }
+
+    /// The score as GTP's `final_score` writes it: `B+12`, `W+3.5`, or `0` for a draw.
+    fn final_score(&self) -> String;
+
+    /// The points of the stones in `status`, for `final_status_list`. Default: none
+    /// (games without dead stones).
+    fn final_status_list(&self, _status: FinalStatus) -> Vec<Move> {
+        Vec::new()
+    }
+
+    /// The moves the side to move still expects to play, for the clock
+    /// ([`super::time::move_budget`]).
+    fn moves_left(&self) -> u32;
+}
+
+/// GTP's name of a colour: `black` for the first player, `white` for the second.
+pub fn colour_name(player: Player) -> &'static str {
+    match player {
+        Player::One => "black",
+        Player::Two => "white",
+    }
+}
+
+/// `B+n`, `W+n` or `0` from Black's margin.
+pub fn score_text(black_margin: i64) -> String {
+    match black_margin {
+        0 => "0".to_string(),
+        m if m > 0 => format!("B+{m}"),
+        m => format!("W+{}", -m),
+    }
+}
+
+impl GtpGame for Othello {
+    const BOARD_SIZE: u32 = 8;
+
+    fn pass() -> Option<Move> {
+        Some(PASS)
+    }
+
+    /// Allowed when `player` is to move, or when the side to move has only a forced
+    /// pass (the pass is played for it: controllers leave Othello's passes out).
+    fn give_turn(&mut self, player: Player, text: &str) -> Result<(), GameError> {
+        if self.side_to_move() != player && self.legal_moves().as_ref() == [PASS] {
+            self.play_unchecked(PASS);
+        }
+        if self.side_to_move() == player {
+            Ok(())
+        } else {
+            Err(GameError::IllegalMove(format!("{text} (not {}'s turn)", colour_name(player))))
+        }
+    }
+
+    /// The disc difference; a finished game's empty squares go to the winner (the
+    /// World Othello Federation's rule, as the exact solver counts).
+    fn final_score(&self) -> String {
+        let (black, white) = self.disc_counts();
+        let mut margin = i64::from(black) - i64::from(white);
+        let empties = 64 - i64::from(black + white);
+        match self.outcome() {
+            Some(Outcome::Win(Player::One)) => margin += empties,
+            Some(Outcome::Win(Player::Two)) => margin -= empties,
+            _ => {}
+        }
+        score_text(margin)
+    }
+
+    /// Half the empty squares (rounded up): the side to move plays about every other one.
+    fn moves_left(&self) -> u32 {
+        let (black, white) = self.disc_counts();
+        (64 - black - white).div_ceil(2)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn othello_gives_the_turn_through_a_forced_pass_only() {
+        let mut game = Othello::new();
+        assert!(game.give_turn(Player::Two, "d3").is_err());
+        assert_eq!(game.side_to_move(), Player::One);
+        // Black to move with no square but White has one (f8, flipping g8): White may play.
+        let mut blocked = Othello::parse_position(&format!("{}-XO X", "O".repeat(61))).unwrap();
+        assert_eq!(blocked.legal_moves().as_ref(), [PASS]);
+        assert!(blocked.give_turn(Player::Two, "f8").is_ok());
+        assert_eq!(blocked.side_to_move(), Player::Two);
+    }
+
+    #[test]
+    fn scores_are_written_as_gtp_writes_them() {
+        assert_eq!(score_text(0), "0");
+        assert_eq!(score_text(12), "B+12");
+        assert_eq!(score_text(-3), "W+3");
+        assert_eq!(Othello::new().final_score(), "0");
+        assert_eq!(Othello::new().moves_left(), 30);
+        // A finished game with empties: they go to the winner.
+        let over = Othello::parse_position(&format!("{}{} X", "X".repeat(60), "----")).unwrap();
+        assert_eq!(over.final_score(), "B+64");
+    }
+}

@@ -1,0 +1,33 @@
+//! The Go Text Protocol (GTP 2, Farnebäck's draft 2): the engine that GUIs (GoGui,
+//! Sabaki) and referees talk to, generic over the game.
+//!
+//! * [`protocol`]: the framing: bounded lines, preprocessing, ids, responses;
+//! * [`engine`]: the commands ([`Engine`]), over any reader and writer;
+//! * [`session`]: one game in progress behind an object-safe trait, so that `boardsize`
+//!   can switch to another game type (Go's board sizes are different types);
+//! * [`game`]: the seam a game implements ([`GtpGame`]: size, komi, moves by a named
+//!   colour, the pass, the score), with Othello's implementation;
+//! * [`time`]: the time controls and the per-move budget.
+//!
+//! # Examples
+//! ```
+//! use parmcts::gtp::{Engine, EngineConfig};
+//! use parmcts::{GameKind, SearchConfig};
+//!
+//! let search = SearchConfig::builder().playouts(50).build().unwrap();
+//! let mut engine = Engine::new(GameKind::Othello, EngineConfig { search, resign_below: 0.0 }).unwrap();
+//! let mut out = Vec::new();
+//! engine.run(&b"1 play b d3\n2 genmove w\n3 undo\nquit\n"[..], &mut out).unwrap();
+//! let out = String::from_utf8(out).unwrap();
+//! assert!(out.starts_with("=1 \n\n=2 "));
+//! assert!(out.ends_with("=3 \n\n= \n\n"));
+//! ```
+
+pub mod engine;
+pub mod game;
+pub mod protocol;
+pub mod session;
+pub mod time;
+
+pub use engine::{Engine, EngineConfig, GtpError};
+pub use game::{FinalStatus, GtpGame};

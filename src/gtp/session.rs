@@ -1,0 +1,229 @@
+//! One game in progress behind an object-safe trait ([`Session`]), so that the engine
+//! holds a `Box<dyn Session>` that `boardsize` can replace with another game type's
+//! (Go's sizes are different types): the position history, the MCTS player (its tree
+//! kept between moves) and the genmove rules (pass, resign).
+
+use std::time::Duration;
+
+use super::engine::{EngineConfig, GtpError};
+use super::game::{colour_name, FinalStatus, GtpGame};
+use crate::games::{GameError, GameKind, Othello, Player};
+use crate::players::{Agent, MctsAgent};
+use crate::search::{SearchError, SearchResult};
+use crate::tree::Proof;
+
+/// Plies a game must have before the engine resigns: a few moves each.
+pub const RESIGN_MIN_PLIES: usize = 20;
+
+/// Visits the best move needs before its win rate can justify resigning (below this the
+/// estimate is too noisy; a proven loss needs none).
+pub const RESIGN_MIN_VISITS: u64 = 1_000;
+
+/// What `genmove` answers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GenMove {
+    /// A move (a pass included), in the game's notation.
+    Move(String),
+    /// The engine resigns.
+    Resign,
+}
+
+/// What one `genmove` may spend and when it gives up.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GenMoveRules {
+    /// Playout budget (`None`: the time alone).
+    pub playouts: Option<u64>,
+    /// Time budget (`None`: the playouts alone).
+    pub time: Option<Duration>,
+    /// Resign below this win rate (0: never).
+    pub resign_below: f64,
+    /// Play the move (`genmove`) or only name it (`reg_genmove`).
+    pub commit: bool,
+}
+
+/// A game in progress, whatever its type: what the engine's commands do to it.
+pub trait Session: Send {
+    /// The board size (GTP's `boardsize`).
+    fn board_size(&self) -> u32;
+    /// Back to the start position (the komi stays).
+    fn clear(&mut self);
+    /// Sets the komi of this and later games.
+    fn set_komi(&mut self, komi: f32);
+    /// Plays `vertex` for `player`.
+    ///
+    /// # Errors
+    /// [`GtpError::Syntax`] for a vertex that is not this game's; [`GtpError::IllegalMove`].
+    fn play(&mut self, player: Player, vertex: &str) -> Result<(), GtpError>;
+    /// Searches and answers a move for `player` (playing it if `rules.commit`).
+    ///
+    /// # Errors
+    /// [`GtpError::IllegalMove`] when `player` cannot move now; [`GtpError::Search`].
+    fn genmove(&mut self, player: Player, rules: GenMoveRules) -> Result<GenMove, GtpError>;
+    /// Takes the last move back.
+    ///
+    /// # Errors
+    /// [`GtpError::CannotUndo`] at the start.
+    fn undo(&mut self) -> Result<(), GtpError>;
+    /// The board for people (lines, no blank one).
+    fn showboard(&self) -> String;
+    /// GTP's `final_score` text.
+    fn final_score(&self) -> String;
+    /// The vertices of `status` stones.
+    fn final_status_list(&self, status: FinalStatus) -> Vec<String>;
+    /// The moves the side to move still expects to play (for the clock).
+    fn moves_left(&self) -> u32;
+    /// The last search's statistics, if any (for diagnostics).
+    fn last_search(&self) -> Option<&SearchResult>;
+}
+
+/// A new session for `kind` at `size` (`None`: the game's usual size): the one place that
+/// maps a game and a size to a type. Go's sizes will each be a line here.
+///
+/// # Errors
+/// [`GtpError::UnacceptableSize`] for a size the game does not have;
+/// [`GtpError::UnsupportedGame`] for a game without GTP; [`GtpError::Search`] if the
+/// search memory cannot be set up.
+pub fn new_session(kind: GameKind, size: Option<u32>, config: &EngineConfig) -> Result<Box<dyn Session>, GtpError> {
+    match (kind, size) {
+        (GameKind::Othello, None | Some(8)) => Ok(Box::new(GameSession::<Othello>::new(config)?)),
+        (GameKind::Othello, Some(size)) => Err(GtpError::UnacceptableSize(size)),
+        (kind, _) => Err(GtpError::UnsupportedGame(kind)),
+    }
+}
+
+/// A game of `G`: the positions so far (the start first) and the player.
+pub struct GameSession<G: GtpGame> {
+    history: Vec<G>,
+    agent: MctsAgent<G>,
+    komi: f32,
+}
+
+impl<G: GtpGame> GameSession<G> {
+    /// A game at the start, played by MCTS with `config`'s search settings.
+    ///
+    /// # Errors
+    /// [`GtpError::Search`] if the search memory cannot be set up.
+    pub fn new(config: &EngineConfig) -> Result<Self, GtpError> {
+        let agent = MctsAgent::new(&config.search, 0).map_err(|e| GtpError::Search(e.into()))?;
+        Ok(GameSession { history: vec![G::new()], agent, komi: 0.0 })
+    }
+
+    fn position(&self) -> &G {
+        // `history` always holds the start position.
+        &self.history[self.history.len() - 1]
+    }
+
+    /// The resign rule: enabled, a few moves into the game, and the search sure of it (a
+    /// proven loss, or a well-visited best move below the threshold).
+    fn resigns(&self, result: &SearchResult, resign_below: f64) -> bool {
+        if resign_below <= 0.0 || self.history.len() <= RESIGN_MIN_PLIES {
+            return false;
+        }
+        if result.proof == Proof::Loss {
+            return true;
+        }
+        let best = result.children.iter().find(|c| Some(c.mv) == result.best_move);
+        best.is_some_and(|c| c.visits >= RESIGN_MIN_VISITS && c.value < resign_below)
+    }
+}
+
+impl<G: GtpGame> Session for GameSession<G> {
+    fn board_size(&self) -> u32 {
+        G::BOARD_SIZE
+    }
+
+    fn clear(&mut self) {
+        let mut start = G::new();
+        start.set_komi(self.komi);
+        self.history = vec![start];
+    }
+
+    fn set_komi(&mut self, komi: f32) {
+        self.komi = komi;
+        for position in &mut self.history {
+            position.set_komi(komi);
+        }
+    }
+
+    fn play(&mut self, player: Player, vertex: &str) -> Result<(), GtpError> {
+        let mut next = self.position().clone();
+        let mv = next.parse_move(vertex).map_err(|_| GtpError::Syntax(format!("invalid vertex '{vertex}'")))?;
+        // After the end, a pass changes nothing (a referee forwards the other engine's
+        // closing pass); it is still a move that `undo` takes back.
+        if next.outcome().is_none() || Some(mv) != G::pass() {
+            next.play_as(player, mv).map_err(|e| match e {
+                GameError::IllegalMove(why) => GtpError::IllegalMove(why),
+                GameError::GameOver => GtpError::IllegalMove(format!("{vertex} (the game is over)")),
+                e => GtpError::IllegalMove(format!("{vertex} ({e})")),
+            })?;
+        }
+        self.history.push(next);
+        Ok(())
+    }
+
+    fn genmove(&mut self, player: Player, rules: GenMoveRules) -> Result<GenMove, GtpError> {
+        let mut next = self.position().clone();
+        let pass = G::pass().map(|p| next.format_move(p));
+        if next.outcome().is_some() {
+            // Over: answer the pass a controller expects, as `play` takes it.
+            let Some(pass) = pass else { return Err(GtpError::IllegalMove("(the game is over)".to_string())) };
+            if rules.commit {
+                self.history.push(next);
+            }
+            return Ok(GenMove::Move(pass));
+        }
+        if next.give_turn(player, "").is_err() {
+            return Err(GtpError::IllegalMove(format!("(not {}'s turn)", colour_name(player))));
+        }
+        let moves = next.legal_moves();
+        let mv = match moves.as_ref() {
+            // Nothing to choose (a forced pass): no search.
+            [only] => *only,
+            _ => {
+                self.agent
+                    .set_budget(rules.playouts, rules.time)
+                    .map_err(|e| GtpError::Search(SearchError::Config(e).into()))?;
+                let mv = self.agent.choose(&next).map_err(GtpError::Search)?;
+                if self.agent.last_search().is_some_and(|r| self.resigns(r, rules.resign_below)) {
+                    return Ok(GenMove::Resign);
+                }
+                mv
+            }
+        };
+        let text = next.format_move(mv);
+        if rules.commit {
+            next.play_unchecked(mv);
+            self.history.push(next);
+        }
+        Ok(GenMove::Move(text))
+    }
+
+    fn undo(&mut self) -> Result<(), GtpError> {
+        if self.history.len() <= 1 {
+            return Err(GtpError::CannotUndo);
+        }
+        self.history.pop();
+        Ok(())
+    }
+
+    fn showboard(&self) -> String {
+        self.position().render().lines().filter(|l| !l.trim().is_empty()).collect::<Vec<_>>().join("\n")
+    }
+
+    fn final_score(&self) -> String {
+        self.position().final_score()
+    }
+
+    fn final_status_list(&self, status: FinalStatus) -> Vec<String> {
+        let position = self.position();
+        position.final_status_list(status).into_iter().map(|mv| position.format_move(mv)).collect()
+    }
+
+    fn moves_left(&self) -> u32 {
+        self.position().moves_left()
+    }
+
+    fn last_search(&self) -> Option<&SearchResult> {
+        self.agent.last_search()
+    }
+}
