@@ -374,3 +374,50 @@ impl<const N: usize> Board<N> {
         (counts[BLACK as usize], counts[WHITE as usize])
     }
 }
+
+#[cfg(test)]
+impl<const N: usize> Board<N> {
+    /// Panics unless every incremental field equals its value recomputed from the stones:
+    /// the hash, each chain's representative, size and pseudo-liberties, the empty list.
+    pub(super) fn assert_consistent(&self) {
+        let mut hash = 0;
+        let mut empties = 0;
+        for point in 0..N * N {
+            let cell = Self::cell(point);
+            let color = self.color[cell];
+            if color == EMPTY {
+                assert_eq!(self.empty[self.empty_at[cell] as usize] as usize, cell, "empty list");
+                empties += 1;
+                continue;
+            }
+            hash ^= ZOBRIST[color as usize - 1][cell];
+            // The chain by flood fill, against the linked list and the representative.
+            let mut members = vec![cell];
+            let mut i = 0;
+            while i < members.len() {
+                for n in Self::neighbours(members[i]) {
+                    if self.color[n] == color && !members.contains(&n) {
+                        members.push(n);
+                    }
+                }
+                i += 1;
+            }
+            let head = self.chain(cell);
+            assert!(members.iter().all(|&m| self.chain(m) == head), "one representative per chain");
+            assert_eq!(self.size[head] as usize, members.len(), "chain size");
+            let mut listed = 1;
+            let mut s = self.next[cell] as usize;
+            while s != cell {
+                assert!(members.contains(&s), "the stone list stays in the chain");
+                listed += 1;
+                s = self.next[s] as usize;
+            }
+            assert_eq!(listed, members.len(), "the stone list holds the chain");
+            let libs: usize =
+                members.iter().map(|&m| Self::neighbours(m).iter().filter(|&&n| self.color[n] == EMPTY).count()).sum();
+            assert_eq!(self.libs[head] as usize, libs, "pseudo-liberties");
+        }
+        assert_eq!(self.empties, empties, "empty count");
+        assert_eq!(self.hash, hash, "incremental hash equals the recomputed one");
+    }
+}

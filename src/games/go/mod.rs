@@ -442,4 +442,33 @@ mod tests {
         }
         assert_eq!(Go19::new().board.empties, 361);
     }
+
+    /// Random games mixing light-playout moves and uniformly random legal moves (which
+    /// fill eyes, so chains die and merge in every way): after every move the board's
+    /// incremental state equals its recomputation.
+    fn random_games<const N: usize>(games: u64) {
+        use rand_core::SeedableRng;
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(N as u64);
+        for g in 0..games {
+            let mut game = Go::<N>::new();
+            while game.outcome().is_none() {
+                let mv = if g % 2 == 0 {
+                    game.playout_move(&mut rng)
+                } else {
+                    let moves = game.legal_moves();
+                    moves[crate::games::random_below(&mut rng, moves.len() as u32) as usize]
+                };
+                assert!(game.is_legal(mv), "{}", game.format_move(mv));
+                game.play_unchecked(mv);
+                game.board.assert_consistent();
+            }
+        }
+    }
+
+    #[test]
+    fn incremental_board_state_matches_a_recomputation() {
+        random_games::<9>(40);
+        random_games::<5>(40);
+        random_games::<19>(2);
+    }
 }
