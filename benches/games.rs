@@ -10,7 +10,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use parmcts::games::perft::perft;
 use parmcts::games::PlayoutPolicy;
-use parmcts::{ConnectFour, Game, NTupleNetwork, Othello, Outcome, Playouts, SearchGame, TicTacToe};
+use parmcts::{ConnectFour, Game, Go, Go19, Go9, NTupleNetwork, Othello, Outcome, Playouts, SearchGame, TicTacToe};
 
 fn bench_game<G: SearchGame>(c: &mut Criterion, perft_depth: u32, perft_nodes: u64) {
     let mut group = c.benchmark_group(G::NAME);
@@ -163,10 +163,52 @@ fn network_value<G: SearchGame>(c: &mut Criterion, moves: &str) {
     c.bench_function(&format!("{}/network_value", G::NAME), |b| b.iter(|| network.value(black_box(&game))));
 }
 
+/// Go 19x19's move generation: perft(2) from the empty board.
+fn perft_go19(c: &mut Criterion) {
+    c.bench_function("go19/perft(2)", |b| {
+        b.iter(|| {
+            let nodes = perft(black_box(&Go19::new()), 2);
+            assert_eq!(nodes, 130_683);
+            nodes
+        })
+    });
+}
+
+/// Go's light playouts from a cloned empty board (as the search clones its root, without
+/// building a board per playout). Each finished game's outcome is asserted to be the
+/// sign of its Tromp-Taylor score.
+fn go_light_playouts<const N: usize>(c: &mut Criterion, playouts: u64) {
+    let mut group = c.benchmark_group(format!("{}_light_playouts", Go::<N>::NAME));
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(playouts));
+    let root = Go::<N>::new();
+    group.bench_function("from_empty_board", |b| {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+        b.iter(|| {
+            let mut black_wins = 0;
+            for _ in 0..playouts {
+                let mut game = black_box(&root).clone();
+                let outcome = game.random_playout(&mut rng);
+                assert_eq!(outcome == Outcome::Win(parmcts::Player::One), game.area_score() > 0.0);
+                black_wins += u32::from(outcome == Outcome::Win(parmcts::Player::One));
+            }
+            assert!(black_wins > 0 && black_wins < playouts as u32, "both colours win some random games");
+            black_wins
+        })
+    });
+    group.finish();
+}
+
 fn games(c: &mut Criterion) {
     bench_game::<TicTacToe>(c, 9, 255_168);
     bench_game::<ConnectFour>(c, 8, 5_673_234);
     bench_game::<Othello>(c, 7, 55_092);
+    // Go: perft(2) is 81 * 81 + 82 on 9x9 (after a stone 80 points and the pass; after
+    // a pass all 81 and the pass) and 361 * 361 + 362 on 19x19.
+    bench_game::<Go9>(c, 2, 6_643);
+    go_light_playouts::<9>(c, 10_000);
+    go_light_playouts::<19>(c, 1_000);
+    perft_go19(c);
     othello_builds(c);
     othello_lanes(c);
     playout_policies::<ConnectFour>(c);

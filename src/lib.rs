@@ -3,8 +3,9 @@
 //! Lock-free parallel Monte Carlo Tree Search on a preallocated arena, with bitboard
 //! games.
 //!
-//! * [`games`]: the [`Game`] trait and tic-tac-toe, Connect Four and Othello, proven by
-//!   perft against published tables.
+//! * [`games`]: the [`Game`] trait and tic-tac-toe, Connect Four, Othello (proven by
+//!   perft against published tables) and Go 9x9, 13x13 and 19x19 (checked against GNU Go).
+//! * [`gtp`]: the Go Text Protocol; a client for other engines.
 //! * [`mod@search`]: the validated [`SearchConfig`] (every setting declared once in
 //!   [`search::SETTINGS`]), the [`Search`] engine with its sequential, tree-parallel and
 //!   root-parallel drivers, and the [`SearchResult`]. The tree (24-byte nodes in a
@@ -56,8 +57,8 @@ pub mod weights;
 
 pub use evaluator::{Evaluator, NTupleBoard, NTupleNetwork, NetworkError};
 pub use games::{
-    ConnectFour, Game, GameError, GameKind, Move, MoveList, MovesPlayed, Othello, Outcome, Player, Playouts,
-    SearchGame, TicTacToe, Tuning, Turn,
+    ConnectFour, Game, GameError, GameKind, Go, Go13, Go19, Go9, Move, MoveList, MovesPlayed, Othello, Outcome, Player,
+    Playouts, SearchGame, TicTacToe, Tuning, Turn,
 };
 pub use search::{search, ChildResult, ConfigError, Mode, Search, SearchConfig, SearchError, SearchResult};
 pub use solver::Endgame;

@@ -2,7 +2,7 @@
 //! and play cleanly, a position has moves exactly when it is not over, games terminate
 //! within their maximum length, move text round-trips, and hashes agree on transpositions.
 
-use parmcts::{ConnectFour, Game, Othello, TicTacToe};
+use parmcts::{ConnectFour, Game, Go13, Go9, Othello, TicTacToe};
 use proptest::prelude::*;
 
 /// Plays the move chosen by each selector (modulo the number of legal moves) until the
@@ -66,5 +66,34 @@ proptest! {
         for mv in [c, b, a] { y.play_unchecked(parmcts::Move(mv)); }
         prop_assert_eq!(x.hash(), y.hash());
         prop_assert_eq!(x, y);
+    }
+}
+
+proptest! {
+    // Go's random games run to the length cap (3 N² plies) and check superko at every ply:
+    // fewer cases.
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn go_games_are_well_formed(selectors in prop::collection::vec(any::<u8>(), 1..300)) {
+        prop_assert!(walk::<Go9>(&selectors, Go9::MAX_PLIES as usize) >= 2);
+    }
+
+    #[test]
+    fn go13_games_are_well_formed(selectors in prop::collection::vec(any::<u8>(), 1..100)) {
+        prop_assert!(walk::<Go13>(&selectors, Go13::MAX_PLIES as usize) >= 2);
+    }
+
+    #[test]
+    fn go_transpositions_hash_alike(a in 0u16..81, b in 0u16..81, c in 0u16..81, d in 0u16..81) {
+        // Black's two stones in either order around White's (captures included: the
+        // stones are distinct points, so both orders capture the same).
+        prop_assume!(a != b && a != c && b != c && d != a && d != b && d != c);
+        let mut x = Go9::new();
+        let mut y = Go9::new();
+        for mv in [a, c, b, d] { prop_assume!(x.try_play(parmcts::Move(mv)).is_ok()); }
+        for mv in [b, c, a, d] { prop_assume!(y.try_play(parmcts::Move(mv)).is_ok()); }
+        prop_assert_eq!(x.hash(), y.hash());
+        prop_assert_eq!(x.render(), y.render());
     }
 }

@@ -68,6 +68,7 @@
 
 pub mod connect4;
 pub mod evaluate;
+pub mod go;
 pub mod othello;
 pub mod perft;
 pub mod playout;
@@ -84,6 +85,7 @@ use crate::solver::Endgame;
 
 pub use connect4::ConnectFour;
 pub use evaluate::Evaluate;
+pub use go::{Go, Go13, Go19, Go9};
 pub use othello::Othello;
 pub use playout::{roulette, roulette_by, sample_weighted, MovesPlayed, PlayoutPolicy, Playouts};
 pub use registry::{GameKind, UnknownGame};

@@ -66,10 +66,13 @@ registry! {$
     TicTacToe: TicTacToe(tictactoe), 500_000, "tic-tac-toe (3x3)";
     ConnectFour: ConnectFour(connect4), 1_000_000, "Connect Four (7 columns, 6 rows)";
     Othello: Othello(othello), 100_000, "Othello / Reversi (8x8)";
+    Go: Go9(go), 100_000, "Go 9x9 (Tromp-Taylor area scoring, positional superko, komi 7)";
+    Go13: Go13(go), 30_000, "Go 13x13 (Tromp-Taylor area scoring, positional superko, komi 7)";
+    Go19: Go19(go), 10_000, "Go 19x19 (Tromp-Taylor area scoring, positional superko, komi 7)";
 }
 
 impl GameKind {
-    /// The names of every game, for messages: `tictactoe, connect4 or othello`.
+    /// The names of every game, for messages: `tictactoe, connect4, othello, go, go13 or go19`.
     pub fn names() -> String {
         let names: Vec<&str> = GameKind::ALL.iter().map(|g| g.name()).collect();
         match names.split_last() {

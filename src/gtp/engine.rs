@@ -87,7 +87,7 @@ impl fmt::Display for GtpError {
             GtpError::UnacceptableSize(size) => write!(f, "unacceptable size {size}"),
             GtpError::CannotUndo => write!(f, "cannot undo"),
             GtpError::LineTooLong => write!(f, "line too long (over {} bytes)", protocol::MAX_LINE),
-            GtpError::UnsupportedGame(kind) => write!(f, "{kind} cannot be played over GTP (othello can)"),
+            GtpError::UnsupportedGame(kind) => write!(f, "{kind} cannot be played over GTP (othello and go can)"),
             GtpError::Search(why) => write!(f, "search failed: {why}"),
             GtpError::BadResign(r) => write!(f, "resign threshold {r} is not a win rate in [0, 1)"),
         }
@@ -262,8 +262,10 @@ impl Engine {
         if size == self.session.board_size() {
             self.session.clear();
         } else {
-            // Another size may be another game type: a new session.
+            // Another size may be another game type: a new session, with the komi.
+            let komi = self.session.komi();
             self.session = new_session(self.kind, Some(size), &self.config)?;
+            self.session.set_komi(komi);
         }
         self.clocks = [self.time.clock(); 2];
         Ok(String::new())

@@ -6,6 +6,7 @@
 //! `Go<9>`, `Go<13>`, `Go<19>`) are one implementation each: `boardsize` replaces the
 //! engine's session with the type of the size asked for.
 
+use crate::games::go::Go;
 use crate::games::othello::{Othello, PASS};
 use crate::games::{Game, GameError, Move, Outcome, Player, SearchGame};
 
@@ -36,8 +37,12 @@ pub trait GtpGame: SearchGame {
     /// The board size that `boardsize` names this game type by (one type per size).
     const BOARD_SIZE: u32;
 
-    /// Sets the komi (points added to White's score). Games without komi ignore it; the
-    /// command succeeds either way.
+    /// The komi (points added to White's score): 0 for games without one.
+    fn komi(&self) -> f32 {
+        0.0
+    }
+
+    /// Sets the komi. Games without komi ignore it; the command succeeds either way.
     fn set_komi(&mut self, _komi: f32) {}
 
     /// The pass, if the game has one: what `genmove` answers when the player has nothing
@@ -89,12 +94,54 @@ pub fn colour_name(player: Player) -> &'static str {
     }
 }
 
-/// `B+n`, `W+n` or `0` from Black's margin.
-pub fn score_text(black_margin: i64) -> String {
+/// `B+n`, `W+n` or `0` from Black's margin (`B+3.5` for a half point).
+pub fn score_text(black_margin: f64) -> String {
     match black_margin {
-        0 => "0".to_string(),
-        m if m > 0 => format!("B+{m}"),
+        0.0 => "0".to_string(),
+        m if m > 0.0 => format!("B+{m}"),
         m => format!("W+{}", -m),
+    }
+}
+
+/// Go at every size: komi, moves for either colour (a controller may ask either to move,
+/// as in handicap set-up), Tromp-Taylor area scoring.
+impl<const N: usize> GtpGame for Go<N> {
+    const BOARD_SIZE: u32 = N as u32;
+
+    fn komi(&self) -> f32 {
+        Go::komi(self)
+    }
+
+    fn set_komi(&mut self, komi: f32) {
+        Go::set_komi(self, komi);
+    }
+
+    fn pass() -> Option<Move> {
+        Some(Self::PASS)
+    }
+
+    /// Either colour may move while the game is on.
+    fn give_turn(&mut self, player: Player, text: &str) -> Result<(), GameError> {
+        if self.outcome().is_some() {
+            return Err(GameError::IllegalMove(format!("{text} (the game is over)")));
+        }
+        Go::give_turn(self, player);
+        Ok(())
+    }
+
+    fn play_as(&mut self, player: Player, mv: Move) -> Result<(), GameError> {
+        Go::play_as(self, player, mv)
+    }
+
+    /// Black's area minus White's and the komi (Tromp-Taylor, on the board as it stands:
+    /// dead stones count unless they were captured).
+    fn final_score(&self) -> String {
+        score_text(f64::from(self.area_score()))
+    }
+
+    /// Half the empty points: the side to move fills about every other one.
+    fn moves_left(&self) -> u32 {
+        self.empty_points() / 2
     }
 }
 
@@ -129,7 +176,7 @@ impl GtpGame for Othello {
             Some(Outcome::Win(Player::Two)) => margin -= empties,
             _ => {}
         }
-        score_text(margin)
+        score_text(margin as f64)
     }
 
     /// Half the empty squares (rounded up): the side to move plays about every other one.
@@ -157,9 +204,12 @@ mod tests {
 
     #[test]
     fn scores_are_written_as_gtp_writes_them() {
-        assert_eq!(score_text(0), "0");
-        assert_eq!(score_text(12), "B+12");
-        assert_eq!(score_text(-3), "W+3");
+        assert_eq!(score_text(0.0), "0");
+        assert_eq!(score_text(12.0), "B+12");
+        assert_eq!(score_text(-3.0), "W+3");
+        assert_eq!(score_text(-6.5), "W+6.5");
+        // The empty 9x9 board: White's komi.
+        assert_eq!(Go::<9>::new().final_score(), "W+7");
         assert_eq!(Othello::new().final_score(), "0");
         assert_eq!(Othello::new().moves_left(), 30);
         // A finished game with empties: they go to the winner.

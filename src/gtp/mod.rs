@@ -7,7 +7,9 @@
 //!   can switch to another game type (Go's board sizes are different types);
 //! * [`game`]: the seam a game implements ([`GtpGame`]: size, komi, moves by a named
 //!   colour, the pass, the score), with Othello's implementation;
-//! * [`time`]: the time controls and the per-move budget.
+//! * [`time`]: the time controls and the per-move budget;
+//! * [`client`]: the other side: a GTP client that drives an external engine (GNU Go
+//!   in the differential tests).
 //!
 //! # Examples
 //! ```
@@ -23,11 +25,13 @@
 //! assert!(out.ends_with("=3 \n\n= \n\n"));
 //! ```
 
+pub mod client;
 pub mod engine;
 pub mod game;
 pub mod protocol;
 pub mod session;
 pub mod time;
 
+pub use client::{ClientError, GtpClient};
 pub use engine::{Engine, EngineConfig, GtpError};
 pub use game::{FinalStatus, GtpGame};

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use super::engine::{EngineConfig, GtpError};
 use super::game::{colour_name, FinalStatus, GtpGame};
-use crate::games::{GameError, GameKind, Othello, Player};
+use crate::games::{GameError, GameKind, Go13, Go19, Go9, Othello, Player};
 use crate::players::{Agent, MctsAgent};
 use crate::search::{SearchError, SearchResult};
 use crate::tree::Proof;
@@ -47,6 +47,8 @@ pub trait Session: Send {
     fn board_size(&self) -> u32;
     /// Back to the start position (the komi stays).
     fn clear(&mut self);
+    /// The komi of this game.
+    fn komi(&self) -> f32;
     /// Sets the komi of this and later games.
     fn set_komi(&mut self, komi: f32);
     /// Plays `vertex` for `player`.
@@ -84,9 +86,14 @@ pub trait Session: Send {
 /// [`GtpError::UnsupportedGame`] for a game without GTP; [`GtpError::Search`] if the
 /// search memory cannot be set up.
 pub fn new_session(kind: GameKind, size: Option<u32>, config: &EngineConfig) -> Result<Box<dyn Session>, GtpError> {
+    let go = matches!(kind, GameKind::Go | GameKind::Go13 | GameKind::Go19);
     match (kind, size) {
         (GameKind::Othello, None | Some(8)) => Ok(Box::new(GameSession::<Othello>::new(config)?)),
+        (GameKind::Go, None) | (_, Some(9)) if go => Ok(Box::new(GameSession::<Go9>::new(config)?)),
+        (GameKind::Go13, None) | (_, Some(13)) if go => Ok(Box::new(GameSession::<Go13>::new(config)?)),
+        (GameKind::Go19, None) | (_, Some(19)) if go => Ok(Box::new(GameSession::<Go19>::new(config)?)),
         (GameKind::Othello, Some(size)) => Err(GtpError::UnacceptableSize(size)),
+        (_, Some(size)) if go => Err(GtpError::UnacceptableSize(size)),
         (kind, _) => Err(GtpError::UnsupportedGame(kind)),
     }
 }
@@ -105,7 +112,9 @@ impl<G: GtpGame> GameSession<G> {
     /// [`GtpError::Search`] if the search memory cannot be set up.
     pub fn new(config: &EngineConfig) -> Result<Self, GtpError> {
         let agent = MctsAgent::new(&config.search, 0).map_err(|e| GtpError::Search(e.into()))?;
-        Ok(GameSession { history: vec![G::new()], agent, komi: 0.0 })
+        let start = G::new();
+        let komi = start.komi();
+        Ok(GameSession { history: vec![start], agent, komi })
     }
 
     fn position(&self) -> &G {
@@ -136,6 +145,10 @@ impl<G: GtpGame> Session for GameSession<G> {
         let mut start = G::new();
         start.set_komi(self.komi);
         self.history = vec![start];
+    }
+
+    fn komi(&self) -> f32 {
+        self.komi
     }
 
     fn set_komi(&mut self, komi: f32) {

@@ -17,7 +17,7 @@ const DEFAULT_TIME: Duration = Duration::from_millis(1000);
 
 #[derive(Args, Debug)]
 pub struct GtpArgs {
-    /// The game (GTP engines: othello).
+    /// The game (GTP engines: othello, go, go13, go19; `boardsize` switches between the Go sizes).
     #[arg(long, value_parser = game_parser())]
     game: GameKind,
     /// Resign when the best move's win rate is below this, a few moves into the game and

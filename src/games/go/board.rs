@@ -1,0 +1,423 @@
+//! The Go board: a padded mailbox with chains (circular stone lists, a representative
+//! per chain, pseudo-liberty counts), an empty-point list and a Zobrist hash, all kept
+//! incrementally. The same board serves the rules of the tree and the playouts.
+//!
+//! # Layout
+//! A board of side `N` uses stride `W = N + 1`: point (row, col) (0-based, row 0 at the
+//! bottom) is cell `(row + 1) * W + col + 1`. Cell `(row + 1) * W` is the border both to
+//! the right of row `row - 1` and to the left of row `row`, and rows 0 and `N + 1` are
+//! border rows, so every point's four neighbours are `±1` and `±W` and no index wraps.
+//! Arrays are sized for 19x19 ([`CELLS`]); smaller boards use a prefix.
+//!
+//! # Chains and pseudo-liberties
+//! A chain's pseudo-liberties count, with multiplicity, the (stone, empty neighbour)
+//! pairs of its stones. A chain is captured exactly when the count is zero, which is
+//! all the rules need; the count is cheap to keep (±1 per adjacency on each placement
+//! and removal), as in libego and Fuego.
+
+/// The largest side supported (GTP letters `A`..`T` without `I`).
+pub const MAX_SIDE: usize = 19;
+/// Cells of the largest padded board: `(19 + 2) * (19 + 1) + 1`.
+pub const CELLS: usize = (MAX_SIDE + 2) * (MAX_SIDE + 1) + 1;
+
+/// Cell contents.
+pub(super) const EMPTY: u8 = 0;
+/// A black stone ([`crate::Player::One`]).
+pub(super) const BLACK: u8 = 1;
+/// A white stone ([`crate::Player::Two`]).
+pub(super) const WHITE: u8 = 2;
+/// Off the board.
+pub(super) const BORDER: u8 = 3;
+
+/// No point (no ko).
+pub(super) const NO_POINT: u16 = 0;
+
+/// SplitMix64 (Steele, Lea & Flood 2014): the Zobrist keys' generator.
+const fn splitmix(state: u64) -> u64 {
+    let mut z = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE5_E4B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// `ZOBRIST[k][cell]`: the key of a black (`k = 0`) or white (`k = 1`) stone on `cell`, and
+/// of the ko point `cell` (`k = 2`).
+pub(super) static ZOBRIST: [[u64; CELLS]; 3] = {
+    let mut keys = [[0u64; CELLS]; 3];
+    let mut k = 0;
+    while k < 3 {
+        let mut c = 0;
+        while c < CELLS {
+            keys[k][c] = splitmix(((k * CELLS + c) as u64 + 1).wrapping_mul(0x2545_F491_4F6C_DD1D));
+            c += 1;
+        }
+        k += 1;
+    }
+    keys
+};
+
+/// The colour of the other player.
+#[inline(always)]
+pub(super) const fn opponent(color: u8) -> u8 {
+    color ^ 3
+}
+
+/// Whether a cell holds a stone.
+#[inline(always)]
+pub(super) const fn is_stone(color: u8) -> bool {
+    color == BLACK || color == WHITE
+}
+
+/// A board of side `N` (see the module doc).
+#[derive(Clone)]
+pub(super) struct Board<const N: usize> {
+    /// [`EMPTY`], [`BLACK`], [`WHITE`] or [`BORDER`] per cell.
+    pub(super) color: [u8; CELLS],
+    /// The next stone of the chain (a circular list); meaningless on empty cells.
+    next: [u16; CELLS],
+    /// The chain's representative cell; meaningless on empty cells.
+    head: [u16; CELLS],
+    /// Per representative: the chain's pseudo-liberties.
+    libs: [u16; CELLS],
+    /// Per representative: the chain's stone count.
+    size: [u16; CELLS],
+    /// The empty points, in no order; `empty[..empties]`.
+    pub(super) empty: [u16; MAX_SIDE * MAX_SIDE],
+    /// Where each empty point sits in `empty`.
+    empty_at: [u16; CELLS],
+    /// How many points are empty.
+    pub(super) empties: u16,
+    /// The Zobrist hash of the stones.
+    pub(super) hash: u64,
+}
+
+/// What placing a stone did.
+pub(super) struct Placed {
+    /// Stones captured.
+    pub(super) captured: u32,
+    /// The new ko point ([`NO_POINT`] when none).
+    pub(super) ko: u16,
+}
+
+impl<const N: usize> Board<N> {
+    /// The stride `W = N + 1`.
+    pub(super) const W: usize = N + 1;
+
+    /// The empty board.
+    pub(super) fn new() -> Self {
+        let mut board = Board {
+            color: [BORDER; CELLS],
+            next: [0; CELLS],
+            head: [0; CELLS],
+            libs: [0; CELLS],
+            size: [0; CELLS],
+            empty: [0; MAX_SIDE * MAX_SIDE],
+            empty_at: [0; CELLS],
+            empties: 0,
+            hash: 0,
+        };
+        for point in 0..N * N {
+            let cell = Self::cell(point);
+            board.color[cell] = EMPTY;
+            board.empty_at[cell] = board.empties;
+            board.empty[board.empties as usize] = cell as u16;
+            board.empties += 1;
+        }
+        board
+    }
+
+    /// The cell of point `row * N + col`.
+    #[inline(always)]
+    pub(super) const fn cell(point: usize) -> usize {
+        (point / N + 1) * Self::W + point % N + 1
+    }
+
+    /// The point (`row * N + col`) of an on-board cell.
+    #[inline(always)]
+    pub(super) const fn point(cell: usize) -> usize {
+        (cell / Self::W - 1) * N + cell % Self::W - 1
+    }
+
+    /// The four neighbours of `cell`.
+    #[inline(always)]
+    pub(super) const fn neighbours(cell: usize) -> [usize; 4] {
+        [cell - Self::W, cell - 1, cell + 1, cell + Self::W]
+    }
+
+    /// The four diagonal neighbours of `cell`.
+    #[inline(always)]
+    const fn diagonals(cell: usize) -> [usize; 4] {
+        [cell - Self::W - 1, cell - Self::W + 1, cell + Self::W - 1, cell + Self::W + 1]
+    }
+
+    /// The representative of the chain on `cell` (a stone).
+    #[inline(always)]
+    fn chain(&self, cell: usize) -> usize {
+        self.head[cell] as usize
+    }
+
+    /// Whether `color` may place a stone on `cell` under the simple-ko rule (`ko`: the
+    /// point it may not retake) with suicide forbidden.
+    #[inline]
+    pub(super) fn is_legal(&self, cell: usize, color: u8, ko: u16) -> bool {
+        if self.color[cell] != EMPTY || cell == ko as usize {
+            return false;
+        }
+        let around = Self::neighbours(cell);
+        if around.iter().any(|&n| self.color[n] == EMPTY) {
+            return true;
+        }
+        // A neighbouring chain of our own left with a liberty, or an opponent's left with
+        // none (captured), makes the move legal: the stone takes one pseudo-liberty from
+        // each chain per adjacency.
+        let chains = self.neighbour_chains(cell);
+        (0..4).any(|i| chains[i] != usize::MAX && (self.color[around[i]] == color) == (self.libs_after(&chains, i) > 0))
+    }
+
+    /// The chain of each neighbour of `cell` (`usize::MAX` where there is no stone).
+    #[inline(always)]
+    fn neighbour_chains(&self, cell: usize) -> [usize; 4] {
+        Self::neighbours(cell).map(|n| if is_stone(self.color[n]) { self.chain(n) } else { usize::MAX })
+    }
+
+    /// The pseudo-liberties of chain `chains[i]` once a stone fills the point whose
+    /// neighbour chains are `chains`.
+    #[inline(always)]
+    fn libs_after(&self, chains: &[usize; 4], i: usize) -> u16 {
+        let c = chains[i];
+        self.libs[c] - chains.iter().filter(|&&x| x == c).count() as u16
+    }
+
+    /// Whether the empty `cell` is a one-point eye of `color`: every on-board neighbour
+    /// is `color`, and the opponent holds fewer than two diagonals (none on the edge).
+    #[inline]
+    pub(super) fn is_eye(&self, cell: usize, color: u8) -> bool {
+        if Self::neighbours(cell).iter().any(|&n| self.color[n] != color && self.color[n] != BORDER) {
+            return false;
+        }
+        let mut counts = [0u8; 4];
+        for d in Self::diagonals(cell) {
+            counts[self.color[d] as usize] += 1;
+        }
+        counts[opponent(color) as usize] + u8::from(counts[BORDER as usize] > 0) < 2
+    }
+
+    /// Places a `color` stone on `cell`, which must be legal ([`Board::is_legal`]); captures.
+    pub(super) fn place(&mut self, cell: usize, color: u8) -> Placed {
+        self.remove_empty(cell);
+        self.color[cell] = color;
+        self.hash ^= ZOBRIST[color as usize - 1][cell];
+        self.head[cell] = cell as u16;
+        self.next[cell] = cell as u16;
+        self.size[cell] = 1;
+        self.libs[cell] = 0;
+        let around = Self::neighbours(cell);
+        for &n in &around {
+            match self.color[n] {
+                EMPTY => self.libs[cell] += 1,
+                BORDER => {}
+                _ => {
+                    let c = self.chain(n);
+                    self.libs[c] -= 1;
+                }
+            }
+        }
+        let mut captured = 0;
+        let mut ko = NO_POINT;
+        for &n in &around {
+            let stone = self.color[n];
+            if stone == color {
+                self.merge(cell, n);
+            } else if stone == opponent(color) && self.libs[self.chain(n)] == 0 {
+                let removed = self.remove_chain(n);
+                if removed == 1 {
+                    ko = n as u16;
+                }
+                captured += removed;
+            }
+        }
+        let own = self.chain(cell);
+        let is_ko = captured == 1 && self.size[own] == 1 && self.libs[own] == 1;
+        Placed { captured, ko: if is_ko { ko } else { NO_POINT } }
+    }
+
+    /// Merges the chains of the stones `a` and `b` (same colour), the smaller into the larger.
+    fn merge(&mut self, a: usize, b: usize) {
+        let (mut big, mut small) = (self.chain(a), self.chain(b));
+        if big == small {
+            return;
+        }
+        if self.size[big] < self.size[small] {
+            std::mem::swap(&mut big, &mut small);
+        }
+        let mut s = small;
+        loop {
+            self.head[s] = big as u16;
+            s = self.next[s] as usize;
+            if s == small {
+                break;
+            }
+        }
+        self.next.swap(big, small);
+        self.libs[big] += self.libs[small];
+        self.size[big] += self.size[small];
+    }
+
+    /// Removes the chain on `cell` from the board; returns its stone count.
+    fn remove_chain(&mut self, cell: usize) -> u32 {
+        let first = self.chain(cell);
+        let mut count = 0;
+        let mut s = first;
+        loop {
+            let color = self.color[s];
+            self.color[s] = EMPTY;
+            self.hash ^= ZOBRIST[color as usize - 1][s];
+            self.add_empty(s);
+            for n in Self::neighbours(s) {
+                if is_stone(self.color[n]) {
+                    let c = self.chain(n);
+                    self.libs[c] += 1;
+                }
+            }
+            count += 1;
+            s = self.next[s] as usize;
+            if s == first {
+                break;
+            }
+        }
+        count
+    }
+
+    /// The Zobrist hash of the stones after `color` plays the legal move `cell`, without
+    /// playing it.
+    pub(super) fn hash_after(&self, cell: usize, color: u8) -> u64 {
+        let mut hash = self.hash ^ ZOBRIST[color as usize - 1][cell];
+        let around = Self::neighbours(cell);
+        let chains = self.neighbour_chains(cell);
+        for i in 0..4 {
+            let c = chains[i];
+            let captured = self.color[around[i]] == opponent(color) && self.libs_after(&chains, i) == 0;
+            if captured && !chains[..i].contains(&c) {
+                let mut s = c;
+                loop {
+                    hash ^= ZOBRIST[self.color[s] as usize - 1][s];
+                    s = self.next[s] as usize;
+                    if s == c {
+                        break;
+                    }
+                }
+            }
+        }
+        hash
+    }
+
+    fn remove_empty(&mut self, cell: usize) {
+        let at = self.empty_at[cell] as usize;
+        self.empties -= 1;
+        let last = self.empty[self.empties as usize];
+        self.empty[at] = last;
+        self.empty_at[last as usize] = at as u16;
+    }
+
+    fn add_empty(&mut self, cell: usize) {
+        self.empty_at[cell] = self.empties;
+        self.empty[self.empties as usize] = cell as u16;
+        self.empties += 1;
+    }
+
+    /// Swaps positions `i` and `j` of the empty list (the playouts' rejection sampling).
+    #[inline(always)]
+    pub(super) fn swap_empty(&mut self, i: usize, j: usize) {
+        self.empty.swap(i, j);
+        self.empty_at[self.empty[i] as usize] = i as u16;
+        self.empty_at[self.empty[j] as usize] = j as u16;
+    }
+
+    /// Tromp-Taylor area: (Black's points, White's points), each a stone of that colour
+    /// or an empty point whose empty region reaches stones of that colour only.
+    pub(super) fn area(&self) -> (u32, u32) {
+        let mut counts = [0u32; 3];
+        let mut seen = [false; CELLS];
+        let mut stack = [0u16; MAX_SIDE * MAX_SIDE];
+        for point in 0..N * N {
+            let cell = Self::cell(point);
+            match self.color[cell] {
+                EMPTY if !seen[cell] => {
+                    // Flood the empty region, noting which colours it reaches.
+                    let (mut region, mut reaches, mut top) = (0, 0u8, 1);
+                    stack[0] = cell as u16;
+                    seen[cell] = true;
+                    while top > 0 {
+                        top -= 1;
+                        let c = stack[top] as usize;
+                        region += 1;
+                        for n in Self::neighbours(c) {
+                            match self.color[n] {
+                                EMPTY if !seen[n] => {
+                                    seen[n] = true;
+                                    stack[top] = n as u16;
+                                    top += 1;
+                                }
+                                BLACK | WHITE => reaches |= self.color[n],
+                                _ => {}
+                            }
+                        }
+                    }
+                    if reaches == BLACK || reaches == WHITE {
+                        counts[reaches as usize] += region;
+                    }
+                }
+                EMPTY => {}
+                stone => counts[stone as usize] += 1,
+            }
+        }
+        (counts[BLACK as usize], counts[WHITE as usize])
+    }
+}
+
+#[cfg(test)]
+impl<const N: usize> Board<N> {
+    /// Panics unless every incremental field equals its value recomputed from the stones:
+    /// the hash, each chain's representative, size and pseudo-liberties, the empty list.
+    pub(super) fn assert_consistent(&self) {
+        let mut hash = 0;
+        let mut empties = 0;
+        for point in 0..N * N {
+            let cell = Self::cell(point);
+            let color = self.color[cell];
+            if color == EMPTY {
+                assert_eq!(self.empty[self.empty_at[cell] as usize] as usize, cell, "empty list");
+                empties += 1;
+                continue;
+            }
+            hash ^= ZOBRIST[color as usize - 1][cell];
+            // The chain by flood fill, against the linked list and the representative.
+            let mut members = vec![cell];
+            let mut i = 0;
+            while i < members.len() {
+                for n in Self::neighbours(members[i]) {
+                    if self.color[n] == color && !members.contains(&n) {
+                        members.push(n);
+                    }
+                }
+                i += 1;
+            }
+            let head = self.chain(cell);
+            assert!(members.iter().all(|&m| self.chain(m) == head), "one representative per chain");
+            assert_eq!(self.size[head] as usize, members.len(), "chain size");
+            let mut listed = 1;
+            let mut s = self.next[cell] as usize;
+            while s != cell {
+                assert!(members.contains(&s), "the stone list stays in the chain");
+                listed += 1;
+                s = self.next[s] as usize;
+            }
+            assert_eq!(listed, members.len(), "the stone list holds the chain");
+            let libs: usize =
+                members.iter().map(|&m| Self::neighbours(m).iter().filter(|&&n| self.color[n] == EMPTY).count()).sum();
+            assert_eq!(self.libs[head] as usize, libs, "pseudo-liberties");
+        }
+        assert_eq!(self.empties, empties, "empty count");
+        assert_eq!(self.hash, hash, "incremental hash equals the recomputed one");
+    }
+}

@@ -1,0 +1,65 @@
+//! Go's light playouts: uniform among the moves that are legal under simple ko and do
+//! not fill one of the mover's own one-point eyes; a pass when there is none.
+
+use rand_core::RngCore;
+
+use super::board::{Board, NO_POINT};
+use super::{Go, Move, Outcome};
+use crate::games::{random_below, Game, Playouts};
+
+impl<const N: usize> Go<N> {
+    /// The light playout's move here: a point drawn uniformly among those that are legal
+    /// under simple ko (superko is not checked) and are not a one-point eye of the side
+    /// to move ([`Go::is_eye`]), or [`Go::PASS`] when there is none. The draw picks
+    /// random empty points and moves each rejected one out of the range (exactly
+    /// uniform, no move list).
+    pub fn playout_move<R: RngCore>(&mut self, rng: &mut R) -> Move {
+        let color = self.color();
+        let mut left = self.board.empties as usize;
+        while left > 0 {
+            let i = random_below(rng, left as u32) as usize;
+            let cell = self.board.empty[i] as usize;
+            if !self.board.is_eye(cell, color) && self.board.is_legal(cell, color, self.ko) {
+                return Move(Board::<N>::point(cell) as u16);
+            }
+            left -= 1;
+            self.board.swap_empty(i, left);
+        }
+        Self::PASS
+    }
+
+    /// Whether point `mv` is an empty one-point eye of `player`: all its on-board
+    /// neighbours are `player`'s stones, and the opponent holds fewer than two of its
+    /// diagonal points (none when it is on the edge).
+    pub fn is_eye(&self, mv: Move, player: crate::Player) -> bool {
+        let color = match player {
+            crate::Player::One => super::BLACK,
+            crate::Player::Two => super::WHITE,
+        };
+        (mv.0 as usize) < N * N && {
+            let cell = Board::<N>::cell(mv.0 as usize);
+            self.board.color[cell] == super::EMPTY && self.board.is_eye(cell, color)
+        }
+    }
+}
+
+impl<const N: usize> Playouts for Go<N> {
+    /// Light playouts ([`Go::playout_move`]) to two passes in a row or [`Go::MAX_PLIES`].
+    /// They play on the board alone: simple ko, no superko and no history (the finished
+    /// position's history stops where the playout began). Not uniform over
+    /// [`Game::legal_moves`]: the eye rule is what makes random Go games end.
+    fn random_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
+        while self.passes < 2 && self.plies < Self::MAX_PLIES {
+            let mv = self.playout_move(rng);
+            if mv == Self::PASS {
+                self.passes += 1;
+                self.ko = NO_POINT;
+            } else {
+                self.place(Board::<N>::cell(mv.0 as usize));
+            }
+            self.plies += 1;
+            self.to_move = self.to_move.other();
+        }
+        self.outcome().unwrap_or(Outcome::Draw)
+    }
+}

@@ -1,0 +1,172 @@
+//! Go's rules against GNU Go 3.8 over GTP (`src/gtp/client.rs`): on positions from
+//! random light-playout games (9x9 and 19x19, simple ko, the rule GNU Go's `is_legal`
+//! applies), the legal points, the stones after every move (captures), and the area
+//! score of finished games.
+//!
+//! Scores: GNU Go's `final_score` (started with `--chinese-rules`, `komi 7`) is area
+//! scoring after GNU Go's own dead-stone analysis. Games played out by light playouts
+//! end with no dead stones on the board (every chain that could be captured was: the
+//! playouts fill every point that is not a one-point eye), so the two scores agree
+//! except where GNU Go's analysis still calls a living chain dead; the test therefore
+//! compares only games for which `final_status_list dead` is empty.
+//!
+//! GNU Go is `$PARMCTS_GNUGO`, else `gnugo` on the `PATH`, else `/usr/games/gnugo` (where
+//! Debian puts it). Without it the test prints why and passes, unless
+//! `PARMCTS_REQUIRE_GNUGO=1` (CI), where it fails.
+
+use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
+
+use parmcts::games::go::Superko;
+use parmcts::gtp::client::{GtpClient, ClientError};
+use parmcts::{Game, Go, Move, Player};
+use rand_core::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// Starts GNU Go, or says why not (`None`: skip).
+fn gnugo() -> Option<GtpClient> {
+    let required = std::env::var("PARMCTS_REQUIRE_GNUGO").is_ok_and(|v| v == "1");
+    // Debian installs it in /usr/games, often not on the PATH; PARMCTS_GNUGO names another.
+    let programs = [std::env::var("PARMCTS_GNUGO").unwrap_or_else(|_| "gnugo".into()), "/usr/games/gnugo".into()];
+    let args = ["--mode", "gtp", "--chinese-rules"];
+    let timeout = Duration::from_secs(30);
+    let spawned =
+        GtpClient::spawn(&programs[0], &args, timeout).or_else(|_| GtpClient::spawn(&programs[1], &args, timeout));
+    match spawned {
+        Ok(mut client) => match client.send("protocol_version") {
+            Ok(_) => Some(client),
+            Err(e) if !required => {
+                println!("SKIPPED: gnugo does not answer GTP ({e})");
+                None
+            }
+            Err(e) => panic!("PARMCTS_REQUIRE_GNUGO=1 but gnugo does not answer GTP: {e}"),
+        },
+        Err(e @ ClientError::Spawn { .. }) if !required => {
+            println!("SKIPPED: {e} (install GNU Go: apt-get install gnugo)");
+            None
+        }
+        Err(e) => panic!("PARMCTS_REQUIRE_GNUGO=1 but {e}"),
+    }
+}
+
+fn color(player: Player) -> &'static str {
+    match player {
+        Player::One => "black",
+        Player::Two => "white",
+    }
+}
+
+/// Our stones of `player` as GTP vertices.
+fn our_stones<const N: usize>(game: &Go<N>, player: Player) -> BTreeSet<String> {
+    (0..(N * N) as u16).filter(|&p| game.stone_at(Move(p)) == Some(player)).map(|p| game.format_move(Move(p))).collect()
+}
+
+fn their_stones(gnugo: &mut GtpClient, player: Player) -> BTreeSet<String> {
+    let text = gnugo.send(&format!("list_stones {}", color(player))).unwrap();
+    text.split_whitespace().map(|v| v.to_ascii_uppercase()).collect()
+}
+
+/// `B+12.0` → 12, `W+3.0` → -3, `0` → 0.
+fn parse_score(text: &str) -> f32 {
+    match text.split_once('+') {
+        Some(("B", n)) => n.parse().unwrap(),
+        Some(("W", n)) => -n.parse::<f32>().unwrap(),
+        _ if text == "0" => 0.0,
+        _ => panic!("unexpected final_score '{text}'"),
+    }
+}
+
+#[derive(Default, Debug)]
+struct Tally {
+    games: u32,
+    positions: u32,
+    legality_checks: u32,
+    scores_compared: u32,
+    scores_skipped_dead: u32,
+}
+
+/// Plays `games` random light-playout games of side `N` against GNU Go, checking
+/// `points_per_position` points' legality (all points when it is `N * N`) before every
+/// move, the stones after every move, and the score at the end.
+fn compare<const N: usize>(
+    gnugo: &mut GtpClient,
+    seed: u64,
+    games: u32,
+    points_per_position: usize,
+    tally: &mut Tally,
+) {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    for game_index in 0..games {
+        gnugo.send(&format!("boardsize {N}")).unwrap();
+        gnugo.send("clear_board").unwrap();
+        gnugo.send("komi 7").unwrap();
+        let mut game = Go::<N>::new();
+        game.set_superko(Superko::SimpleKo);
+        let mut transcript = Vec::new();
+        while game.outcome().is_none() {
+            let mover = game.side_to_move();
+            let points: Vec<u16> = if points_per_position >= N * N {
+                (0..(N * N) as u16).collect()
+            } else {
+                (0..points_per_position).map(|_| (rng_below(&mut rng, (N * N) as u32)) as u16).collect()
+            };
+            for p in points {
+                let vertex = game.format_move(Move(p));
+                let theirs = gnugo.send(&format!("is_legal {} {vertex}", color(mover))).unwrap() == "1";
+                assert_eq!(
+                    game.is_legal(Move(p)),
+                    theirs,
+                    "{N}x{N} game {game_index}: legality of {} {vertex} after {}\n{}",
+                    color(mover),
+                    transcript.join(" "),
+                    game.render()
+                );
+                tally.legality_checks += 1;
+            }
+            let mv = game.playout_move(&mut rng);
+            let vertex = game.format_move(mv);
+            game.try_play(mv).unwrap();
+            gnugo.send(&format!("play {} {vertex}", color(mover))).unwrap();
+            transcript.push(vertex);
+            tally.positions += 1;
+            if mv != Go::<N>::PASS {
+                for player in [Player::One, Player::Two] {
+                    assert_eq!(
+                        our_stones(&game, player),
+                        their_stones(gnugo, player),
+                        "{N}x{N} game {game_index}: {} stones after {}",
+                        color(player),
+                        transcript.join(" ")
+                    );
+                }
+            }
+        }
+        tally.games += 1;
+        if game.plies() >= Go::<N>::MAX_PLIES as u32 {
+            continue; // stopped by the length cap, not by two passes
+        }
+        if !gnugo.send("final_status_list dead").unwrap().is_empty() {
+            tally.scores_skipped_dead += 1;
+            continue;
+        }
+        let theirs = parse_score(&gnugo.send("final_score").unwrap());
+        assert_eq!(game.area_score(), theirs, "{N}x{N} game {game_index}: score after {}", transcript.join(" "));
+        tally.scores_compared += 1;
+    }
+}
+
+fn rng_below(rng: &mut Xoshiro256PlusPlus, n: u32) -> u32 {
+    parmcts::games::random_below(rng, n)
+}
+
+#[test]
+fn rules_agree_with_gnugo() {
+    let Some(mut gnugo) = gnugo() else { return };
+    let start = Instant::now();
+    let mut tally = Tally::default();
+    compare::<9>(&mut gnugo, 1, 12, 81, &mut tally);
+    compare::<9>(&mut gnugo, 2, 40, 8, &mut tally);
+    compare::<19>(&mut gnugo, 3, 4, 16, &mut tally);
+    println!("{tally:?} in {:.1} s", start.elapsed().as_secs_f64());
+    assert!(tally.scores_compared >= 10, "too few finished games without dead stones: {tally:?}");
+}
