@@ -16,7 +16,8 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::alphabeta::{minimax, AbError, AlphaBeta, Evaluate, Limits};
 use crate::evaluator::{NTupleNetwork, NetworkError};
-use crate::games::{random_below, Game, Move, SearchGame};
+use crate::games::{random_below, Game, Move, Player, SearchGame};
+use crate::gtp::client::{ClientError, GtpClient};
 use crate::search::{ConfigError, Search, SearchConfig, SearchError, SearchResult, SettingError};
 use crate::solver::{solved_to_play, Endgame, Solved};
 
@@ -112,6 +113,18 @@ pub enum PlayerError {
     NeedsEvaluation(&'static str),
     /// An alpha-beta player's network (`eval=network` or `eval=FILE`) cannot be used.
     Network(NetworkError),
+    /// An external engine (`gtp:COMMAND`) failed: it did not start, exited, timed out or
+    /// refused a command.
+    Gtp(ClientError),
+    /// An external engine answered `genmove` with text that is not a move of the game.
+    GtpMove {
+        /// Its answer.
+        reply: String,
+        /// Why it is not a move.
+        reason: String,
+    },
+    /// The player resigned (an external engine answered `genmove` with `resign`).
+    Resigned,
 }
 
 impl fmt::Display for PlayerError {
@@ -124,6 +137,9 @@ impl fmt::Display for PlayerError {
                 write!(f, "a {kind} player needs the game's heuristic evaluation (build_with_evaluation)")
             }
             PlayerError::Network(e) => write!(f, "alphabeta eval: {e}"),
+            PlayerError::Gtp(e) => write!(f, "gtp player: {e}"),
+            PlayerError::GtpMove { reply, reason } => write!(f, "gtp player answered '{reply}': {reason}"),
+            PlayerError::Resigned => write!(f, "the player resigned"),
         }
     }
 }
@@ -174,6 +190,8 @@ pub enum PlayerSpec {
         /// Node budget of the game's exact solver, tried before searching (0: off).
         endgame: u64,
     },
+    /// An external engine over GTP (`gtp:COMMAND LINE`): the program and its arguments.
+    Gtp(Vec<String>),
 }
 
 /// What scores an alpha-beta player's depth cut-off (its `eval=` key).
@@ -243,6 +261,14 @@ impl PlayerSpec {
     /// [`SpecError`] naming the unknown player, key or bad value.
     pub fn parse(text: &str) -> Result<PlayerSpec, SpecError> {
         let (kind, options) = text.split_once(':').unwrap_or((text, ""));
+        if kind == "gtp" {
+            // The rest is a command line, not options.
+            let command: Vec<String> = options.split_whitespace().map(str::to_string).collect();
+            if command.is_empty() {
+                return Err(SpecError::Missing { spec: text.to_string(), needs: "gtp needs a command line: gtp:PROGRAM ARGS" });
+            }
+            return Ok(PlayerSpec::Gtp(command));
+        }
         let options = self::options(text, options)?;
         let missing = |needs| Err(SpecError::Missing { spec: text.to_string(), needs });
         match kind {
@@ -311,7 +337,7 @@ impl PlayerSpec {
         match self {
             PlayerSpec::Mcts(config) => config.time(),
             PlayerSpec::AlphaBeta { limits, .. } => limits.time,
-            PlayerSpec::Random | PlayerSpec::Minimax { .. } => None,
+            PlayerSpec::Random | PlayerSpec::Minimax { .. } | PlayerSpec::Gtp(_) => None,
         }
     }
 
@@ -326,6 +352,7 @@ impl PlayerSpec {
         Ok(match self {
             PlayerSpec::Random => Box::new(RandomAgent { rng: Xoshiro256PlusPlus::seed_from_u64(seed) }),
             PlayerSpec::Mcts(config) => Box::new(MctsAgent::<G>::new(config, seed)?),
+            PlayerSpec::Gtp(command) => Box::new(GtpAgent::new(command.clone())),
             PlayerSpec::Minimax { .. } => return Err(PlayerError::NeedsEvaluation("minimax")),
             PlayerSpec::AlphaBeta { .. } => return Err(PlayerError::NeedsEvaluation("alphabeta")),
         })
@@ -347,7 +374,7 @@ impl PlayerSpec {
                 }
                 Box::new(AlphaBetaAgent { search, limits: *limits, endgame: *endgame })
             }
-            PlayerSpec::Random | PlayerSpec::Mcts(_) => self.build(seed)?,
+            PlayerSpec::Random | PlayerSpec::Mcts(_) | PlayerSpec::Gtp(_) => self.build(seed)?,
         })
     }
 }
@@ -363,6 +390,85 @@ pub trait Agent<G: Game>: Send {
     /// The last search's result, for players that search.
     fn last_search(&self) -> Option<&SearchResult> {
         None
+    }
+
+    /// Sees move `mv` played in `before` (by either side, the opening's included, in
+    /// order): players that keep their own board (an external engine) follow the game.
+    ///
+    /// # Errors
+    /// [`PlayerError`] if the player cannot follow (its engine refused the move).
+    fn observe(&mut self, before: &G, mv: Move) -> Result<(), PlayerError> {
+        let _ = (before, mv);
+        Ok(())
+    }
+}
+
+/// How long an external engine may take to answer one command (a move included).
+pub const GTP_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// An external engine over GTP (`gtp:COMMAND LINE`), started at its first move or
+/// observed move: it gets the game's set-up ([`Game::gtp_setup`], then `clear_board`),
+/// every move played (`play`), and `genmove` for its own.
+#[derive(Debug)]
+pub struct GtpAgent {
+    command: Vec<String>,
+    client: Option<GtpClient>,
+    /// The move it chose last, which `observe` then sees and must not send back.
+    own: Option<Move>,
+}
+
+impl GtpAgent {
+    /// A player for the engine that `command` (program and arguments) starts.
+    pub fn new(command: Vec<String>) -> GtpAgent {
+        GtpAgent { command, client: None, own: None }
+    }
+
+    /// The engine, started and set up for `game` on first use.
+    fn client<G: Game>(&mut self, game: &G) -> Result<&mut GtpClient, PlayerError> {
+        if self.client.is_none() {
+            let (program, args) = self.command.split_first().ok_or(PlayerError::Gtp(ClientError::Spawn {
+                program: String::new(),
+                reason: "empty command line".to_string(),
+            }))?;
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let mut client = GtpClient::spawn(program, &args, GTP_TIMEOUT).map_err(PlayerError::Gtp)?;
+            for command in game.gtp_setup().iter().map(String::as_str).chain(["clear_board"]) {
+                client.send(command).map_err(PlayerError::Gtp)?;
+            }
+            self.client = Some(client);
+        }
+        Ok(self.client.as_mut().expect("started above"))
+    }
+}
+
+/// GTP's colour of `player`.
+fn gtp_colour(player: Player) -> &'static str {
+    match player {
+        Player::One => "black",
+        Player::Two => "white",
+    }
+}
+
+impl<G: Game> Agent<G> for GtpAgent {
+    fn choose(&mut self, game: &G) -> Result<Move, PlayerError> {
+        let command = format!("genmove {}", gtp_colour(game.side_to_move()));
+        let reply = self.client(game)?.send(&command).map_err(PlayerError::Gtp)?;
+        if reply.eq_ignore_ascii_case("resign") {
+            return Err(PlayerError::Resigned);
+        }
+        let mv = game
+            .parse_move(&reply)
+            .map_err(|e| PlayerError::GtpMove { reply: reply.clone(), reason: e.to_string() })?;
+        self.own = Some(mv);
+        Ok(mv)
+    }
+
+    fn observe(&mut self, before: &G, mv: Move) -> Result<(), PlayerError> {
+        if self.own.take() == Some(mv) {
+            return Ok(());
+        }
+        let command = format!("play {} {}", gtp_colour(before.side_to_move()), before.format_move(mv));
+        self.client(before)?.send(&command).map_err(PlayerError::Gtp).map(drop)
     }
 }
 

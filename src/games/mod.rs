@@ -318,6 +318,12 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         Ok(game)
     }
 
+    /// The GTP commands that set an external engine up for this game before
+    /// `clear_board` (`boardsize`, `komi`): none by default. Used by the `gtp:` player.
+    fn gtp_setup(&self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// A multi-line picture of the board for humans.
     fn render(&self) -> String {
         format!("{self:?}")

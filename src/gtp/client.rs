@@ -69,6 +69,7 @@ impl fmt::Display for ClientError {
 impl std::error::Error for ClientError {}
 
 /// A running engine spoken to over GTP. Dropping it sends `quit` and reaps the process.
+#[derive(Debug)]
 pub struct GtpClient {
     child: Child,
     stdin: Option<ChildStdin>,

@@ -205,18 +205,43 @@ fn play_game<G: Evaluate + SearchGame>(
         first.build_with_evaluation::<G>(seed).map_err(MatchError::Player)?,
         second.build_with_evaluation::<G>(seed ^ 0xABCD).map_err(MatchError::Player)?,
     ];
+    // Players that keep their own board (external engines) follow the opening.
+    let mut replay = start.clone();
+    for text in &opening {
+        let mv = replay.parse_move(text).map_err(|e| MatchError::IllegalMove { mv: text.clone(), reason: e.to_string() })?;
+        for agent in &mut agents {
+            agent.observe(&replay, mv).map_err(MatchError::Player)?;
+        }
+        replay.play_unchecked(mv);
+    }
     let mut moves = Vec::new();
     let mut move_ms = [Vec::new(), Vec::new()];
+    let mut resigned = None;
     while game.outcome().is_none() {
         let mover = game.side_to_move().index();
         let started = Instant::now();
-        let mv = agents[mover].choose(&game).map_err(MatchError::Player)?;
+        let mv = match agents[mover].choose(&game) {
+            Ok(mv) => mv,
+            Err(PlayerError::Resigned) => {
+                resigned = Some(game.side_to_move());
+                moves.push("resign".to_string());
+                break;
+            }
+            Err(e) => return Err(MatchError::Player(e)),
+        };
         // agents[0] is p1's exactly when p1 moves first.
         move_ms[usize::from((mover == 0) != p1_first)].push(started.elapsed().as_secs_f64() * 1e3);
         moves.push(game.format_move(mv));
+        for agent in &mut agents {
+            agent.observe(&game, mv).map_err(MatchError::Player)?;
+        }
         game.try_play(mv).map_err(|e| MatchError::IllegalMove { mv: game.format_move(mv), reason: e.to_string() })?;
     }
-    let first_won = match game.outcome() {
+    let outcome = match resigned {
+        Some(loser) => Some(Outcome::Win(loser.other())),
+        None => game.outcome(),
+    };
+    let first_won = match outcome {
         Some(Outcome::Win(Player::One)) => Some(true),
         Some(Outcome::Win(Player::Two)) => Some(false),
         _ => None,

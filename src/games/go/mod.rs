@@ -381,6 +381,11 @@ impl<const N: usize> Game for Go<N> {
         format!("{}{}", COLUMNS[point % N] as char, point / N + 1)
     }
 
+    /// The board size and the komi.
+    fn gtp_setup(&self) -> Vec<String> {
+        vec![format!("boardsize {N}"), format!("komi {}", self.komi)]
+    }
+
     fn render(&self) -> String {
         let letters: String = COLUMNS[..N].iter().map(|&c| format!(" {}", c as char)).collect();
         let mut out = format!("  {letters}\n");
