@@ -265,7 +265,10 @@ impl PlayerSpec {
             // The rest is a command line, not options.
             let command: Vec<String> = options.split_whitespace().map(str::to_string).collect();
             if command.is_empty() {
-                return Err(SpecError::Missing { spec: text.to_string(), needs: "gtp needs a command line: gtp:PROGRAM ARGS" });
+                return Err(SpecError::Missing {
+                    spec: text.to_string(),
+                    needs: "gtp needs a command line: gtp:PROGRAM ARGS",
+                });
             }
             return Ok(PlayerSpec::Gtp(command));
         }

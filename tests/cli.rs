@@ -709,3 +709,33 @@ fn gtp_rejects_bad_configuration() {
     rejects(&["gtp", "--game", "othello", "--resign-below", "1.5"], "--resign-below");
     rejects(&["gtp", "--game", "othello", "--playouts", "0"], "playouts");
 }
+
+/// An external engine as a match player: parmcts's own GTP engine, over a pipe, refereed
+/// by `match` (every move it answers is checked), through passes and to the end.
+#[test]
+fn match_plays_an_external_gtp_engine() {
+    let engine = format!("gtp:{} gtp --game othello --playouts 300", env!("CARGO_BIN_EXE_parmcts"));
+    let (code, stdout, stderr) = run_text(&[
+        "match",
+        "--game",
+        "othello",
+        "--p1",
+        "mcts:playouts=300",
+        "--p2",
+        &engine,
+        "--games",
+        "4",
+        "--openings",
+        "random:2",
+        "--json",
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let summary: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    let games = ["p1_wins", "draws", "p2_wins"].iter().map(|k| summary[k].as_u64().unwrap()).sum::<u64>();
+    assert_eq!(games, 4, "{stdout}");
+    // A program that is not there is a clear error, not a hang.
+    let (code, _, stderr) =
+        run_text(&["match", "--game", "othello", "--p1", "random", "--p2", "gtp:/nonexistent/engine", "--games", "1"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("cannot start '/nonexistent/engine'"), "{stderr}");
+}

@@ -42,7 +42,8 @@ fn the_evaluator_alone_finds_a_win_in_one_and_keeps_the_invariants() {
 fn the_evaluator_runs_in_every_threading_mode() {
     let network = trained::<ConnectFour>(300);
     // Implicit minimax values as well: written racily by the tree-parallel workers.
-    for (mode, implicit) in ["seq", "tree", "root", "sync", "virtual"].into_iter().flat_map(|m| [(m, "0"), (m, "0.5")]) {
+    for (mode, implicit) in ["seq", "tree", "root", "sync", "virtual"].into_iter().flat_map(|m| [(m, "0"), (m, "0.5")])
+    {
         let threads = if mode == "seq" { "1" } else { "3" };
         let config = SearchConfig::builder()
             .apply_settings([

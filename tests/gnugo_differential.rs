@@ -18,7 +18,7 @@ use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 use parmcts::games::go::Superko;
-use parmcts::gtp::client::{GtpClient, ClientError};
+use parmcts::gtp::client::{ClientError, GtpClient};
 use parmcts::{Game, Go, Move, Player};
 use rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -169,4 +169,26 @@ fn rules_agree_with_gnugo() {
     compare::<19>(&mut gnugo, 3, 4, 16, &mut tally);
     println!("{tally:?} in {:.1} s", start.elapsed().as_secs_f64());
     assert!(tally.scores_compared >= 10, "too few finished games without dead stones: {tally:?}");
+}
+
+/// A whole 9x9 game against GNU Go through `match`'s `gtp:` player: GNU Go follows every
+/// move (its board and ours agree at the end) and the game ends, scored by our rules.
+#[test]
+fn a_match_against_gnugo_is_refereed_to_the_end() {
+    use parmcts::matches::{run_match, MatchConfig, Openings};
+    use parmcts::players::PlayerSpec;
+    let Some(_) = gnugo() else { return };
+    let program = if GtpClient::spawn("gnugo", &["--version"], Duration::from_secs(5)).is_ok() {
+        "gnugo"
+    } else {
+        "/usr/games/gnugo"
+    };
+    let opponent = PlayerSpec::parse(&format!("gtp:{program} --mode gtp --level 0 --chinese-rules")).unwrap();
+    let us = PlayerSpec::parse("mcts:playouts=300").unwrap();
+    let config = MatchConfig { games: 2, openings: Openings::Random(2), parallel_games: 1, seed: 5, sprt: None };
+    let summary = run_match(&Go::<9>::new(), &us, &opponent, &config, |record, _| {
+        assert!(record.moves.len() > 10, "game {} ended early: {:?}", record.index, record.moves);
+    })
+    .unwrap();
+    assert_eq!(summary.tally.wins + summary.tally.draws + summary.tally.losses, 2);
 }

@@ -208,7 +208,8 @@ fn play_game<G: Evaluate + SearchGame>(
     // Players that keep their own board (external engines) follow the opening.
     let mut replay = start.clone();
     for text in &opening {
-        let mv = replay.parse_move(text).map_err(|e| MatchError::IllegalMove { mv: text.clone(), reason: e.to_string() })?;
+        let mv =
+            replay.parse_move(text).map_err(|e| MatchError::IllegalMove { mv: text.clone(), reason: e.to_string() })?;
         for agent in &mut agents {
             agent.observe(&replay, mv).map_err(MatchError::Player)?;
         }

@@ -126,8 +126,7 @@ pub fn select_child<T: TreeOps, const SOLVER: bool>(
     own_virtual_loss: u32,
 ) -> NodeId {
     let parent_visits = tree.stats(parent).visits + tree.virtual_loss(parent) - own_virtual_loss;
-    let mut terms =
-        Terms {
+    let mut terms = Terms {
         explore: params.c * TABLES.sqrt_ln(parent_visits),
         bias_scale: 0.0,
         beta: 0.0,

@@ -765,7 +765,13 @@ mod implicit_minimax_tests {
                     tree = crate::tree::ExclusiveTree::<false>(arena);
                 }
                 // Othello alternates: a pass is the passing player's move.
-                assert_eq!(value, 1.0 - best, "node {} is not the minimax of its children ({count}, first {})", node.0, first.0);
+                assert_eq!(
+                    value,
+                    1.0 - best,
+                    "node {} is not the minimax of its children ({count}, first {})",
+                    node.0,
+                    first.0
+                );
             }
             _ => {
                 let expected = afterstate_value(state, mover, |g| network.value(g));

@@ -102,7 +102,15 @@ fn loom_one_claim_wins() {
                 loom::thread::spawn(move || {
                     let mut tree = SharedTree(&arena);
                     if tree.try_claim(NodeId::ROOT) {
-                        expand(&mut tree, NodeId::ROOT, &Nim::new(), None::<&mut Xoshiro256PlusPlus>, None, None, false);
+                        expand(
+                            &mut tree,
+                            NodeId::ROOT,
+                            &Nim::new(),
+                            None::<&mut Xoshiro256PlusPlus>,
+                            None,
+                            None,
+                            false,
+                        );
                         1
                     } else {
                         0

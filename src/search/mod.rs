@@ -441,7 +441,15 @@ fn prepare_arenas<G: SearchGame>(
         let mut tree = ExclusiveTree::<false>(arena);
         if tree.try_claim(NodeId::ROOT) {
             let implicit = params.implicit_network();
-            expand(&mut tree, NodeId::ROOT, root, None::<&mut Xoshiro256PlusPlus>, params.priors(), implicit, params.prune);
+            expand(
+                &mut tree,
+                NodeId::ROOT,
+                root,
+                None::<&mut Xoshiro256PlusPlus>,
+                params.priors(),
+                implicit,
+                params.prune,
+            );
         }
         *prior = root_visits_and_leaf(&mut tree);
     }

@@ -51,7 +51,12 @@ impl Arena {
         if !(2..=u32::MAX as u64).contains(&capacity) {
             return Err(CapacityError { requested: capacity });
         }
-        Ok(Arena { nodes: zeroed_nodes(capacity as usize), cursor: CachePadded::new(AtomicU32::new(1)), amaf: None, values: None })
+        Ok(Arena {
+            nodes: zeroed_nodes(capacity as usize),
+            cursor: CachePadded::new(AtomicU32::new(1)),
+            amaf: None,
+            values: None,
+        })
     }
 
     /// Adds the AMAF statistics array (lazily zeroed, like the nodes) if it is missing.
@@ -227,7 +232,11 @@ impl Arena {
     #[allow(clippy::type_complexity)]
     pub fn block_and_side(&self, first: NodeId, count: u32) -> (&[Node], Option<&[AtomicU64]>, Option<&[AtomicU32]>) {
         let range = first.index()..first.index() + count as usize;
-        (&self.nodes[range.clone()], self.amaf.as_ref().map(|a| &a[range.clone()]), self.values.as_ref().map(|v| &v[range]))
+        (
+            &self.nodes[range.clone()],
+            self.amaf.as_ref().map(|a| &a[range.clone()]),
+            self.values.as_ref().map(|v| &v[range]),
+        )
     }
 
     /// Exclusive access to node `id`.
