@@ -32,6 +32,10 @@ pub(super) const BORDER: u8 = 3;
 /// No point (no ko).
 pub(super) const NO_POINT: u16 = 0;
 
+/// The chain of every empty and border cell: cell 0 (a border cell on every board size),
+/// whose pseudo-liberty count is scratch, so that updates need not test for a stone.
+const NO_CHAIN: u16 = 0;
+
 /// SplitMix64 (Steele, Lea & Flood 2014): the Zobrist keys' generator.
 const fn splitmix(state: u64) -> u64 {
     let mut z = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -75,7 +79,7 @@ pub(super) struct Board<const N: usize> {
     pub(super) color: [u8; CELLS],
     /// The next stone of the chain (a circular list); meaningless on empty cells.
     next: [u16; CELLS],
-    /// The chain's representative cell; meaningless on empty cells.
+    /// The chain's representative cell; [`NO_CHAIN`] on empty and border cells.
     head: [u16; CELLS],
     /// Per representative: the chain's pseudo-liberties.
     libs: [u16; CELLS],
@@ -164,7 +168,8 @@ impl<const N: usize> Board<N> {
             return false;
         }
         let around = Self::neighbours(cell);
-        if around.iter().any(|&n| self.color[n] == EMPTY) {
+        // One test for "some neighbour is empty" (EMPTY is 0): no branch per neighbour.
+        if around.iter().fold(1, |acc, &n| acc & u8::from(self.color[n] != EMPTY)) == 0 {
             return true;
         }
         // A neighbouring chain of our own left with a liberty, or an opponent's left with
@@ -190,16 +195,19 @@ impl<const N: usize> Board<N> {
 
     /// Whether the empty `cell` is a one-point eye of `color`: every on-board neighbour
     /// is `color`, and the opponent holds fewer than two diagonals (none on the edge).
-    #[inline]
+    /// Branch-free but for the one test (the colours are bit patterns: `color` and the
+    /// border share `color`'s bit, an opponent stone and the empty point do not).
+    #[inline(always)]
     pub(super) fn is_eye(&self, cell: usize, color: u8) -> bool {
-        if Self::neighbours(cell).iter().any(|&n| self.color[n] != color && self.color[n] != BORDER) {
+        let [a, b, c, d] = Self::neighbours(cell).map(|n| self.color[n]);
+        if a & b & c & d & color == 0 {
             return false;
         }
-        let mut counts = [0u8; 4];
-        for d in Self::diagonals(cell) {
-            counts[self.color[d] as usize] += 1;
-        }
-        counts[opponent(color) as usize] + u8::from(counts[BORDER as usize] > 0) < 2
+        let opp = opponent(color);
+        let diagonals = Self::diagonals(cell).map(|n| self.color[n]);
+        let opponents: u8 = diagonals.iter().map(|&v| u8::from(v == opp)).sum();
+        let edge = u8::from(diagonals.iter().fold(0, |acc, &v| acc | u8::from(v == BORDER)) != 0);
+        opponents + edge < 2
     }
 
     /// Places a `color` stone on `cell`, which must be legal ([`Board::is_legal`]); captures.
@@ -212,15 +220,13 @@ impl<const N: usize> Board<N> {
         self.size[cell] = 1;
         self.libs[cell] = 0;
         let around = Self::neighbours(cell);
+        // Branch-free: the stone's liberties are its empty neighbours, and every
+        // neighbour's chain loses one (empty and border cells name the scratch chain
+        // `NO_CHAIN`, whose count means nothing).
         for &n in &around {
-            match self.color[n] {
-                EMPTY => self.libs[cell] += 1,
-                BORDER => {}
-                _ => {
-                    let c = self.chain(n);
-                    self.libs[c] -= 1;
-                }
-            }
+            self.libs[cell] += u16::from(self.color[n] == EMPTY);
+            let c = self.chain(n);
+            self.libs[c] = self.libs[c].wrapping_sub(1);
         }
         let mut captured = 0;
         let mut ko = NO_POINT;
@@ -274,12 +280,17 @@ impl<const N: usize> Board<N> {
             self.hash ^= ZOBRIST[color as usize - 1][s];
             self.add_empty(s);
             for n in Self::neighbours(s) {
-                if is_stone(self.color[n]) {
-                    let c = self.chain(n);
-                    self.libs[c] += 1;
-                }
+                let c = self.chain(n);
+                self.libs[c] = self.libs[c].wrapping_add(1);
             }
             count += 1;
+            s = self.next[s] as usize;
+            if s == first {
+                break;
+            }
+        }
+        loop {
+            self.head[s] = NO_CHAIN;
             s = self.next[s] as usize;
             if s == first {
                 break;
@@ -387,6 +398,7 @@ impl<const N: usize> Board<N> {
             let color = self.color[cell];
             if color == EMPTY {
                 assert_eq!(self.empty[self.empty_at[cell] as usize] as usize, cell, "empty list");
+                assert_eq!(self.head[cell], NO_CHAIN, "an empty point is in no chain");
                 empties += 1;
                 continue;
             }
