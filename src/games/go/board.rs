@@ -162,19 +162,24 @@ impl<const N: usize> Board<N> {
 
     /// Whether `color` may place a stone on `cell` under the simple-ko rule (`ko`: the
     /// point it may not retake) with suicide forbidden.
-    #[inline]
+    #[inline(always)]
     pub(super) fn is_legal(&self, cell: usize, color: u8, ko: u16) -> bool {
         if self.color[cell] != EMPTY || cell == ko as usize {
             return false;
         }
-        let around = Self::neighbours(cell);
         // One test for "some neighbour is empty" (EMPTY is 0): no branch per neighbour.
-        if around.iter().fold(1, |acc, &n| acc & u8::from(self.color[n] != EMPTY)) == 0 {
-            return true;
-        }
-        // A neighbouring chain of our own left with a liberty, or an opponent's left with
-        // none (captured), makes the move legal: the stone takes one pseudo-liberty from
-        // each chain per adjacency.
+        let around = Self::neighbours(cell);
+        around.iter().fold(1, |acc, &n| acc & u8::from(self.color[n] != EMPTY)) == 0
+            || self.is_legal_crowded(cell, color)
+    }
+
+    /// [`Board::is_legal`] for an empty point with no empty neighbour: a neighbouring
+    /// chain of our own left with a liberty, or an opponent's left with none (captured),
+    /// makes the move legal. The stone takes one pseudo-liberty from each chain per
+    /// adjacency.
+    #[inline(never)]
+    fn is_legal_crowded(&self, cell: usize, color: u8) -> bool {
+        let around = Self::neighbours(cell);
         let chains = self.neighbour_chains(cell);
         (0..4).any(|i| chains[i] != usize::MAX && (self.color[around[i]] == color) == (self.libs_after(&chains, i) > 0))
     }
@@ -322,6 +327,7 @@ impl<const N: usize> Board<N> {
         hash
     }
 
+    #[inline(always)]
     fn remove_empty(&mut self, cell: usize) {
         let at = self.empty_at[cell] as usize;
         self.empties -= 1;
@@ -330,6 +336,7 @@ impl<const N: usize> Board<N> {
         self.empty_at[last as usize] = at as u16;
     }
 
+    #[inline(always)]
     fn add_empty(&mut self, cell: usize) {
         self.empty_at[cell] = self.empties;
         self.empty[self.empties as usize] = cell as u16;
