@@ -266,7 +266,7 @@ fn bad_input_is_rejected_with_exit_code_2() {
     rejects(&["match", "--game", "tictactoe", "--p1", "alphabeta:time-ms=0", "--p2", "random"], "time-ms");
     rejects(&["match", "--game", "tictactoe", "--p1", "random", "--p2", "random", "--parallel-games", "0"], "parallel");
     rejects(&["perft", "--game", "chess", "--depth", "2"], "chess");
-    rejects(&["search", "--game", "go", "--playouts", "10"], "go");
+    rejects(&["search", "--game", "hex", "--playouts", "10"], "hex");
     rejects(&["search", "--game", "connect4", "--moves", "448", "--playouts", "10"], "448");
     rejects(&["search", "--game", "connect4", "--moves", "1111111", "--playouts", "10"], "1111111");
     rejects(&["search", "--game", "othello", "--moves", "a1", "--playouts", "10"], "a1");
@@ -469,7 +469,7 @@ fn help_shows_defaults_and_the_spec_grammar() {
         stdout
     };
     let search = help(&["search", "--help"]);
-    let per_game = "[default: per game: tictactoe 1.4142135, connect4 0.5, othello 0.3]";
+    let per_game = "[default: per game: tictactoe 1.4142135, connect4 0.5, othello 0.3, go 1.4142135, go13 1.4142135, go19 1.4142135]";
     for needle in [
         "[default: 100000",
         "--mode <auto|seq|tree|root|sync|virtual>",
@@ -477,7 +477,7 @@ fn help_shows_defaults_and_the_spec_grammar() {
         "[default: 384]",
         "[default: 8]",
         per_game,
-        "[default: per game: tictactoe none, connect4 none, othello network]",
+        "[default: per game: tictactoe none, connect4 none, othello network, go none, go13 none, go19 none]",
     ] {
         assert!(search.contains(needle), "search --help lacks {needle}: {search}");
     }
