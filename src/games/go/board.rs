@@ -93,6 +93,8 @@ pub(super) struct Board<const N: usize> {
     pub(super) empties: u16,
     /// The Zobrist hash of the stones.
     pub(super) hash: u64,
+    /// Stones on the board per colour (index [`BLACK`] or [`WHITE`]).
+    stones: [u16; 3],
 }
 
 /// What placing a stone did.
@@ -119,6 +121,7 @@ impl<const N: usize> Board<N> {
             empty_at: [0; CELLS],
             empties: 0,
             hash: 0,
+            stones: [0; 3],
         };
         for point in 0..N * N {
             let cell = Self::cell(point);
@@ -218,6 +221,7 @@ impl<const N: usize> Board<N> {
     /// Places a `color` stone on `cell`, which must be legal ([`Board::is_legal`]); captures.
     pub(super) fn place(&mut self, cell: usize, color: u8) -> Placed {
         self.remove_empty(cell);
+        self.stones[color as usize] += 1;
         self.color[cell] = color;
         self.hash ^= ZOBRIST[color as usize - 1][cell];
         self.head[cell] = cell as u16;
@@ -281,6 +285,7 @@ impl<const N: usize> Board<N> {
         let mut s = first;
         loop {
             let color = self.color[s];
+            self.stones[color as usize] -= 1;
             self.color[s] = EMPTY;
             self.hash ^= ZOBRIST[color as usize - 1][s];
             self.add_empty(s);
@@ -352,8 +357,29 @@ impl<const N: usize> Board<N> {
     }
 
     /// Tromp-Taylor area: (Black's points, White's points), each a stone of that colour
-    /// or an empty point whose empty region reaches stones of that colour only.
+    /// or an empty point whose empty region reaches stones of that colour only. Where
+    /// every empty point stands alone (the end of a light playout, as a rule) the stone
+    /// counts and each point's neighbours give it; otherwise [`Board::area_by_regions`].
     pub(super) fn area(&self) -> (u32, u32) {
+        let mut counts = self.stones.map(u32::from);
+        for &cell in &self.empty[..self.empties as usize] {
+            let mut reaches = 0;
+            for n in Self::neighbours(cell as usize) {
+                match self.color[n] {
+                    EMPTY => return self.area_by_regions(),
+                    BORDER => {}
+                    stone => reaches |= stone,
+                }
+            }
+            if reaches == BLACK || reaches == WHITE {
+                counts[reaches as usize] += 1;
+            }
+        }
+        (counts[BLACK as usize], counts[WHITE as usize])
+    }
+
+    /// [`Board::area`] by flooding each empty region.
+    fn area_by_regions(&self) -> (u32, u32) {
         let mut counts = [0u32; 3];
         let mut seen = [false; CELLS];
         let mut stack = [0u16; MAX_SIDE * MAX_SIDE];
@@ -437,6 +463,9 @@ impl<const N: usize> Board<N> {
             assert_eq!(self.libs[head] as usize, libs, "pseudo-liberties");
         }
         assert_eq!(self.empties, empties, "empty count");
+        let count = |c: u8| (0..N * N).filter(|&p| self.color[Self::cell(p)] == c).count() as u16;
+        assert_eq!(self.stones[1..], [count(BLACK), count(WHITE)], "stone counts");
+        assert_eq!(self.area(), self.area_by_regions(), "area");
         assert_eq!(self.hash, hash, "incremental hash equals the recomputed one");
     }
 }
