@@ -1,7 +1,7 @@
 //! Go's rules against GNU Go 3.8 over GTP (`src/gtp/client.rs`): on positions from
-//! random light-playout games (9x9 and 19x19, simple ko, the rule GNU Go's `is_legal`
-//! applies), the legal points, the stones after every move (captures), and the area
-//! score of finished games.
+//! random games (9x9 and 19x19; light-playout moves, and uniformly random legal moves;
+//! simple ko, the rule GNU Go's `is_legal` applies), the legal points, the stones after
+//! every move (captures), and the area score of finished games.
 //!
 //! Scores: GNU Go's `final_score` (started with `--chinese-rules`, `komi 7`) is area
 //! scoring after GNU Go's own dead-stone analysis. Games played out by light playouts
@@ -85,12 +85,23 @@ struct Tally {
     scores_skipped_dead: u32,
 }
 
-/// Plays `games` random light-playout games of side `N` against GNU Go, checking
+/// How the random games choose their moves.
+#[derive(Clone, Copy, PartialEq)]
+enum Moves {
+    /// The light playouts' move ([`Go::playout_move`]): games end with two passes and
+    /// no dead stones.
+    Light,
+    /// Uniform over all legal moves, eye-filling and self-atari included: many more
+    /// captures of large chains and crowded suicide tests, to the length cap.
+    Uniform,
+}
+
+/// Plays `games` random games of side `N` against GNU Go, checking
 /// `points_per_position` points' legality (all points when it is `N * N`) before every
 /// move, the stones after every move, and the score at the end.
 fn compare<const N: usize>(
     gnugo: &mut GtpClient,
-    seed: u64,
+    (seed, moves): (u64, Moves),
     games: u32,
     points_per_position: usize,
     tally: &mut Tally,
@@ -123,7 +134,13 @@ fn compare<const N: usize>(
                 );
                 tally.legality_checks += 1;
             }
-            let mv = game.playout_move(&mut rng);
+            let mv = match moves {
+                Moves::Light => game.playout_move(&mut rng),
+                Moves::Uniform => {
+                    let legal = game.legal_moves();
+                    legal[rng_below(&mut rng, legal.len() as u32) as usize]
+                }
+            };
             let vertex = game.format_move(mv);
             game.try_play(mv).unwrap();
             gnugo.send(&format!("play {} {vertex}", color(mover))).unwrap();
@@ -164,9 +181,11 @@ fn rules_agree_with_gnugo() {
     let Some(mut gnugo) = gnugo() else { return };
     let start = Instant::now();
     let mut tally = Tally::default();
-    compare::<9>(&mut gnugo, 1, 12, 81, &mut tally);
-    compare::<9>(&mut gnugo, 2, 40, 8, &mut tally);
-    compare::<19>(&mut gnugo, 3, 4, 16, &mut tally);
+    compare::<9>(&mut gnugo, (1, Moves::Light), 12, 81, &mut tally);
+    compare::<9>(&mut gnugo, (2, Moves::Light), 40, 8, &mut tally);
+    compare::<9>(&mut gnugo, (4, Moves::Uniform), 8, 24, &mut tally);
+    compare::<19>(&mut gnugo, (3, Moves::Light), 4, 16, &mut tally);
+    compare::<19>(&mut gnugo, (5, Moves::Uniform), 1, 24, &mut tally);
     println!("{tally:?} in {:.1} s", start.elapsed().as_secs_f64());
     assert!(tally.scores_compared >= 10, "too few finished games without dead stones: {tally:?}");
 }

@@ -66,9 +66,9 @@ registry! {$
     TicTacToe: TicTacToe(tictactoe), 500_000, "tic-tac-toe (3x3)";
     ConnectFour: ConnectFour(connect4), 1_000_000, "Connect Four (7 columns, 6 rows)";
     Othello: Othello(othello), 100_000, "Othello / Reversi (8x8)";
-    Go: Go9(go), 100_000, "Go 9x9 (Tromp-Taylor area scoring, positional superko, komi 7)";
-    Go13: Go13(go), 30_000, "Go 13x13 (Tromp-Taylor area scoring, positional superko, komi 7)";
-    Go19: Go19(go), 10_000, "Go 19x19 (Tromp-Taylor area scoring, positional superko, komi 7)";
+    Go: Go9(go), 30_000, "Go 9x9 (Tromp-Taylor area scoring, positional superko, komi 7)";
+    Go13: Go13(go), 15_000, "Go 13x13 (Tromp-Taylor area scoring, positional superko, komi 7)";
+    Go19: Go19(go), 8_000, "Go 19x19 (Tromp-Taylor area scoring, positional superko, komi 7)";
 }
 
 impl GameKind {

@@ -32,6 +32,10 @@ pub(super) const BORDER: u8 = 3;
 /// No point (no ko).
 pub(super) const NO_POINT: u16 = 0;
 
+/// The chain of every empty and border cell: cell 0 (a border cell on every board size),
+/// whose pseudo-liberty count is scratch, so that updates need not test for a stone.
+const NO_CHAIN: u16 = 0;
+
 /// SplitMix64 (Steele, Lea & Flood 2014): the Zobrist keys' generator.
 const fn splitmix(state: u64) -> u64 {
     let mut z = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -75,7 +79,7 @@ pub(super) struct Board<const N: usize> {
     pub(super) color: [u8; CELLS],
     /// The next stone of the chain (a circular list); meaningless on empty cells.
     next: [u16; CELLS],
-    /// The chain's representative cell; meaningless on empty cells.
+    /// The chain's representative cell; [`NO_CHAIN`] on empty and border cells.
     head: [u16; CELLS],
     /// Per representative: the chain's pseudo-liberties.
     libs: [u16; CELLS],
@@ -89,6 +93,8 @@ pub(super) struct Board<const N: usize> {
     pub(super) empties: u16,
     /// The Zobrist hash of the stones.
     pub(super) hash: u64,
+    /// Stones on the board per colour (index [`BLACK`] or [`WHITE`]).
+    stones: [u16; 3],
 }
 
 /// What placing a stone did.
@@ -115,6 +121,7 @@ impl<const N: usize> Board<N> {
             empty_at: [0; CELLS],
             empties: 0,
             hash: 0,
+            stones: [0; 3],
         };
         for point in 0..N * N {
             let cell = Self::cell(point);
@@ -158,18 +165,24 @@ impl<const N: usize> Board<N> {
 
     /// Whether `color` may place a stone on `cell` under the simple-ko rule (`ko`: the
     /// point it may not retake) with suicide forbidden.
-    #[inline]
+    #[inline(always)]
     pub(super) fn is_legal(&self, cell: usize, color: u8, ko: u16) -> bool {
         if self.color[cell] != EMPTY || cell == ko as usize {
             return false;
         }
+        // One test for "some neighbour is empty" (EMPTY is 0): no branch per neighbour.
         let around = Self::neighbours(cell);
-        if around.iter().any(|&n| self.color[n] == EMPTY) {
-            return true;
-        }
-        // A neighbouring chain of our own left with a liberty, or an opponent's left with
-        // none (captured), makes the move legal: the stone takes one pseudo-liberty from
-        // each chain per adjacency.
+        around.iter().fold(1, |acc, &n| acc & u8::from(self.color[n] != EMPTY)) == 0
+            || self.is_legal_crowded(cell, color)
+    }
+
+    /// [`Board::is_legal`] for an empty point with no empty neighbour: a neighbouring
+    /// chain of our own left with a liberty, or an opponent's left with none (captured),
+    /// makes the move legal. The stone takes one pseudo-liberty from each chain per
+    /// adjacency.
+    #[inline(never)]
+    fn is_legal_crowded(&self, cell: usize, color: u8) -> bool {
+        let around = Self::neighbours(cell);
         let chains = self.neighbour_chains(cell);
         (0..4).any(|i| chains[i] != usize::MAX && (self.color[around[i]] == color) == (self.libs_after(&chains, i) > 0))
     }
@@ -190,21 +203,25 @@ impl<const N: usize> Board<N> {
 
     /// Whether the empty `cell` is a one-point eye of `color`: every on-board neighbour
     /// is `color`, and the opponent holds fewer than two diagonals (none on the edge).
-    #[inline]
+    /// Branch-free but for the one test (the colours are bit patterns: `color` and the
+    /// border share `color`'s bit, an opponent stone and the empty point do not).
+    #[inline(always)]
     pub(super) fn is_eye(&self, cell: usize, color: u8) -> bool {
-        if Self::neighbours(cell).iter().any(|&n| self.color[n] != color && self.color[n] != BORDER) {
+        let [a, b, c, d] = Self::neighbours(cell).map(|n| self.color[n]);
+        if a & b & c & d & color == 0 {
             return false;
         }
-        let mut counts = [0u8; 4];
-        for d in Self::diagonals(cell) {
-            counts[self.color[d] as usize] += 1;
-        }
-        counts[opponent(color) as usize] + u8::from(counts[BORDER as usize] > 0) < 2
+        let opp = opponent(color);
+        let diagonals = Self::diagonals(cell).map(|n| self.color[n]);
+        let opponents: u8 = diagonals.iter().map(|&v| u8::from(v == opp)).sum();
+        let edge = u8::from(diagonals.iter().fold(0, |acc, &v| acc | u8::from(v == BORDER)) != 0);
+        opponents + edge < 2
     }
 
     /// Places a `color` stone on `cell`, which must be legal ([`Board::is_legal`]); captures.
     pub(super) fn place(&mut self, cell: usize, color: u8) -> Placed {
         self.remove_empty(cell);
+        self.stones[color as usize] += 1;
         self.color[cell] = color;
         self.hash ^= ZOBRIST[color as usize - 1][cell];
         self.head[cell] = cell as u16;
@@ -212,15 +229,13 @@ impl<const N: usize> Board<N> {
         self.size[cell] = 1;
         self.libs[cell] = 0;
         let around = Self::neighbours(cell);
+        // Branch-free: the stone's liberties are its empty neighbours, and every
+        // neighbour's chain loses one (empty and border cells name the scratch chain
+        // `NO_CHAIN`, whose count means nothing).
         for &n in &around {
-            match self.color[n] {
-                EMPTY => self.libs[cell] += 1,
-                BORDER => {}
-                _ => {
-                    let c = self.chain(n);
-                    self.libs[c] -= 1;
-                }
-            }
+            self.libs[cell] += u16::from(self.color[n] == EMPTY);
+            let c = self.chain(n);
+            self.libs[c] = self.libs[c].wrapping_sub(1);
         }
         let mut captured = 0;
         let mut ko = NO_POINT;
@@ -270,16 +285,22 @@ impl<const N: usize> Board<N> {
         let mut s = first;
         loop {
             let color = self.color[s];
+            self.stones[color as usize] -= 1;
             self.color[s] = EMPTY;
             self.hash ^= ZOBRIST[color as usize - 1][s];
             self.add_empty(s);
             for n in Self::neighbours(s) {
-                if is_stone(self.color[n]) {
-                    let c = self.chain(n);
-                    self.libs[c] += 1;
-                }
+                let c = self.chain(n);
+                self.libs[c] = self.libs[c].wrapping_add(1);
             }
             count += 1;
+            s = self.next[s] as usize;
+            if s == first {
+                break;
+            }
+        }
+        loop {
+            self.head[s] = NO_CHAIN;
             s = self.next[s] as usize;
             if s == first {
                 break;
@@ -311,6 +332,7 @@ impl<const N: usize> Board<N> {
         hash
     }
 
+    #[inline(always)]
     fn remove_empty(&mut self, cell: usize) {
         let at = self.empty_at[cell] as usize;
         self.empties -= 1;
@@ -319,6 +341,7 @@ impl<const N: usize> Board<N> {
         self.empty_at[last as usize] = at as u16;
     }
 
+    #[inline(always)]
     fn add_empty(&mut self, cell: usize) {
         self.empty_at[cell] = self.empties;
         self.empty[self.empties as usize] = cell as u16;
@@ -334,8 +357,29 @@ impl<const N: usize> Board<N> {
     }
 
     /// Tromp-Taylor area: (Black's points, White's points), each a stone of that colour
-    /// or an empty point whose empty region reaches stones of that colour only.
+    /// or an empty point whose empty region reaches stones of that colour only. Where
+    /// every empty point stands alone (the end of a light playout, as a rule) the stone
+    /// counts and each point's neighbours give it; otherwise [`Board::area_by_regions`].
     pub(super) fn area(&self) -> (u32, u32) {
+        let mut counts = self.stones.map(u32::from);
+        for &cell in &self.empty[..self.empties as usize] {
+            let mut reaches = 0;
+            for n in Self::neighbours(cell as usize) {
+                match self.color[n] {
+                    EMPTY => return self.area_by_regions(),
+                    BORDER => {}
+                    stone => reaches |= stone,
+                }
+            }
+            if reaches == BLACK || reaches == WHITE {
+                counts[reaches as usize] += 1;
+            }
+        }
+        (counts[BLACK as usize], counts[WHITE as usize])
+    }
+
+    /// [`Board::area`] by flooding each empty region.
+    fn area_by_regions(&self) -> (u32, u32) {
         let mut counts = [0u32; 3];
         let mut seen = [false; CELLS];
         let mut stack = [0u16; MAX_SIDE * MAX_SIDE];
@@ -387,6 +431,7 @@ impl<const N: usize> Board<N> {
             let color = self.color[cell];
             if color == EMPTY {
                 assert_eq!(self.empty[self.empty_at[cell] as usize] as usize, cell, "empty list");
+                assert_eq!(self.head[cell], NO_CHAIN, "an empty point is in no chain");
                 empties += 1;
                 continue;
             }
@@ -418,6 +463,9 @@ impl<const N: usize> Board<N> {
             assert_eq!(self.libs[head] as usize, libs, "pseudo-liberties");
         }
         assert_eq!(self.empties, empties, "empty count");
+        let count = |c: u8| (0..N * N).filter(|&p| self.color[Self::cell(p)] == c).count() as u16;
+        assert_eq!(self.stones[1..], [count(BLACK), count(WHITE)], "stone counts");
+        assert_eq!(self.area(), self.area_by_regions(), "area");
         assert_eq!(self.hash, hash, "incremental hash equals the recomputed one");
     }
 }
