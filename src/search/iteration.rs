@@ -759,7 +759,7 @@ mod implicit_minimax_tests {
                 let mut best = f32::NEG_INFINITY;
                 for i in 0..count {
                     let child = NodeId(first.0 + i);
-                    let mut after = state.clone();
+                    let mut after = *state;
                     after.play_unchecked(Move(tree.mv(child)));
                     best = best.max(check_values(tree.0, child, &after, state.side_to_move(), network));
                     tree = crate::tree::ExclusiveTree::<false>(arena);
