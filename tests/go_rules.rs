@@ -2,6 +2,7 @@
 //! the end of the game and the vertex notation, on 9x9, 13x13 and 19x19.
 
 use parmcts::games::go::Superko;
+use parmcts::games::{MovesPlayed, PlayoutPolicy};
 use parmcts::{Game, GameError, Go, Go13, Go19, Go9, Move, Outcome, Player, Playouts};
 use rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -283,4 +284,36 @@ fn the_hash_covers_side_ko_and_passes() {
     assert_ne!(ko.hash(), same_stones.hash(), "the ko point is part of the hash");
     same_stones.set_komi(7.0);
     assert_ne!(before, ko.hash());
+}
+
+#[test]
+fn every_playout_policy_plays_the_light_playout() {
+    // The same generator state gives the same game under every policy the search uses.
+    let root = Go9::parse_position("E5 D4").unwrap();
+    let light = |seed: u64| {
+        let mut game = root.clone();
+        let outcome = game.random_playout(&mut Xoshiro256PlusPlus::seed_from_u64(seed));
+        (outcome, game.render())
+    };
+    for seed in 0..20 {
+        let expected = light(seed);
+        for (biased, prune) in [(true, false), (false, true), (true, true)] {
+            let mut game = root.clone();
+            let policy = PlayoutPolicy { biased, prune, gammas: None };
+            let outcome = policy.play_out(&mut game, &mut Xoshiro256PlusPlus::seed_from_u64(seed));
+            assert_eq!((outcome, game.render()), expected, "biased {biased}, prune {prune}");
+        }
+        let mut game = root.clone();
+        let mut played = MovesPlayed::default();
+        let rng = &mut Xoshiro256PlusPlus::seed_from_u64(seed);
+        let outcome = game.recorded_playout(rng, PlayoutPolicy::default(), &mut played);
+        assert_eq!((outcome, game.render()), expected.clone());
+        // RAVE's record: every stone still on the board was played by its owner.
+        for point in 0..81 {
+            if let Some(owner) = game.stone_at(Move(point)) {
+                let on_root = root.stone_at(Move(point)).is_some();
+                assert!(on_root || played.contains(owner, Move(point)), "{}", game.format_move(Move(point)));
+            }
+        }
+    }
 }
