@@ -61,13 +61,6 @@ impl<const N: usize> Go<N> {
         }
         self.outcome().unwrap_or(Outcome::Draw)
     }
-
-    /// Go has no action values yet (every move weighs 1), so the biased playout, the
-    /// search's default, is the light one: the trait's default would draw from the full
-    /// legal-move list with superko checks, eyes filled, 20x slower.
-    fn biased_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
-        self.random_playout(rng)
-    }
 }
 
 /// Go has no move strengths, learned features or pruning rule: every playout policy is
