@@ -12,7 +12,8 @@ impl<const N: usize> Go<N> {
     /// under simple ko (superko is not checked) and are not a one-point eye of the side
     /// to move ([`Go::is_eye`]), or [`Go::PASS`] when there is none. The draw picks
     /// random empty points and moves each rejected one out of the range (exactly
-    /// uniform, no move list).
+    /// uniform, no move list). It takes `&mut self` for that reordering of the internal
+    /// empty-point list only: the position is unchanged.
     pub fn playout_move<R: RngCore>(&mut self, rng: &mut R) -> Move {
         let color = self.color();
         let mut left = self.board.empties as usize;
