@@ -16,8 +16,9 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::alphabeta::{minimax, AbError, AlphaBeta, Evaluate, Limits};
 use crate::evaluator::{NTupleNetwork, NetworkError};
-use crate::games::{random_below, Game, Move, Player, SearchGame};
+use crate::games::{random_below, Game, Move, SearchGame};
 use crate::gtp::client::{ClientError, GtpClient};
+use crate::gtp::game::colour_name;
 use crate::search::{ConfigError, Search, SearchConfig, SearchError, SearchResult, SettingError};
 use crate::solver::{solved_to_play, Endgame, Solved};
 
@@ -444,17 +445,9 @@ impl GtpAgent {
     }
 }
 
-/// GTP's colour of `player`.
-fn gtp_colour(player: Player) -> &'static str {
-    match player {
-        Player::One => "black",
-        Player::Two => "white",
-    }
-}
-
 impl<G: Game> Agent<G> for GtpAgent {
     fn choose(&mut self, game: &G) -> Result<Move, PlayerError> {
-        let command = format!("genmove {}", gtp_colour(game.side_to_move()));
+        let command = format!("genmove {}", colour_name(game.side_to_move()));
         let reply = self.client(game)?.send(&command).map_err(PlayerError::Gtp)?;
         if reply.eq_ignore_ascii_case("resign") {
             return Err(PlayerError::Resigned);
@@ -470,7 +463,7 @@ impl<G: Game> Agent<G> for GtpAgent {
         if self.own.take() == Some(mv) {
             return Ok(());
         }
-        let command = format!("play {} {}", gtp_colour(before.side_to_move()), before.format_move(mv));
+        let command = format!("play {} {}", colour_name(before.side_to_move()), before.format_move(mv));
         self.client(before)?.send(&command).map_err(PlayerError::Gtp).map(drop)
     }
 }

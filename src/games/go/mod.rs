@@ -218,7 +218,7 @@ impl<const N: usize> Go<N> {
 
     /// The empty points.
     pub fn empty_points(&self) -> u32 {
-        (0..N * N).filter(|&p| self.stone_at(Move(p as u16)).is_none()).count() as u32
+        u32::from(self.board.empties)
     }
 
     fn is_over(&self) -> bool {
