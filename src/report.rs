@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::benchmark::BenchRow;
 use crate::games::Game;
-use crate::matches::{GameRecord, MatchSummary, MoveTimes};
+use crate::matches::{Ending, GameRecord, MatchSummary, MoveTimes};
 use crate::search::{format_moves, SearchConfig, SearchResult};
 use crate::tree::{Proof, NODE_BYTES};
 
@@ -216,6 +216,20 @@ pub struct MatchReport {
     /// Move times of the players that were timed, by `p1` / `p2`.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub move_times: BTreeMap<&'static str, MoveTimesReport>,
+    /// The games lost by forfeit (an illegal move, or an external engine that crashed,
+    /// answered nonsense or timed out), in completion order.
+    pub forfeits: Vec<ForfeitReport>,
+}
+
+/// A game lost by forfeit, in a [`MatchReport`].
+#[derive(Clone, Debug, Serialize)]
+pub struct ForfeitReport {
+    /// The game's index in the match.
+    pub game: u64,
+    /// `p1` or `p2`: the spec that forfeited.
+    pub by: &'static str,
+    /// What went wrong.
+    pub reason: String,
 }
 
 impl MatchReport {
@@ -248,6 +262,11 @@ impl MatchReport {
             elo_ci95: [elo_lo, elo_hi],
             sprt: summary.sprt.map(|(verdict, llr)| SprtReport { verdict: format!("{verdict:?}"), llr }),
             move_times,
+            forfeits: summary
+                .forfeits
+                .iter()
+                .map(|f| ForfeitReport { game: f.game, by: f.by, reason: f.reason.clone() })
+                .collect(),
         }
     }
 }
@@ -263,6 +282,11 @@ pub struct RecordLine<'a> {
     pub moves: &'a [String],
     /// `p1`, `p2` or `draw`.
     pub result: &'static str,
+    /// `rules`, `resignation` or `forfeit`.
+    pub ending: &'static str,
+    /// Why the loser forfeited, for a forfeit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forfeit: Option<&'a str>,
     /// Whether the first player had the first move.
     pub p1_first: bool,
     /// The two players' specs.
@@ -279,6 +303,11 @@ impl<'a> RecordLine<'a> {
             opening: &record.opening,
             moves: &record.moves,
             result: record.result,
+            ending: record.ending.name(),
+            forfeit: match &record.ending {
+                Ending::Forfeit { reason } => Some(reason),
+                _ => None,
+            },
             p1_first: record.p1_first,
             players,
             move_ms: &record.move_ms,

@@ -739,3 +739,57 @@ fn match_plays_an_external_gtp_engine() {
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("cannot start '/nonexistent/engine'"), "{stderr}");
 }
+
+/// Writes an executable fake GTP engine (a shell script) that answers every command with
+/// success and `genmove` with `genmove_action` (shell code), and returns its path.
+fn fake_engine(name: &str, genmove_action: &str) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = std::env::temp_dir().join(format!("parmcts-fake-{name}-{}.sh", std::process::id()));
+    let script = format!(
+        "#!/bin/sh\nwhile read -r cmd rest; do\n  case \"$cmd\" in\n    genmove) {genmove_action} ;;\n    \
+         quit) printf '=\\n\\n'; exit 0 ;;\n    *) printf '=\\n\\n' ;;\n  esac\ndone\n"
+    );
+    std::fs::write(&path, script).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+/// An external engine that plays an illegal move, or dies at its first `genmove`, loses
+/// that game by forfeit; the match goes on, counts it and reports why.
+#[test]
+fn match_forfeits_an_engine_that_plays_illegally_or_crashes() {
+    let illegal = fake_engine("illegal", "printf '= a1\\n\\n'");
+    let crash = fake_engine("crash", "exit 3");
+    for (engine, why) in [(&illegal, "illegal move 'a1'"), (&crash, "gtp player")] {
+        let records = std::env::temp_dir().join(format!("parmcts-forfeit-{}.jsonl", std::process::id()));
+        let _ = std::fs::remove_file(&records);
+        let spec = format!("gtp:{}", engine.display());
+        let (code, stdout, stderr) = run_text(&[
+            "match",
+            "--game",
+            "othello",
+            "--p1",
+            "random",
+            "--p2",
+            &spec,
+            "--games",
+            "2",
+            "--records",
+            records.to_str().unwrap(),
+            "--json",
+        ]);
+        assert_eq!(code, Some(0), "{stderr}");
+        let summary: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+        assert_eq!(summary["p1_wins"], 2, "{stdout}");
+        let forfeits = summary["forfeits"].as_array().unwrap();
+        assert_eq!(forfeits.len(), 2, "{stdout}");
+        for f in forfeits {
+            assert_eq!(f["by"], "p2", "{stdout}");
+            assert!(f["reason"].as_str().unwrap().contains(why), "{stdout}");
+        }
+        let lines = std::fs::read_to_string(&records).unwrap();
+        assert_eq!(lines.lines().filter(|l| l.contains("\"ending\":\"forfeit\"")).count(), 2, "{lines}");
+        let _ = std::fs::remove_file(&records);
+        let _ = std::fs::remove_file(engine);
+    }
+}

@@ -14,7 +14,8 @@ use rayon::iter::{ParallelBridge, ParallelIterator};
 
 use crate::alphabeta::Evaluate;
 use crate::games::{random_below, Game, Outcome, Player, SearchGame};
-use crate::players::{PlayerError, PlayerSpec};
+use crate::gtp::client::ClientError;
+use crate::players::{Agent, PlayerError, PlayerSpec};
 pub use stats::{BadSprt, Sprt, SprtVerdict, Tally};
 
 /// How games start.
@@ -77,8 +78,47 @@ pub struct GameRecord {
     pub moves: Vec<String>,
     /// `p1`, `p2` (by spec, not colour) or `draw`.
     pub result: &'static str,
+    /// How the game ended.
+    pub ending: Ending,
     /// Wall time of each move in milliseconds, by spec (`p1`'s, then `p2`'s), in order.
     pub move_ms: [Vec<f64>; 2],
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// By the rules (the game's own end: a win or a draw on the board).
+    Rules,
+    /// The loser resigned.
+    Resignation,
+    /// The loser forfeited: it chose an illegal move, or its external engine crashed,
+    /// answered what is not a move, refused a legal move or did not answer in time.
+    Forfeit {
+        /// What went wrong, as the referee saw it.
+        reason: String,
+    },
+}
+
+impl Ending {
+    /// `rules`, `resignation` or `forfeit`: the name in reports.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Ending::Rules => "rules",
+            Ending::Resignation => "resignation",
+            Ending::Forfeit { .. } => "forfeit",
+        }
+    }
+}
+
+/// A game lost by forfeit, in a [`MatchSummary`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Forfeit {
+    /// The game's index in the match.
+    pub game: u64,
+    /// The spec that forfeited: `p1` or `p2`.
+    pub by: &'static str,
+    /// What went wrong.
+    pub reason: String,
 }
 
 /// How long one player's moves took over a match (wall time of each `choose`).
@@ -113,6 +153,8 @@ pub struct MatchSummary {
     pub sprt: Option<(SprtVerdict, f64)>,
     /// How long each spec's moves took (`p1`, `p2`); `None` for a spec that never moved.
     pub move_times: [Option<MoveTimes>; 2],
+    /// The games lost by forfeit, in completion order.
+    pub forfeits: Vec<Forfeit>,
 }
 
 /// Why a match could not be played.
@@ -128,7 +170,7 @@ pub enum MatchError {
         /// The plies asked for.
         plies: u32,
     },
-    /// A player chose a move the rules refuse (a bug in the player).
+    /// A move of the random opening that the rules refuse.
     IllegalMove {
         /// The move, in the game's notation.
         mv: String,
@@ -205,42 +247,51 @@ fn play_game<G: Evaluate + SearchGame>(
         first.build_with_evaluation::<G>(seed).map_err(MatchError::Player)?,
         second.build_with_evaluation::<G>(seed ^ 0xABCD).map_err(MatchError::Player)?,
     ];
+    // The side that lost other than by the rules, and how.
+    let mut lost: Option<(Player, Ending)> = None;
     // Players that keep their own board (external engines) follow the opening.
     let mut replay = start.clone();
     for text in &opening {
         let mv =
             replay.parse_move(text).map_err(|e| MatchError::IllegalMove { mv: text.clone(), reason: e.to_string() })?;
-        for agent in &mut agents {
-            agent.observe(&replay, mv).map_err(MatchError::Player)?;
+        if let Some(refused) = observe_all(&mut agents, &replay, mv)? {
+            lost = Some(refused);
+            break;
         }
         replay.play_unchecked(mv);
     }
     let mut moves = Vec::new();
     let mut move_ms = [Vec::new(), Vec::new()];
-    let mut resigned = None;
-    while game.outcome().is_none() {
-        let mover = game.side_to_move().index();
+    while lost.is_none() && game.outcome().is_none() {
+        let mover = game.side_to_move();
         let started = Instant::now();
-        let mv = match agents[mover].choose(&game) {
+        let mv = match agents[mover.index()].choose(&game) {
             Ok(mv) => mv,
             Err(PlayerError::Resigned) => {
-                resigned = Some(game.side_to_move());
+                lost = Some((mover, Ending::Resignation));
                 moves.push("resign".to_string());
+                break;
+            }
+            Err(e) if forfeits(&e) => {
+                lost = Some((mover, Ending::Forfeit { reason: e.to_string() }));
                 break;
             }
             Err(e) => return Err(MatchError::Player(e)),
         };
         // agents[0] is p1's exactly when p1 moves first.
-        move_ms[usize::from((mover == 0) != p1_first)].push(started.elapsed().as_secs_f64() * 1e3);
-        moves.push(game.format_move(mv));
-        for agent in &mut agents {
-            agent.observe(&game, mv).map_err(MatchError::Player)?;
+        move_ms[usize::from((mover == Player::One) != p1_first)].push(started.elapsed().as_secs_f64() * 1e3);
+        let text = game.format_move(mv);
+        if let Err(e) = game.clone().try_play(mv) {
+            lost = Some((mover, Ending::Forfeit { reason: format!("illegal move '{text}': {e}") }));
+            break;
         }
-        game.try_play(mv).map_err(|e| MatchError::IllegalMove { mv: game.format_move(mv), reason: e.to_string() })?;
+        moves.push(text);
+        lost = observe_all(&mut agents, &game, mv)?;
+        game.play_unchecked(mv);
     }
-    let outcome = match resigned {
-        Some(loser) => Some(Outcome::Win(loser.other())),
-        None => game.outcome(),
+    let (outcome, ending) = match lost {
+        Some((loser, ending)) => (Some(Outcome::Win(loser.other())), ending),
+        None => (game.outcome(), Ending::Rules),
     };
     let first_won = match outcome {
         Some(Outcome::Win(Player::One)) => Some(true),
@@ -252,7 +303,39 @@ fn play_game<G: Evaluate + SearchGame>(
         Some(w) if w == p1_first => "p1",
         Some(_) => "p2",
     };
-    Ok(GameRecord { index, p1_first, opening, moves, result, move_ms })
+    Ok(GameRecord { index, p1_first, opening, moves, result, ending, move_ms })
+}
+
+/// Shows the legal move `mv`, played from `before`, to both players. An external engine
+/// that fails to follow forfeits: `Some((its side, the forfeit))`.
+///
+/// # Errors
+/// [`MatchError::Player`] when one of the crate's own players fails (see [`forfeits`]).
+fn observe_all<G: Game>(
+    agents: &mut [Box<dyn Agent<G>>; 2],
+    before: &G,
+    mv: crate::games::Move,
+) -> Result<Option<(Player, Ending)>, MatchError> {
+    for side in [Player::One, Player::Two] {
+        match agents[side.index()].observe(before, mv) {
+            Ok(()) => {}
+            Err(e) if forfeits(&e) => return Ok(Some((side, Ending::Forfeit { reason: e.to_string() }))),
+            Err(e) => return Err(MatchError::Player(e)),
+        }
+    }
+    Ok(None)
+}
+
+/// Whether a player's error loses it the game rather than stopping the match: the
+/// failures of an external engine (a crash, a time-out, a reply that is not a move, a
+/// refused move). An engine that cannot be started at all is a bad command line, and
+/// errors of the crate's own players are bugs or bad settings: those stop the match.
+fn forfeits(error: &PlayerError) -> bool {
+    match error {
+        PlayerError::Gtp(ClientError::Spawn { .. }) => false,
+        PlayerError::Gtp(_) | PlayerError::GtpMove { .. } => true,
+        _ => false,
+    }
 }
 
 /// What the games of a match have gathered so far, shared by the pool's threads.
@@ -263,6 +346,8 @@ struct Progress {
     error: Option<MatchError>,
     /// Every move's wall time in milliseconds, by spec (`p1`'s, then `p2`'s).
     move_ms: [Vec<f64>; 2],
+    /// The games lost by forfeit.
+    forfeits: Vec<Forfeit>,
 }
 
 impl Progress {
@@ -285,6 +370,11 @@ impl Progress {
             "p1" => self.tally.wins += 1,
             "p2" => self.tally.losses += 1,
             _ => self.tally.draws += 1,
+        }
+        if let Ending::Forfeit { reason } = &record.ending {
+            // The loser forfeited: the spec that did not win.
+            let by = if record.result == "p1" { "p2" } else { "p1" };
+            self.forfeits.push(Forfeit { game: record.index, by, reason: reason.clone() });
         }
         on_game(&record, &self.tally);
         for (all, game) in self.move_ms.iter_mut().zip(&record.move_ms) {
@@ -343,11 +433,11 @@ pub fn run_match<G: Evaluate + SearchGame>(
             progress.lock().unwrap_or_else(PoisonError::into_inner).record(record, config, &on_game)
         })
     });
-    let Progress { tally, error, move_ms: [p1_ms, p2_ms] } =
+    let Progress { tally, error, move_ms: [p1_ms, p2_ms], forfeits } =
         progress.into_inner().unwrap_or_else(PoisonError::into_inner);
     if let Some(e) = error {
         return Err(e);
     }
     let sprt = config.sprt.map(|s| (s.verdict(&tally), s.llr(&tally)));
-    Ok(MatchSummary { tally, sprt, move_times: [MoveTimes::of(p1_ms), MoveTimes::of(p2_ms)] })
+    Ok(MatchSummary { tally, sprt, move_times: [MoveTimes::of(p1_ms), MoveTimes::of(p2_ms)], forfeits })
 }

@@ -107,6 +107,9 @@ fn print_text(r: &MatchReport) {
     out!("p1 wins {}  draws {}  p2 wins {}", r.p1_wins, r.draws, r.p2_wins);
     let ([slo, shi], [elo_lo, elo_hi]) = (r.score_ci95, r.elo_ci95);
     out!("score {:.3} [{slo:.3}, {shi:.3}]  elo {:+.1} [{elo_lo:+.1}, {elo_hi:+.1}] (95 %)", r.score, r.elo);
+    for f in &r.forfeits {
+        out!("game {}: {} forfeited: {}", f.game, f.by, f.reason);
+    }
     if let Some(sprt) = &r.sprt {
         out!("sprt: {} (llr {:.2})", sprt.verdict, sprt.llr);
     }
