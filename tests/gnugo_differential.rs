@@ -211,3 +211,42 @@ fn a_match_against_gnugo_is_refereed_to_the_end() {
     .unwrap();
     assert_eq!(summary.tally.wins + summary.tally.draws + summary.tally.losses, 2);
 }
+
+/// Our SGF records open in GNU Go (`loadsgf`) to the same position: the same stones
+/// of both colours after uniformly random 9x9 and 19x19 games (captures of large chains
+/// included), and the same side to move.
+#[test]
+fn sgf_records_load_in_gnugo_to_the_same_position() {
+    use parmcts::gtp::sgf::{write_record, Decision, GameToRecord};
+    let Some(mut gnugo) = gnugo() else { return };
+    fn check<const N: usize>(gnugo: &mut GtpClient, seed: u64, plies: usize) {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut game = Go::<N>::new();
+        let mut moves = Vec::new();
+        while game.outcome().is_none() && moves.len() < plies {
+            let legal = game.legal_moves();
+            let mv = legal[rng_below(&mut rng, legal.len() as u32) as usize];
+            moves.push(game.format_move(mv));
+            game.play_unchecked(mv);
+        }
+        let record = GameToRecord { players: ["a", "b"], moves: &moves, decision: Decision::Rules, comment: None };
+        let sgf = write_record(&Go::<N>::new(), &record).unwrap();
+        let path = std::env::temp_dir().join(format!("parmcts-sgf-{N}-{seed}-{}.sgf", std::process::id()));
+        std::fs::write(&path, &sgf).unwrap();
+        let to_move = gnugo.send(&format!("loadsgf {}", path.display())).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(to_move, color(game.side_to_move()), "{N}x{N} seed {seed}: side to move\n{sgf}");
+        for player in [Player::One, Player::Two] {
+            assert_eq!(
+                our_stones(&game, player),
+                their_stones(gnugo, player),
+                "{N}x{N} seed {seed}: {} stones\n{sgf}",
+                color(player)
+            );
+        }
+    }
+    for seed in 0..4 {
+        check::<9>(&mut gnugo, seed, 150);
+    }
+    check::<19>(&mut gnugo, 7, 600);
+}

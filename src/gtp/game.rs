@@ -37,6 +37,15 @@ pub trait GtpGame: SearchGame {
     /// The board size that `boardsize` names this game type by (one type per size).
     const BOARD_SIZE: u32;
 
+    /// The game's number in SGF's `GM` property (Go 1, Othello 2).
+    const SGF_GAME: u32;
+
+    /// The rules, as SGF's `RU` property names them, if the game has variants.
+    const SGF_RULES: Option<&'static str> = None;
+
+    /// The SGF point of `mv`, a move that is not the pass ([`super::sgf::point`]).
+    fn sgf_point(&self, mv: Move) -> String;
+
     /// The komi (points added to White's score): 0 for games without one.
     fn komi(&self) -> f32 {
         0.0
@@ -107,6 +116,15 @@ pub fn score_text(black_margin: f64) -> String {
 /// as in handicap set-up), Tromp-Taylor area scoring.
 impl<const N: usize> GtpGame for Go<N> {
     const BOARD_SIZE: u32 = N as u32;
+    const SGF_GAME: u32 = 1;
+    const SGF_RULES: Option<&'static str> = Some("Tromp-Taylor");
+
+    /// Points are numbered row by row from the bottom (`A1` is 0); SGF counts rows from
+    /// the top.
+    fn sgf_point(&self, mv: Move) -> String {
+        let point = usize::from(mv.0);
+        super::sgf::point(point % N, N - 1 - point / N)
+    }
 
     fn komi(&self) -> f32 {
         Go::komi(self)
@@ -147,6 +165,12 @@ impl<const N: usize> GtpGame for Go<N> {
 
 impl GtpGame for Othello {
     const BOARD_SIZE: u32 = 8;
+    const SGF_GAME: u32 = 2;
+
+    /// Squares are numbered row by row from `a1` at the top left, as SGF counts them.
+    fn sgf_point(&self, mv: Move) -> String {
+        super::sgf::point(usize::from(mv.0 % 8), usize::from(mv.0 / 8))
+    }
 
     fn pass() -> Option<Move> {
         Some(PASS)

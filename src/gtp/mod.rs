@@ -8,6 +8,7 @@
 //! * [`game`]: the seam a game implements ([`GtpGame`]: size, komi, moves by a named
 //!   colour, the pass, the score), with Othello's implementation;
 //! * [`time`]: the time controls and the per-move budget;
+//! * [`sgf`]: game records in SGF, the format Go viewers open;
 //! * [`client`]: the other side: a GTP client that drives an external engine (GNU Go
 //!   in the differential tests).
 //!
@@ -30,6 +31,7 @@ pub mod engine;
 pub mod game;
 pub mod protocol;
 pub mod session;
+pub mod sgf;
 pub mod time;
 
 pub use client::{ClientError, GtpClient};

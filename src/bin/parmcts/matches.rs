@@ -1,16 +1,17 @@
 //! `parmcts match`: a match between two players.
 
 use std::io::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use clap::Args;
 
 use parmcts::alphabeta::Evaluate;
-use parmcts::matches::{run_match, MatchConfig, Openings, Sprt};
+use parmcts::gtp::sgf::{self, Decision, GameToRecord, RecordWriter};
+use parmcts::matches::{run_match, Ending, GameRecord, MatchConfig, Openings, Sprt};
 use parmcts::report::{MatchReport, MoveTimesReport, RecordLine};
-use parmcts::SearchGame;
 use parmcts::{with_game, GameKind};
+use parmcts::{Player, SearchGame};
 
 use crate::common::{at_least_one, game_parser, out, parse_spec, print_json, progress_bar, Failure};
 use crate::play::SPEC_HELP;
@@ -42,6 +43,10 @@ pub struct MatchArgs {
     /// Append one JSON line per game to this file.
     #[arg(long)]
     records: Option<PathBuf>,
+    /// Write each game as an SGF record (Go and Othello) into this folder, as
+    /// `game-NNNN.sgf`; the folder is created if need be.
+    #[arg(long)]
+    sgf: Option<PathBuf>,
     /// Stop early: `elo0,elo1[,alpha,beta]`.
     #[arg(long)]
     sprt: Option<String>,
@@ -71,6 +76,10 @@ fn run_game<G: Evaluate + SearchGame>(args: &MatchArgs) -> Result<(), Failure> {
         )),
         None => None,
     };
+    let sgf = match &args.sgf {
+        Some(dir) => Some(sgf_folder(args.game, dir)?),
+        None => None,
+    };
     let config =
         MatchConfig { games: args.games, openings, parallel_games: args.parallel_games, seed: args.seed, sprt };
     let bar =
@@ -82,16 +91,23 @@ fn run_game<G: Evaluate + SearchGame>(args: &MatchArgs) -> Result<(), Failure> {
         if let Some(file) = &records {
             let line = serde_json::to_string(&RecordLine::new(record, [&args.p1, &args.p2]));
             let mut file = file.lock().unwrap_or_else(|e| e.into_inner());
-            if let Err(e) =
-                line.map_err(|e| e.to_string()).and_then(|l| writeln!(file, "{l}").map_err(|e| e.to_string()))
+            if let Err(e) = line
+                .map_err(|e| e.to_string())
+                .and_then(|l| writeln!(file, "{l}").map_err(|e| e.to_string()))
+                .map_err(|e| format!("--records: {e}"))
             {
+                record_error.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
+            }
+        }
+        if let Some((writer, dir)) = &sgf {
+            if let Err(e) = write_sgf(*writer, dir, record, [&args.p1, &args.p2], args.seed) {
                 record_error.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
             }
         }
     })?;
     bar.finish_and_clear();
     if let Some(e) = record_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        return Err(Failure::runtime(format!("--records: {e}")));
+        return Err(Failure::runtime(e));
     }
     let budget_ms = |spec: &parmcts::players::PlayerSpec| spec.time_budget().map(|b| b.as_secs_f64() * 1e3);
     let report = MatchReport::new::<G>(&args.p1, &args.p2, &summary, [budget_ms(&p1), budget_ms(&p2)]);
@@ -100,6 +116,39 @@ fn run_game<G: Evaluate + SearchGame>(args: &MatchArgs) -> Result<(), Failure> {
     }
     print_text(&report);
     Ok(())
+}
+
+/// The SGF writer of `game` and the folder `dir`, created.
+fn sgf_folder(game: GameKind, dir: &Path) -> Result<(RecordWriter, PathBuf), Failure> {
+    let writer = sgf::writer_for(game).ok_or_else(|| {
+        let names: Vec<&str> =
+            GameKind::ALL.iter().filter(|k| sgf::writer_for(**k).is_some()).map(|k| k.name()).collect();
+        Failure::flag("--sgf", format!("SGF records are written for {}, not {}", names.join(", "), game.name()))
+    })?;
+    std::fs::create_dir_all(dir).map_err(|e| Failure::flag("--sgf", format!("'{}': {e}", dir.display())))?;
+    Ok((writer, dir.to_path_buf()))
+}
+
+/// Writes `record`'s SGF file into `dir`.
+fn write_sgf(writer: RecordWriter, dir: &Path, record: &GameRecord, specs: [&str; 2], seed: u64) -> Result<(), String> {
+    // Black is the spec that moved first.
+    let (black, white) = if record.p1_first { (specs[0], specs[1]) } else { (specs[1], specs[0]) };
+    let winner = match record.result {
+        "p1" if record.p1_first => Player::One,
+        "p2" if !record.p1_first => Player::One,
+        _ => Player::Two,
+    };
+    let decision = match &record.ending {
+        Ending::Rules => Decision::Rules,
+        Ending::Resignation => Decision::Resignation { winner },
+        Ending::Forfeit { reason } => Decision::Forfeit { winner, reason },
+    };
+    let moves: Vec<String> = record.opening.iter().chain(&record.moves).cloned().collect();
+    let comment = format!("parmcts match, game {} (seed {seed}), {} opening plies", record.index, record.opening.len());
+    let game = GameToRecord { players: [black, white], moves: &moves, decision, comment: Some(&comment) };
+    let text = writer(&game).map_err(|e| format!("--sgf: game {}: {e}", record.index))?;
+    let path = dir.join(format!("game-{:04}.sgf", record.index));
+    std::fs::write(&path, text).map_err(|e| format!("--sgf: '{}': {e}", path.display()))
 }
 
 fn print_text(r: &MatchReport) {
