@@ -468,3 +468,31 @@ fn engine_configuration_is_checked() {
     assert!(Engine::new(GameKind::Othello, EngineConfig { search, resign_below: 1.5 }).is_err());
     assert_eq!(Othello::BOARD_SIZE, 8);
 }
+
+/// Go's end of game: a white stone left inside Black's area is dead by Monte-Carlo
+/// ownership (`final_status_list dead`), Tromp-Taylor's count takes it as it stands, so
+/// when White passes early Black does not pass (passing would lose) but plays on.
+#[test]
+fn go_dead_stones_are_listed_and_cleaned_up() {
+    let search = SearchConfig::builder()
+        .apply_settings([("playouts", "3000"), ("nodes", "400000"), ("seed", "3")])
+        .unwrap()
+        .build()
+        .unwrap();
+    let mut e = Engine::new(GameKind::Go, EngineConfig { search, resign_below: 0.0 }).unwrap();
+    // Black's wall on column F, White's on G, and a white stone at B5 in Black's area.
+    for row in 1..=9 {
+        ok(&mut e, &format!("play b F{row}"));
+        ok(&mut e, &format!("play w G{row}"));
+    }
+    ok(&mut e, "play w B5");
+    assert_eq!(ok(&mut e, "final_status_list dead"), "B5");
+    let alive = ok(&mut e, "final_status_list alive");
+    assert_eq!(alive.split_whitespace().count(), 18, "{alive}");
+    assert!(!alive.contains("B5"), "{alive}");
+    // As it stands, A-E is no one's: Black 9, White 27 + 1 + komi 7.
+    assert_eq!(ok(&mut e, "final_score"), "W+26");
+    ok(&mut e, "play w pass");
+    let answer = ok(&mut e, "genmove b");
+    assert_ne!(answer.to_ascii_lowercase(), "pass", "Black passed into a lost count");
+}

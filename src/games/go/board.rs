@@ -378,6 +378,27 @@ impl<const N: usize> Board<N> {
         (counts[BLACK as usize], counts[WHITE as usize])
     }
 
+    /// Who owns `cell` at the end of a light playout, where every empty point is an eye
+    /// or a seki liberty: its stone's colour, or the one colour of an empty point's
+    /// neighbours; [`EMPTY`] when they are mixed (seki) or the board is empty.
+    pub(super) fn final_owner(&self, cell: usize) -> u8 {
+        match self.color[cell] {
+            EMPTY => {
+                let reaches = Self::neighbours(cell)
+                    .into_iter()
+                    .map(|n| self.color[n])
+                    .filter(|&c| is_stone(c))
+                    .fold(0, |reaches, c| reaches | c);
+                if reaches == BLACK || reaches == WHITE {
+                    reaches
+                } else {
+                    EMPTY
+                }
+            }
+            stone => stone,
+        }
+    }
+
     /// [`Board::area`] by flooding each empty region.
     fn area_by_regions(&self) -> (u32, u32) {
         let mut counts = [0u32; 3];
