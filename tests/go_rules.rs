@@ -287,21 +287,25 @@ fn the_hash_covers_side_ko_and_passes() {
 }
 
 #[test]
-fn every_playout_policy_plays_the_light_playout() {
-    // The same generator state gives the same game under every policy the search uses.
+fn playout_policies_pick_light_or_heavy_playouts() {
+    // The same generator state gives the same game under the policies that share a
+    // playout: uniform ones (pruned or not) the light playout, biased ones the heavy.
     let root = Go9::parse_position("E5 D4").unwrap();
-    let light = |seed: u64| {
+    let run = |seed: u64, heavy: bool| {
         let mut game = root.clone();
-        let outcome = game.random_playout(&mut Xoshiro256PlusPlus::seed_from_u64(seed));
+        let rng = &mut Xoshiro256PlusPlus::seed_from_u64(seed);
+        let outcome = if heavy { game.biased_playout(rng) } else { game.random_playout(rng) };
         (outcome, game.render())
     };
+    let mut differ = 0;
     for seed in 0..20 {
-        let expected = light(seed);
-        for (biased, prune) in [(true, false), (false, true), (true, true)] {
+        let expected = run(seed, false);
+        differ += usize::from(run(seed, true) != expected);
+        for (biased, prune) in [(false, true), (true, false), (true, true)] {
             let mut game = root.clone();
             let policy = PlayoutPolicy { biased, prune, gammas: None };
             let outcome = policy.play_out(&mut game, &mut Xoshiro256PlusPlus::seed_from_u64(seed));
-            assert_eq!((outcome, game.render()), expected, "biased {biased}, prune {prune}");
+            assert_eq!((outcome, game.render()), run(seed, biased), "biased {biased}, prune {prune}");
         }
         let mut game = root.clone();
         let mut played = MovesPlayed::default();
@@ -315,5 +319,12 @@ fn every_playout_policy_plays_the_light_playout() {
                 assert!(on_root || played.contains(owner, Move(point)), "{}", game.format_move(Move(point)));
             }
         }
+        // The heavy playout records too.
+        let mut game = root.clone();
+        let policy = PlayoutPolicy { biased: true, ..PlayoutPolicy::default() };
+        let rng = &mut Xoshiro256PlusPlus::seed_from_u64(seed);
+        let outcome = game.recorded_playout(rng, policy, &mut MovesPlayed::default());
+        assert_eq!((outcome, game.render()), run(seed, true));
     }
+    assert!(differ > 15, "heavy and light playouts differ in only {differ} of 20 games");
 }

@@ -13,7 +13,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::iter::{ParallelBridge, ParallelIterator};
 
 use crate::alphabeta::Evaluate;
-use crate::games::{random_below, Game, Outcome, Player, SearchGame};
+use crate::games::{random_below, Game, GameError, Outcome, Player, SearchGame};
 use crate::gtp::client::ClientError;
 use crate::players::{Agent, PlayerError, PlayerSpec};
 pub use stats::{BadSprt, Sprt, SprtVerdict, Tally};
@@ -282,7 +282,11 @@ fn play_game<G: Evaluate + SearchGame>(
         move_ms[usize::from((mover == Player::One) != p1_first)].push(started.elapsed().as_secs_f64() * 1e3);
         let text = game.format_move(mv);
         if let Err(e) = game.clone().try_play(mv) {
-            lost = Some((mover, Ending::Forfeit { reason: format!("illegal move '{text}': {e}") }));
+            let reason = match e {
+                GameError::IllegalMove(_) => e.to_string(),
+                e => format!("move '{text}': {e}"),
+            };
+            lost = Some((mover, Ending::Forfeit { reason }));
             break;
         }
         moves.push(text);

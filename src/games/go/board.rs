@@ -153,7 +153,7 @@ impl<const N: usize> Board<N> {
 
     /// The four diagonal neighbours of `cell`.
     #[inline(always)]
-    const fn diagonals(cell: usize) -> [usize; 4] {
+    pub(super) const fn diagonals(cell: usize) -> [usize; 4] {
         [cell - Self::W - 1, cell - Self::W + 1, cell + Self::W - 1, cell + Self::W + 1]
     }
 
@@ -162,6 +162,63 @@ impl<const N: usize> Board<N> {
     fn chain(&self, cell: usize) -> usize {
         self.head[cell] as usize
     }
+
+    /// The liberty of the chain on the stone `cell` when it has exactly one (the chain is
+    /// in atari), by a walk of the chain that stops at a second liberty. Pseudo-liberty
+    /// counts cannot tell one liberty from several adjacencies of one point.
+    pub(super) fn atari_liberty(&self, cell: usize) -> Option<usize> {
+        let mut liberty = None;
+        let mut stone = cell;
+        loop {
+            for n in Self::neighbours(stone) {
+                if self.color[n] == EMPTY {
+                    match liberty {
+                        None => liberty = Some(n),
+                        Some(l) if l != n => return None,
+                        Some(_) => {}
+                    }
+                }
+            }
+            stone = self.next[stone] as usize;
+            if stone == cell {
+                return liberty;
+            }
+        }
+    }
+
+    /// Calls `f` with each empty neighbour of each stone of the chain on `cell` (a
+    /// liberty may come more than once).
+    pub(super) fn for_each_liberty(&self, cell: usize, mut f: impl FnMut(usize)) {
+        let mut stone = cell;
+        loop {
+            for n in Self::neighbours(stone) {
+                if self.color[n] == EMPTY {
+                    f(n);
+                }
+            }
+            stone = self.next[stone] as usize;
+            if stone == cell {
+                return;
+            }
+        }
+    }
+
+    /// The 3x3 neighbourhood of `cell` as 16 bits, two per neighbour (the cell colours
+    /// [`EMPTY`], [`BLACK`], [`WHITE`], [`BORDER`] are 0-3), in [`Board::AROUND`]'s order.
+    #[inline(always)]
+    pub(super) fn neighbourhood(&self, cell: usize) -> u16 {
+        Self::AROUND
+            .iter()
+            .enumerate()
+            .fold(0, |code, (i, &offset)| code | u16::from(self.color[cell.wrapping_add_signed(offset)]) << (2 * i))
+    }
+
+    /// The eight neighbours of a cell as offsets, row by row (`-W - 1` first), the order
+    /// of [`Board::neighbourhood`]'s code.
+    pub(super) const AROUND: [isize; 8] = {
+        let w = Self::W as isize;
+        [-w - 1, -w, -w + 1, -1, 1, w - 1, w, w + 1]
+    };
 
     /// Whether `color` may place a stone on `cell` under the simple-ko rule (`ko`: the
     /// point it may not retake) with suicide forbidden.

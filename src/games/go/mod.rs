@@ -48,6 +48,7 @@
 //! ```
 
 mod board;
+pub mod heavy;
 mod playout;
 
 use std::fmt;

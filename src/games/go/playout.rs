@@ -45,22 +45,42 @@ impl<const N: usize> Go<N> {
 }
 
 impl<const N: usize> Go<N> {
-    /// The light playout loop, telling `on_move` every move played.
+    /// The playout loop, light or (`HEAVY`) heavy ([`super::heavy`]), telling `on_move`
+    /// every move played.
     #[inline(always)]
-    fn light_playout<R: RngCore>(&mut self, rng: &mut R, mut on_move: impl FnMut(crate::Player, Move)) -> Outcome {
+    fn run_playout<const HEAVY: bool, R: RngCore>(
+        &mut self,
+        rng: &mut R,
+        mut on_move: impl FnMut(crate::Player, Move),
+    ) -> Outcome {
+        let mut last = NO_POINT;
         while self.passes < 2 && self.plies < Self::MAX_PLIES {
-            let mv = self.playout_move(rng);
+            let mv = if HEAVY { self.heavy_move(rng, last) } else { self.playout_move(rng) };
             on_move(self.to_move, mv);
             if mv == Self::PASS {
                 self.passes += 1;
                 self.ko = NO_POINT;
+                last = NO_POINT;
             } else {
-                self.place(Board::<N>::cell(mv.0 as usize));
+                let cell = Board::<N>::cell(mv.0 as usize);
+                self.place(cell);
+                last = cell as u16;
             }
             self.plies += 1;
             self.to_move = self.to_move.other();
         }
         self.outcome().unwrap_or(Outcome::Draw)
+    }
+
+    /// The light playout loop.
+    #[inline(always)]
+    fn light_playout<R: RngCore>(&mut self, rng: &mut R, on_move: impl FnMut(crate::Player, Move)) -> Outcome {
+        self.run_playout::<false, R>(rng, on_move)
+    }
+
+    /// The heavy playout loop.
+    fn heavy_playout<R: RngCore>(&mut self, rng: &mut R, on_move: impl FnMut(crate::Player, Move)) -> Outcome {
+        self.run_playout::<true, R>(rng, on_move)
     }
 }
 
@@ -102,8 +122,8 @@ impl<const N: usize> Go<N> {
     }
 }
 
-/// Go has no move strengths, learned features or pruning rule: every playout policy is
-/// the light playout. (The trait's generic loops would generate every legal move with
+/// Go has no move strengths, learned features or pruning rule: `random` playouts are
+/// light, `biased` (and `learned`) ones heavy ([`super::heavy`]). (The trait's generic loops would generate every legal move with
 /// the superko test and grow the history at every ply: about 15 times slower.)
 impl<const N: usize> Playouts for Go<N> {
     /// Light playouts ([`Go::playout_move`]) to two passes in a row or [`Go::MAX_PLIES`].
@@ -114,14 +134,14 @@ impl<const N: usize> Playouts for Go<N> {
         self.light_playout(rng, |_, _| {})
     }
 
-    /// The light playout (every move's strength is 1).
+    /// The heavy playout: MoGo's ataris and 3x3 patterns around the last move.
     fn biased_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
-        self.light_playout(rng, |_, _| {})
+        self.heavy_playout(rng, |_, _| {})
     }
 
-    /// The light playout (Go has no move features, so every gamma is unused).
+    /// The heavy playout (Go has no learned move features yet, so the gammas are unused).
     fn learned_playout<R: RngCore>(&mut self, rng: &mut R, _gammas: &[f32]) -> Outcome {
-        self.light_playout(rng, |_, _| {})
+        self.heavy_playout(rng, |_, _| {})
     }
 
     /// No pruning: a Go move never wins at once.
@@ -129,13 +149,17 @@ impl<const N: usize> Playouts for Go<N> {
         moves.len()
     }
 
-    /// The light playout, recording every move (RAVE).
+    /// The policy's playout, recording every move (RAVE).
     fn recorded_playout<R: RngCore>(
         &mut self,
         rng: &mut R,
-        _policy: PlayoutPolicy,
+        policy: PlayoutPolicy,
         played: &mut MovesPlayed,
     ) -> Outcome {
-        self.light_playout(rng, |player, mv| played.insert(player, mv))
+        if policy.biased {
+            self.heavy_playout(rng, |player, mv| played.insert(player, mv))
+        } else {
+            self.light_playout(rng, |player, mv| played.insert(player, mv))
+        }
     }
 }
