@@ -164,9 +164,15 @@ impl<const N: usize> Board<N> {
     }
 
     /// The liberty of the chain on the stone `cell` when it has exactly one (the chain is
-    /// in atari), by a walk of the chain that stops at a second liberty. Pseudo-liberty
-    /// counts cannot tell one liberty from several adjacencies of one point.
+    /// in atari), by a walk of the chain that stops at a second liberty (pseudo-liberty
+    /// counts cannot tell one liberty from several adjacencies of one point; they rule
+    /// out atari when above four).
     pub(super) fn atari_liberty(&self, cell: usize) -> Option<usize> {
+        // A chain's one liberty touches at most four of its stones: more pseudo-liberties
+        // mean more liberties, with no walk.
+        if self.libs[self.chain(cell)] > 4 {
+            return None;
+        }
         let mut liberty = None;
         let mut stone = cell;
         loop {
