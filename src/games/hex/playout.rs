@@ -1,0 +1,221 @@
+//! Hex's playouts: fill the board at random and flood-fill it once.
+//!
+//! A uniformly random playout colours the empty cells in a uniformly random order,
+//! alternately; the game would stop at the first winning chain, but colouring the rest
+//! cannot change the winner (a full board holds exactly one winning chain, and the
+//! chain that won stays). So the winner of a random playout is the winner of a random
+//! filled board in which the side to move gets `⌈E/2⌉` of the `E` empty cells and the
+//! other player the rest: one partial Fisher-Yates shuffle picks the other player's
+//! cells, and one flood fill from Black's top edge decides.
+
+use rand_core::RngCore;
+
+use super::cells::{Cells, Geometry, MAX_CELLS};
+use super::Hex;
+use crate::games::playout::recorded_play_out;
+use crate::games::{random_below, Game, Move, MovesPlayed, Outcome, Player, PlayoutPolicy, Playouts};
+
+impl<const N: usize> Hex<N> {
+    /// Plays a uniformly random game to the end by filling the board (see the module
+    /// doc), telling `on_fill` every cell each player gets. Leaves `self` the filled
+    /// board, with the winner set.
+    #[inline(always)]
+    fn fill_playout<R: RngCore>(&mut self, rng: &mut R, mut on_fill: impl FnMut(Player, Move)) -> Outcome {
+        type G<const N: usize> = Geometry<N>;
+        if let Some(winner) = self.winner {
+            return Outcome::Win(winner);
+        }
+        if self.swap_available() {
+            // The one position with a move that is no cell: draw it like any other.
+            let moves = self.legal_moves();
+            let mv = moves[random_below(rng, moves.len() as u32) as usize];
+            on_fill(self.to_move, mv);
+            self.play_unchecked(mv);
+        }
+        let empty = self.empty_cells();
+        let mover = self.to_move;
+        let theirs = if G::<N>::WORDS <= 2 {
+            // Up to 128 cells: one-byte cell numbers and the set in a register.
+            let mut cells = [0u8; 128];
+            let count = list_cells(&empty, &mut cells);
+            let theirs = pick_half(rng, &mut cells[..count], 0u128, |set, cell| set | 1 << cell);
+            report(&cells[..count], mover, &mut on_fill);
+            Cells([theirs as u64, (theirs >> 64) as u64, 0, 0, 0, 0])
+        } else {
+            let mut cells = [0u16; MAX_CELLS];
+            let count = list_cells(&empty, &mut cells);
+            let theirs = pick_half(rng, &mut cells[..count], Cells::EMPTY, |mut set, cell| {
+                set.insert(cell);
+                set
+            });
+            report(&cells[..count], mover, &mut on_fill);
+            theirs
+        };
+        let count = empty.count() as usize;
+        let mine = G::<N>::and_not(&empty, &theirs);
+        let (own, other) = (mover.index(), mover.other().index());
+        self.stones[own] = G::<N>::or(&self.stones[own], &mine);
+        self.stones[other] = G::<N>::or(&self.stones[other], &theirs);
+        self.plies += count as u16;
+        if count % 2 == 1 {
+            self.to_move = mover.other();
+        }
+        let winner = if G::<N>::connects(&self.stones[0], &G::<N>::TOP, &G::<N>::BOTTOM) {
+            Player::One
+        } else {
+            Player::Two
+        };
+        self.winner = Some(winner);
+        Outcome::Win(winner)
+    }
+}
+
+/// Writes the cells of `set` into `cells` in increasing order and returns how many.
+#[inline(always)]
+fn list_cells<T: TryFrom<usize>>(set: &Cells, cells: &mut [T]) -> usize {
+    let mut count = 0;
+    for (w, &word) in set.0.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            if let (Ok(cell), Some(slot)) = (T::try_from(w * 64 + bits.trailing_zeros() as usize), cells.get_mut(count)) {
+                *slot = cell;
+                count += 1;
+            }
+            bits &= bits - 1;
+        }
+    }
+    count
+}
+
+/// Moves a uniformly random `⌊len / 2⌋` of `cells` to the front (a partial Fisher-Yates
+/// shuffle, two draws from each 64-bit word of `rng`, Lemire's multiply-shift) and
+/// returns them added to `set` by `add`.
+#[inline(always)]
+fn pick_half<T: Copy + Into<usize>, S, R: RngCore>(rng: &mut R, cells: &mut [T], mut set: S, add: impl Fn(S, usize) -> S) -> S {
+    let len = cells.len();
+    let half = len / 2;
+    let mut i = 0;
+    let mut pick = |i: usize, draw: u32, set: S| {
+        let j = i + ((u64::from(draw) * (len - i) as u64) >> 32) as usize;
+        cells.swap(i, j);
+        add(set, cells[i].into())
+    };
+    while i + 1 < half {
+        let draws = rng.next_u64();
+        set = pick(i, draws as u32, set);
+        set = pick(i + 1, (draws >> 32) as u32, set);
+        i += 2;
+    }
+    if i < half {
+        set = pick(i, rng.next_u32(), set);
+    }
+    set
+}
+
+/// Tells `on_fill` the cells a filling playout gave: the first half to the player not
+/// to move (`mover`'s opponent), the rest to `mover`.
+#[inline(always)]
+fn report<T: Copy + Into<usize>>(cells: &[T], mover: Player, on_fill: &mut impl FnMut(Player, Move)) {
+    let half = cells.len() / 2;
+    for (i, &cell) in cells.iter().enumerate() {
+        on_fill(if i < half { mover.other() } else { mover }, Move(cell.into() as u16));
+    }
+}
+
+/// Hex has no move strengths and no learned features: every playout policy but the
+/// pruned one is the uniformly random playout, played by filling the board.
+impl<const N: usize> Playouts for Hex<N> {
+    /// Fills the board at random and flood-fills it once (the module doc): the same
+    /// distribution of winners as uniformly random moves to the end of the game.
+    fn random_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
+        self.fill_playout(rng, |_, _| {})
+    }
+
+    /// The random playout (every move's strength is 1).
+    fn biased_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
+        self.fill_playout(rng, |_, _| {})
+    }
+
+    /// The random playout (Hex has no move features, so every gamma is unused).
+    fn learned_playout<R: RngCore>(&mut self, rng: &mut R, _gammas: &[f32]) -> Outcome {
+        self.fill_playout(rng, |_, _| {})
+    }
+
+    /// Without pruning, the filling playout, recording every cell each player gets
+    /// (RAVE's all-moves-as-first over the whole filled board, as Hex programs use
+    /// it); with pruning, the trait's move-by-move loop over [`Playouts::prune_moves`].
+    fn recorded_playout<R: RngCore>(&mut self, rng: &mut R, policy: PlayoutPolicy, played: &mut MovesPlayed) -> Outcome {
+        if policy.prune {
+            recorded_play_out(self, rng, policy, played)
+        } else {
+            self.fill_playout(rng, |player, mv| played.insert(player, mv))
+        }
+    }
+
+    /// Win-first, block-first by bitboards ([`Hex::winning_cells`]): a cell that wins at
+    /// once, alone; else, when the opponent has exactly one winning cell, only it (any
+    /// other move leaves it); else every move (two threats cannot both be blocked, and
+    /// none need be). The swap position is not pruned.
+    fn prune_moves(&self, moves: &mut [Move]) -> usize {
+        if self.swap_available() || self.winner.is_some() {
+            return moves.len();
+        }
+        let me = self.to_move;
+        let pick = |moves: &mut [Move], targets: &Cells| {
+            let found = moves.iter().position(|m| (m.0 as usize) < N * N && targets.contains(m.0 as usize));
+            found.map(|i| moves.swap(0, i)).is_some()
+        };
+        let wins = self.winning_cells(me);
+        if !Geometry::<N>::is_empty(&wins) && pick(moves, &wins) {
+            return 1;
+        }
+        let threats = self.winning_cells(me.other());
+        if threats.count() == 1 && pick(moves, &threats) {
+            return 1;
+        }
+        moves.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand_core::SeedableRng;
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    use super::*;
+
+    #[test]
+    fn filled_boards_are_full_and_won_by_the_connected_player() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+        for start in ["", "f6", "a1 k11 b2", "swap-rule f6"] {
+            for _ in 0..200 {
+                let mut game = super::super::Hex11::parse_position(start).unwrap();
+                let mut played = MovesPlayed::default();
+                let outcome = game.recorded_playout(&mut rng, PlayoutPolicy::default(), &mut played);
+                assert_eq!(game.empty_cells().count(), 0);
+                let Outcome::Win(winner) = outcome else { panic!("a draw") };
+                assert!(game.connects(winner) && !game.connects(winner.other()));
+                assert_eq!(game.stones[0].count() + game.stones[1].count(), 121);
+                assert!(game.stones[0].count().abs_diff(game.stones[1].count()) <= 1);
+                for cell in 0..121 {
+                    let owner = game.stone_at(Move(cell)).unwrap();
+                    assert!(played.contains(owner, Move(cell)) || !start.is_empty());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn pruning_keeps_the_win_or_the_only_block() {
+        let mut game = super::super::Hex::<4>::new();
+        game.play_sequence("b1 a1 b2 a2 b3").unwrap();
+        // White to move; Black threatens a4 and b4: no single block, every move stays.
+        let mut moves = game.legal_moves();
+        assert_eq!(game.prune_moves(moves.as_mut()), moves.len());
+        game.play_sequence("b4").unwrap();
+        // Black to move: a4 wins at once.
+        let mut moves = game.legal_moves();
+        assert_eq!(game.prune_moves(moves.as_mut()), 1);
+        assert_eq!(game.format_move(moves[0]), "a4");
+    }
+}
