@@ -154,6 +154,26 @@ impl<const N: usize> Geometry<N> {
         any != 0
     }
 
+    /// The number of cells in `a`.
+    #[inline(always)]
+    pub fn count(a: &Cells) -> u32 {
+        let mut count = 0;
+        for w in 0..Self::WORDS {
+            count += a.0[w].count_ones();
+        }
+        count
+    }
+
+    /// Whether `a` and `b` hold the same cells (the board's words only).
+    #[inline(always)]
+    pub fn same(a: &Cells, b: &Cells) -> bool {
+        let mut diff = 0;
+        for w in 0..Self::WORDS {
+            diff |= a.0[w] ^ b.0[w];
+        }
+        diff == 0
+    }
+
     /// Whether the set is empty.
     #[inline(always)]
     pub fn is_empty(a: &Cells) -> bool {
@@ -211,7 +231,7 @@ impl<const N: usize> Geometry<N> {
         let mut reached = Self::and(seed, within);
         loop {
             let next = Self::dilate(&reached, within);
-            if next == reached {
+            if Self::same(&next, &reached) {
                 return reached;
             }
             reached = next;
@@ -233,7 +253,7 @@ impl<const N: usize> Geometry<N> {
                 return true;
             }
             let next = Self::dilate(&reached, stones);
-            if next == reached {
+            if Self::same(&next, &reached) {
                 return false;
             }
             reached = next;
