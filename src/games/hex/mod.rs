@@ -135,6 +135,12 @@ impl<const N: usize> Hex<N> {
         Hex { swap_rule: true, ..Self::empty() }
     }
 
+    /// Turns the swap rule on or off for the rest of this game (it matters only while
+    /// [`Hex::swap_available`] could hold: right after the first move).
+    pub fn set_swap_rule(&mut self, on: bool) {
+        self.swap_rule = on;
+    }
+
     /// Whether the swap rule is on.
     pub fn swap_rule(&self) -> bool {
         self.swap_rule
@@ -399,7 +405,7 @@ impl<const N: usize> Game for Hex<N> {
             }
             out.push_str(&format!(" {}\n", row + 1));
         }
-        out.push_str(&format!("{}    {letters}\n", " ".repeat(N)));
+        out.push_str(&format!("{}{letters}\n", " ".repeat(N + 2)));
         let state = match self.winner {
             Some(Player::One) => "Black (X, top-bottom) has won".to_string(),
             Some(Player::Two) => "White (O, left-right) has won".to_string(),
