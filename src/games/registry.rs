@@ -71,8 +71,8 @@ registry! {$
     Go19: Go19(go), 8_000, "Go 19x19 (Tromp-Taylor area scoring, positional superko, komi 7)";
     Hex: Hex11(hex), 200_000, "Hex 11x11 (Black joins top and bottom, White left and right)";
     Hex9: Hex9(hex), 300_000, "Hex 9x9";
-    Hex13: Hex13(hex), 120_000, "Hex 13x13";
-    Hex19: Hex19(hex), 40_000, "Hex 19x19";
+    Hex13: Hex13(hex), 200_000, "Hex 13x13";
+    Hex19: Hex19(hex), 150_000, "Hex 19x19";
 }
 
 impl GameKind {
