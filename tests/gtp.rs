@@ -532,6 +532,9 @@ fn hex_over_gtp_with_sizes_the_swap_rule_and_a_whole_game() {
     };
     assert_eq!(ok(&mut e, "final_score"), expected);
     fails(&mut e, "genmove b", "the game is over");
-    let over = Engine::new(GameKind::Othello, EngineConfig { search: SearchConfig::builder().playouts(10).build().unwrap(), resign_below: 0.0 });
+    let over = Engine::new(
+        GameKind::Othello,
+        EngineConfig { search: SearchConfig::builder().playouts(10).build().unwrap(), resign_below: 0.0 },
+    );
     fails(&mut over.unwrap(), "hex-swap-rule on", "no swap rule");
 }

@@ -48,7 +48,7 @@ impl Naive {
     /// Whether `colour`'s cells join its edges: breadth-first search from its first edge.
     fn connected(&self, colour: u8) -> bool {
         let n = self.n;
-        let on_first = |p: usize| if colour == 1 { p / n == 0 } else { p % n == 0 };
+        let on_first = |p: usize| if colour == 1 { p / n == 0 } else { p.is_multiple_of(n) };
         let on_second = |p: usize| if colour == 1 { p / n == n - 1 } else { p % n == n - 1 };
         let mut seen = vec![false; n * n];
         let mut queue: Vec<usize> = (0..n * n).filter(|&p| self.board[p] == colour && on_first(p)).collect();
@@ -227,7 +227,11 @@ fn perft_matches_the_independent_implementation() {
     assert!(table.len() >= 20, "the table has {} rows", table.len());
     for (size, moves, depth, expected) in table {
         assert_eq!(naive_perft(size, &moves, depth), expected, "naive, {size}x{size} after '{moves}', depth {depth}");
-        assert_eq!(parmcts_perft(size, &moves, depth), expected, "parmcts, {size}x{size} after '{moves}', depth {depth}");
+        assert_eq!(
+            parmcts_perft(size, &moves, depth),
+            expected,
+            "parmcts, {size}x{size} after '{moves}', depth {depth}"
+        );
     }
 }
 

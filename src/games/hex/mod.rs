@@ -262,7 +262,8 @@ impl<const N: usize> Hex<N> {
     #[inline]
     pub fn is_legal(&self, mv: Move) -> bool {
         let cell = mv.0 as usize;
-        self.winner.is_none() && (mv == Self::SWAP && self.swap_available() || cell < N * N && self.empty_cells().contains(cell))
+        self.winner.is_none()
+            && (mv == Self::SWAP && self.swap_available() || cell < N * N && self.empty_cells().contains(cell))
     }
 }
 

@@ -59,11 +59,8 @@ impl<const N: usize> Hex<N> {
         if count % 2 == 1 {
             self.to_move = mover.other();
         }
-        let winner = if G::<N>::connects(&self.stones[0], &G::<N>::TOP, &G::<N>::BOTTOM) {
-            Player::One
-        } else {
-            Player::Two
-        };
+        let winner =
+            if G::<N>::connects(&self.stones[0], &G::<N>::TOP, &G::<N>::BOTTOM) { Player::One } else { Player::Two };
         self.winner = Some(winner);
         Outcome::Win(winner)
     }
@@ -118,7 +115,12 @@ impl<const N: usize> Playouts for Hex<N> {
     /// Without pruning, the filling playout, recording every cell each player gets
     /// (RAVE's all-moves-as-first over the whole filled board, as Hex programs use
     /// it); with pruning, the trait's move-by-move loop over [`Playouts::prune_moves`].
-    fn recorded_playout<R: RngCore>(&mut self, rng: &mut R, policy: PlayoutPolicy, played: &mut MovesPlayed) -> Outcome {
+    fn recorded_playout<R: RngCore>(
+        &mut self,
+        rng: &mut R,
+        policy: PlayoutPolicy,
+        played: &mut MovesPlayed,
+    ) -> Outcome {
         if policy.prune {
             recorded_play_out(self, rng, policy, played)
         } else {
