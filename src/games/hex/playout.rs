@@ -181,6 +181,24 @@ mod tests {
         }
     }
 
+    /// On 3x3 from the empty board White gets 4 of the 9 cells: each of the 126 sets must
+    /// come up about equally often (63,000 playouts, 500 expected each, σ ≈ 22).
+    #[test]
+    fn filled_boards_are_uniformly_random() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        let mut counts = std::collections::HashMap::new();
+        for _ in 0..63_000 {
+            let mut game = super::super::Hex::<3>::new();
+            game.random_playout(&mut rng);
+            *counts.entry(game.stones[1].0[0]).or_insert(0u32) += 1;
+        }
+        assert_eq!(counts.len(), 126);
+        assert!(counts.values().all(|&c| (380..=620).contains(&c)), "{counts:?}");
+        let chi2: f64 = counts.values().map(|&c| (f64::from(c) - 500.0).powi(2) / 500.0).sum();
+        // 125 degrees of freedom: the 0.1 % tail starts near 180.
+        assert!(chi2 < 180.0, "chi-square {chi2}");
+    }
+
     #[test]
     fn pruning_keeps_the_win_or_the_only_block() {
         let mut game = super::super::Hex::<4>::new();
