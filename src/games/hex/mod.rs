@@ -6,23 +6,26 @@
 //! * Players alternately colour one empty cell. Player One ([`Player::One`], Black,
 //!   shown `X`) moves first and wins by joining the top and bottom rows (rows `1` and
 //!   `N`) with a chain of adjacent black cells; Player Two (White, `O`) joins the left
-//!   and right columns (`a` and the `N`-th letter). These are HexGui's (and Benzene's)
-//!   conventions: Black owns north and south, White east and west.
+//!   and right columns (`a` and the `N`-th letter). These are HexGui's conventions
+//!   (`hexgui/gui/BoardDrawerBase.java`: "by default, black connects top and bottom
+//!   [...] White connects left and right").
 //! * There are no draws and no passes: a full board always holds exactly one winning
 //!   chain, and the game ends as soon as one exists.
 //! * Swap rule (pie rule), off by default ([`Hex::with_swap_rule`]): as the second
 //!   player's first move, White may instead take Black's stone over: it is replaced by a
-//!   white stone on the cell mirrored in the short diagonal (`(row, col)` becomes
-//!   `(col, row)`, so it serves White's edges as it served Black's), and Black moves
-//!   next. This is HexGui's `swap-pieces`. From the command line a position text that
+//!   white stone on the cell mirrored in the long diagonal `a1`-`k11` (`(row, col)`
+//!   becomes `(col, row)`, so it serves White's edges as it served Black's), and Black
+//!   moves next: the `swap-pieces` move of HexGui. From the command line a position text that
 //!   starts with the word `swap-rule` turns it on ([`Game::parse_position`]); over GTP
 //!   the command `hex-swap-rule on` does.
 //!
 //! # Moves and notation
 //! Cell `(row, col)` (0-based, row 0 at the top) is `Move(row * N + col)`; the swap is
-//! `Move(N * N)` ([`Hex::SWAP`]). The text is HexGui's: a column letter `a`, `b`, ...
-//! (contiguous, `i` included; `a`-`k` on 11x11), then the row `1..N` from the top
-//! (`f6`, input case-insensitive), and `swap-pieces` (or `swap`) for the swap.
+//! `Move(N * N)` ([`Hex::SWAP`]). The text is HexGui's (`hexgui/hex/HexPoint.java`: the
+//! letter `'a' + x`, then `y + 1`): a column letter `a`, `b`, ... (contiguous, `i`
+//! included; `a`-`k` on 11x11), then the row `1..N` from the top (`f6`, input
+//! case-insensitive), and `swap-pieces` (or `swap`, which HexGui also reads) for the
+//! swap.
 //!
 //! # Representation and speed
 //! Each player's cells are a bitboard ([`cells::Cells`]); wins are found by hexagonal
@@ -249,7 +252,7 @@ impl<const N: usize> Hex<N> {
         }
     }
 
-    /// The swap: Black's only stone becomes White's, mirrored in the short diagonal.
+    /// The swap: Black's only stone becomes White's, mirrored in the long diagonal.
     fn swap_pieces(&mut self) {
         let first = self.stones[0].iter().next();
         if let Some(cell) = first {
