@@ -480,6 +480,23 @@ mod tests {
     }
 
     #[test]
+    fn evaluation_is_the_shortest_path_difference() {
+        assert_eq!(Hex11::new().evaluate(), 0);
+        // Black's f6 leaves Black 10 cells to fill and White 11: White to move, behind.
+        assert_eq!(Hex11::parse_position("f6").unwrap().evaluate(), -1000);
+        let mut game = Hex::<3>::new();
+        game.play_sequence("a1 b1 a2 b2").unwrap();
+        // Black's a1-a2 needs a3; White's b1-b2 needs a3 and one of c1, c2.
+        assert_eq!(game.distance(Player::One), Some(1));
+        assert_eq!(game.distance(Player::Two), Some(2));
+        assert_eq!(game.evaluate(), 1000);
+        game.play_sequence("a3").unwrap();
+        // Black has won: White's every path is cut.
+        assert_eq!(game.outcome(), Some(Outcome::Win(Player::One)));
+        assert_eq!(game.distance(Player::Two), None);
+    }
+
+    #[test]
     fn the_one_cell_board_is_won_by_the_first_move() {
         let mut game = Hex::<1>::new();
         assert_eq!(game.legal_moves().as_ref(), [Move(0)]);
