@@ -485,6 +485,11 @@ fn hex_over_gtp_with_sizes_the_swap_rule_and_a_whole_game() {
     assert_eq!(ok(&mut e, "name"), "parmcts");
     assert!(ok(&mut e, "showboard").contains(" a b c d e f g h i j k"));
     fails(&mut e, "boardsize 12", "unacceptable size 12");
+    // HexGui's form: width and height.
+    fails(&mut e, "boardsize 11 9", "only square boards");
+    fails(&mut e, "boardsize 12 12", "unacceptable size 12");
+    ok(&mut e, "boardsize 9 9");
+    assert!(ok(&mut e, "showboard").contains(" a b c d e f g h i\n"));
     ok(&mut e, "boardsize 9");
     assert!(ok(&mut e, "showboard").contains(" a b c d e f g h i\n"));
     fails(&mut e, "play b j1", "invalid vertex 'j1'");

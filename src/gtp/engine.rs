@@ -205,10 +205,16 @@ impl Engine {
                 self.quit = true;
                 Ok(String::new())
             }
-            "boardsize" => {
-                expect(1)?;
-                self.boardsize(args[0])
-            }
+            // GTP gives one size; HexGui sends width and height (`boardsize 11 11`), taken
+            // when they are equal.
+            "boardsize" => match args {
+                [size] => self.boardsize(size),
+                [width, height] if width == height => self.boardsize(width),
+                [width, height] => Err(GtpError::Syntax(format!(
+                    "boardsize {width} {height}: only square boards (one size, or two equal)"
+                ))),
+                _ => expect(1).map(|_| String::new()),
+            },
             "clear_board" => {
                 expect(0)?;
                 self.session.clear();
