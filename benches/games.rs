@@ -10,7 +10,9 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use parmcts::games::perft::perft;
 use parmcts::games::PlayoutPolicy;
-use parmcts::{ConnectFour, Game, Go, Go19, Go9, NTupleNetwork, Othello, Outcome, Playouts, SearchGame, TicTacToe};
+use parmcts::{
+    ConnectFour, Game, Go, Go19, Go9, Hex11, Hex19, NTupleNetwork, Othello, Outcome, Playouts, SearchGame, TicTacToe,
+};
 
 fn bench_game<G: SearchGame>(c: &mut Criterion, perft_depth: u32, perft_nodes: u64) {
     let mut group = c.benchmark_group(G::NAME);
@@ -209,6 +211,10 @@ fn games(c: &mut Criterion) {
     go_light_playouts::<9>(c, 10_000);
     go_light_playouts::<19>(c, 1_000);
     perft_go19(c);
+    // Hex: no game ends before ply 2N - 1, so perft is 121 * 120 * 119 and 361 * 360.
+    bench_game::<Hex11>(c, 3, 1_727_880);
+    bench_game::<Hex19>(c, 2, 129_960);
+    playout_policies::<Hex11>(c);
     othello_builds(c);
     othello_lanes(c);
     playout_policies::<ConnectFour>(c);

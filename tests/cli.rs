@@ -284,7 +284,7 @@ fn bad_input_is_rejected_with_exit_code_2() {
     rejects(&["play", "--game", "tictactoe", "--p2", "mcts:playouts=0"], "playouts");
     rejects(&["bench", "--threads", "1,0"], "0");
     rejects(&["bench", "--modes", "seq,warp"], "warp");
-    rejects(&["bench", "--game", "hex"], "hex");
+    rejects(&["bench", "--game", "havannah"], "havannah");
     rejects(&["search", "--game", "connect4", "--playouts", "100", "--in-flight", "wu"], "wu");
     rejects(&["search", "--game", "othello", "--playouts", "100", "--leaves", "0"], "leaves must be 1 to 4 (got 0)");
     rejects(&["play", "--game", "othello", "--p1", "mcts:playouts=10,leaves=9"], "got 9");
@@ -408,7 +408,7 @@ fn argument_errors_are_one_line() {
     rejects_in_one_line(&["perft", "--game", "chess", "--depth", "2"], &["chess", "tictactoe, connect4, othello"]);
     rejects_in_one_line(&["search", "--game", "tictactoe", "--bogus"], &["--bogus"]);
     rejects_in_one_line(&["search", "--game", "tictactoe", "--virtual-loss", "-1"], &["--virtual-loss", "'-1'"]);
-    rejects_in_one_line(&["bench", "--game", "hex"], &["hex"]);
+    rejects_in_one_line(&["bench", "--game", "havannah"], &["havannah"]);
     use std::os::unix::ffi::OsStrExt;
     let not_utf8 = std::ffi::OsStr::from_bytes(b"4\xff4");
     let out = Command::new(env!("CARGO_BIN_EXE_parmcts"))

@@ -2,7 +2,7 @@
 //! and play cleanly, a position has moves exactly when it is not over, games terminate
 //! within their maximum length, move text round-trips, and hashes agree on transpositions.
 
-use parmcts::{ConnectFour, Game, Go13, Go9, Othello, TicTacToe};
+use parmcts::{ConnectFour, Game, Go13, Go9, Hex, Hex11, Othello, TicTacToe};
 use proptest::prelude::*;
 
 /// Plays the move chosen by each selector (modulo the number of legal moves) until the
@@ -53,6 +53,27 @@ proptest! {
     fn othello_games_are_well_formed(selectors in prop::collection::vec(any::<u8>(), 1..80)) {
         // 60 discs at most, plus forced passes (never two in a row).
         prop_assert!(walk::<Othello>(&selectors, 120) >= 9);
+    }
+
+    #[test]
+    fn hex_games_are_well_formed(selectors in prop::collection::vec(any::<u8>(), 1..130)) {
+        // A win needs 11 stones (21 plies); the board holds 121.
+        prop_assert!(walk::<Hex11>(&selectors, 121) >= 21);
+        prop_assert!(walk::<Hex<4>>(&selectors, 16) >= 7);
+    }
+
+    #[test]
+    fn hex_transpositions_hash_alike(a in 0u16..121, b in 0u16..121, c in 0u16..121, d in 0u16..121) {
+        prop_assume!(a != b && a != c && b != c && d != a && d != b && d != c);
+        let mut x = Hex11::new();
+        let mut y = Hex11::new();
+        for mv in [a, c, b, d] { x.play_unchecked(parmcts::Move(mv)); }
+        for mv in [b, c, a, d] { y.play_unchecked(parmcts::Move(mv)); }
+        prop_assert_eq!(x.hash(), y.hash());
+        prop_assert_eq!(x, y);
+        let mut z = Hex11::new();
+        for mv in [a, c, b] { z.play_unchecked(parmcts::Move(mv)); }
+        prop_assert_ne!(z.hash(), x.hash());
     }
 
     #[test]

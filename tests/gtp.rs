@@ -496,3 +496,78 @@ fn go_dead_stones_are_listed_and_cleaned_up() {
     let answer = ok(&mut e, "genmove b");
     assert_ne!(answer.to_ascii_lowercase(), "pass", "Black passed into a lost count");
 }
+
+/// A Hex engine (11x11 unless `boardsize` says otherwise) with a small budget.
+fn hex_engine() -> Engine {
+    let search = SearchConfig::builder()
+        .apply_settings([("playouts", "300"), ("nodes", "200000"), ("seed", "3")])
+        .unwrap()
+        .build()
+        .unwrap();
+    Engine::new(GameKind::Hex, EngineConfig { search, resign_below: 0.0 }).unwrap()
+}
+
+#[test]
+fn hex_over_gtp_with_sizes_the_swap_rule_and_a_whole_game() {
+    let mut e = hex_engine();
+    assert_eq!(ok(&mut e, "name"), "parmcts");
+    assert!(ok(&mut e, "showboard").contains(" a b c d e f g h i j k"));
+    fails(&mut e, "boardsize 12", "unacceptable size 12");
+    // HexGui's form: width and height.
+    fails(&mut e, "boardsize 11 9", "only square boards");
+    fails(&mut e, "boardsize 12 12", "unacceptable size 12");
+    ok(&mut e, "boardsize 9 9");
+    assert!(ok(&mut e, "showboard").contains(" a b c d e f g h i\n"));
+    ok(&mut e, "boardsize 9");
+    assert!(ok(&mut e, "showboard").contains(" a b c d e f g h i\n"));
+    fails(&mut e, "play b j1", "invalid vertex 'j1'");
+    ok(&mut e, "play b i9");
+    fails(&mut e, "play b a1", "not black's turn");
+    fails(&mut e, "play w i9", "illegal move i9");
+    fails(&mut e, "play w swap-pieces", "illegal move swap-pieces");
+    fails(&mut e, "hex-swap-rule maybe", "syntax error");
+    // The swap rule, on in the game under way and kept across boardsize.
+    ok(&mut e, "hex-swap-rule on");
+    ok(&mut e, "boardsize 11");
+    ok(&mut e, "play b c2");
+    ok(&mut e, "play w swap-pieces");
+    let board = ok(&mut e, "showboard");
+    assert!(board.contains("Black (X, top-bottom) to move"), "{board}");
+    ok(&mut e, "undo");
+    ok(&mut e, "hex-swap-rule off");
+    fails(&mut e, "play w swap", "illegal move swap-pieces");
+    assert_eq!(ok(&mut e, "final_score"), "0");
+
+    // A whole 9x9 game: genmove and play alternate until one side connects, and the
+    // score names the winner the board shows.
+    ok(&mut e, "boardsize 9");
+    let mut game = parmcts::Hex9::new();
+    for ply in 0..81 {
+        let colour = if ply % 2 == 0 { "b" } else { "w" };
+        let mv = if ply % 4 == 1 {
+            // White's every other move comes from outside, the first empty cell.
+            let mv = game.legal_moves()[0];
+            ok(&mut e, &format!("play {colour} {}", game.format_move(mv)));
+            mv
+        } else {
+            let text = ok(&mut e, &format!("genmove {colour}"));
+            game.parse_move(&text).unwrap()
+        };
+        game.try_play(mv).unwrap();
+        if game.outcome().is_some() {
+            break;
+        }
+    }
+    let expected = match game.outcome() {
+        Some(Outcome::Win(Player::One)) => "B+1",
+        Some(Outcome::Win(Player::Two)) => "W+1",
+        other => panic!("the game did not end: {other:?}"),
+    };
+    assert_eq!(ok(&mut e, "final_score"), expected);
+    fails(&mut e, "genmove b", "the game is over");
+    let over = Engine::new(
+        GameKind::Othello,
+        EngineConfig { search: SearchConfig::builder().playouts(10).build().unwrap(), resign_below: 0.0 },
+    );
+    fails(&mut over.unwrap(), "hex-swap-rule on", "no swap rule");
+}

@@ -69,6 +69,7 @@
 pub mod connect4;
 pub mod evaluate;
 pub mod go;
+pub mod hex;
 pub mod othello;
 pub mod perft;
 pub mod playout;
@@ -86,6 +87,7 @@ use crate::solver::Endgame;
 pub use connect4::ConnectFour;
 pub use evaluate::Evaluate;
 pub use go::{Go, Go13, Go19, Go9};
+pub use hex::{Hex, Hex11, Hex13, Hex19, Hex9};
 pub use othello::Othello;
 pub use playout::{roulette, roulette_by, sample_weighted, MovesPlayed, PlayoutPolicy, Playouts};
 pub use registry::{GameKind, UnknownGame};

@@ -69,10 +69,14 @@ registry! {$
     Go: Go9(go), 30_000, "Go 9x9 (Tromp-Taylor area scoring, positional superko, komi 7)";
     Go13: Go13(go), 15_000, "Go 13x13 (Tromp-Taylor area scoring, positional superko, komi 7)";
     Go19: Go19(go), 8_000, "Go 19x19 (Tromp-Taylor area scoring, positional superko, komi 7)";
+    Hex: Hex11(hex), 200_000, "Hex 11x11 (Black joins top and bottom, White left and right)";
+    Hex9: Hex9(hex), 300_000, "Hex 9x9";
+    Hex13: Hex13(hex), 200_000, "Hex 13x13";
+    Hex19: Hex19(hex), 150_000, "Hex 19x19";
 }
 
 impl GameKind {
-    /// The names of every game, for messages: `tictactoe, connect4, othello, go, go13 or go19`.
+    /// The names of every game, for messages: `tictactoe, connect4, othello, go, go13, go19, hex, hex9, hex13 or hex19`.
     pub fn names() -> String {
         let names: Vec<&str> = GameKind::ALL.iter().map(|g| g.name()).collect();
         match names.split_last() {

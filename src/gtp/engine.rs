@@ -40,6 +40,7 @@ pub const COMMANDS: &[&str] = &[
     "time_settings",
     "kgs-time_settings",
     "time_left",
+    "hex-swap-rule",
 ];
 
 /// An engine's settings.
@@ -72,6 +73,8 @@ pub enum GtpError {
     LineTooLong,
     /// A game that the engine cannot play over GTP.
     UnsupportedGame(GameKind),
+    /// `hex-swap-rule` in a game without a swap rule.
+    NoSwapRule,
     /// The search failed (or its memory could not be set up).
     Search(PlayerError),
     /// The resign threshold is not a win rate in `[0, 1)`.
@@ -87,7 +90,8 @@ impl fmt::Display for GtpError {
             GtpError::UnacceptableSize(size) => write!(f, "unacceptable size {size}"),
             GtpError::CannotUndo => write!(f, "cannot undo"),
             GtpError::LineTooLong => write!(f, "line too long (over {} bytes)", protocol::MAX_LINE),
-            GtpError::UnsupportedGame(kind) => write!(f, "{kind} cannot be played over GTP (othello and go can)"),
+            GtpError::UnsupportedGame(kind) => write!(f, "{kind} cannot be played over GTP (othello, go and hex can)"),
+            GtpError::NoSwapRule => write!(f, "this game has no swap rule (hex has)"),
             GtpError::Search(why) => write!(f, "search failed: {why}"),
             GtpError::BadResign(r) => write!(f, "resign threshold {r} is not a win rate in [0, 1)"),
         }
@@ -201,10 +205,16 @@ impl Engine {
                 self.quit = true;
                 Ok(String::new())
             }
-            "boardsize" => {
-                expect(1)?;
-                self.boardsize(args[0])
-            }
+            // GTP gives one size; HexGui sends width and height (`boardsize 11 11`), taken
+            // when they are equal.
+            "boardsize" => match args {
+                [size] => self.boardsize(size),
+                [width, height] if width == height => self.boardsize(width),
+                [width, height] => Err(GtpError::Syntax(format!(
+                    "boardsize {width} {height}: only square boards (one size, or two equal)"
+                ))),
+                _ => expect(1).map(|_| String::new()),
+            },
             "clear_board" => {
                 expect(0)?;
                 self.session.clear();
@@ -253,6 +263,15 @@ impl Engine {
                 self.clocks[player.index()].set_left(&self.time, time, stones);
                 Ok(String::new())
             }
+            "hex-swap-rule" => {
+                expect(1)?;
+                let on = match args[0].to_ascii_lowercase().as_str() {
+                    "on" | "1" | "true" => true,
+                    "off" | "0" | "false" => false,
+                    _ => return Err(GtpError::Syntax(format!("swap rule '{}' (expected on or off)", args[0]))),
+                };
+                self.session.set_swap_rule(on).map(|_| String::new())
+            }
             _ => Err(GtpError::UnknownCommand(name.to_string())),
         }
     }
@@ -263,9 +282,12 @@ impl Engine {
             self.session.clear();
         } else {
             // Another size may be another game type: a new session, with the komi.
-            let komi = self.session.komi();
+            let (komi, swap_rule) = (self.session.komi(), self.session.swap_rule());
             self.session = new_session(self.kind, Some(size), &self.config)?;
             self.session.set_komi(komi);
+            if swap_rule {
+                self.session.set_swap_rule(true)?;
+            }
         }
         self.clocks = [self.time.clock(); 2];
         Ok(String::new())

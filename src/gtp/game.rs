@@ -1,5 +1,5 @@
 //! The seam between the engine and a game: [`GtpGame`], what GTP needs of a game beyond
-//! the search's [`SearchGame`], and its implementation for Othello.
+//! the search's [`SearchGame`], and its implementations for Othello, Go and Hex.
 //!
 //! A game that GTP plays implements [`GtpGame`] and gets one line in the session factory
 //! ([`super::session::new_session`]). Board sizes that are different types (Go's
@@ -7,6 +7,7 @@
 //! engine's session with the type of the size asked for.
 
 use crate::games::go::Go;
+use crate::games::hex::Hex;
 use crate::games::othello::{Othello, PASS};
 use crate::games::{Game, GameError, Move, Outcome, Player, SearchGame};
 
@@ -53,6 +54,13 @@ pub trait GtpGame: SearchGame {
 
     /// Sets the komi. Games without komi ignore it; the command succeeds either way.
     fn set_komi(&mut self, _komi: f32) {}
+
+    /// Turns the game's swap rule (pie rule) on or off where it has one (Hex), for
+    /// GTP's `hex-swap-rule`: `false` for games without one (the default), which are
+    /// left unchanged.
+    fn set_swap_rule(&mut self, _on: bool) -> bool {
+        false
+    }
 
     /// The pass, if the game has one: what `genmove` answers when the player has nothing
     /// to play, and the `pass` of `play`.
@@ -182,6 +190,47 @@ impl<const N: usize> GtpGame for Go<N> {
 /// Light playouts behind Go's `final_status_list`: a share of 1/1000 decides only
 /// stones whose fate is a coin toss (about 50 ms on 19x19).
 pub const DEAD_STONE_PLAYOUTS: u32 = 1000;
+
+/// Hex at every size: no komi and no pass, moves in turn, the swap rule on request.
+impl<const N: usize> GtpGame for Hex<N> {
+    const BOARD_SIZE: u32 = N as u32;
+    const SGF_GAME: u32 = 11;
+
+    /// Cells are numbered row by row from `a1` at the top left, as SGF counts them; the
+    /// swap is HexGui's `swap-pieces`.
+    fn sgf_point(&self, mv: Move) -> String {
+        let cell = usize::from(mv.0);
+        if cell < N * N {
+            super::sgf::point(cell % N, cell / N)
+        } else {
+            self.format_move(mv)
+        }
+    }
+
+    fn set_swap_rule(&mut self, on: bool) -> bool {
+        Hex::set_swap_rule(self, on);
+        true
+    }
+
+    fn pass() -> Option<Move> {
+        None
+    }
+
+    /// `B+1` or `W+1` for the winner of a finished game (Hex has no score, only a
+    /// winner); `0` while the game is on.
+    fn final_score(&self) -> String {
+        match self.outcome() {
+            Some(Outcome::Win(Player::One)) => score_text(1.0),
+            Some(Outcome::Win(Player::Two)) => score_text(-1.0),
+            _ => score_text(0.0),
+        }
+    }
+
+    /// Half the empty cells (rounded up): the side to move fills about every other one.
+    fn moves_left(&self) -> u32 {
+        self.empty_cells().count().div_ceil(2)
+    }
+}
 
 impl GtpGame for Othello {
     const BOARD_SIZE: u32 = 8;

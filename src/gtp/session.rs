@@ -1,13 +1,13 @@
 //! One game in progress behind an object-safe trait ([`Session`]), so that the engine
 //! holds a `Box<dyn Session>` that `boardsize` can replace with another game type's
-//! (Go's sizes are different types): the position history, the MCTS player (its tree
+//! (Go's and Hex's sizes are different types): the position history, the MCTS player (its tree
 //! kept between moves) and the genmove rules (pass, resign).
 
 use std::time::Duration;
 
 use super::engine::{EngineConfig, GtpError};
 use super::game::{colour_name, FinalStatus, GtpGame};
-use crate::games::{GameError, GameKind, Go13, Go19, Go9, Othello, Player};
+use crate::games::{GameError, GameKind, Go13, Go19, Go9, Hex11, Hex13, Hex19, Hex9, Othello, Player};
 use crate::players::{Agent, MctsAgent};
 use crate::search::{SearchError, SearchResult};
 use crate::tree::Proof;
@@ -51,6 +51,13 @@ pub trait Session: Send {
     fn komi(&self) -> f32;
     /// Sets the komi of this and later games.
     fn set_komi(&mut self, komi: f32);
+    /// Whether the swap rule is on in this game.
+    fn swap_rule(&self) -> bool;
+    /// Turns the swap rule on or off in this and later games.
+    ///
+    /// # Errors
+    /// [`GtpError::NoSwapRule`] for a game without one.
+    fn set_swap_rule(&mut self, on: bool) -> Result<(), GtpError>;
     /// Plays `vertex` for `player`.
     ///
     /// # Errors
@@ -79,7 +86,8 @@ pub trait Session: Send {
 }
 
 /// A new session for `kind` at `size` (`None`: the game's usual size): the one place that
-/// maps a game and a size to a type. Go's sizes will each be a line here.
+/// maps a game and a size to a type. Go's sizes (9, 13, 19) and Hex's (9, 11, 13, 19)
+/// are each a line here: each is a type of its own, with its own copy of the search.
 ///
 /// # Errors
 /// [`GtpError::UnacceptableSize`] for a size the game does not have;
@@ -87,13 +95,18 @@ pub trait Session: Send {
 /// search memory cannot be set up.
 pub fn new_session(kind: GameKind, size: Option<u32>, config: &EngineConfig) -> Result<Box<dyn Session>, GtpError> {
     let go = matches!(kind, GameKind::Go | GameKind::Go13 | GameKind::Go19);
+    let hex = matches!(kind, GameKind::Hex | GameKind::Hex9 | GameKind::Hex13 | GameKind::Hex19);
     match (kind, size) {
         (GameKind::Othello, None | Some(8)) => Ok(Box::new(GameSession::<Othello>::new(config)?)),
         (GameKind::Go, None) | (_, Some(9)) if go => Ok(Box::new(GameSession::<Go9>::new(config)?)),
         (GameKind::Go13, None) | (_, Some(13)) if go => Ok(Box::new(GameSession::<Go13>::new(config)?)),
         (GameKind::Go19, None) | (_, Some(19)) if go => Ok(Box::new(GameSession::<Go19>::new(config)?)),
+        (GameKind::Hex, None) | (_, Some(11)) if hex => Ok(Box::new(GameSession::<Hex11>::new(config)?)),
+        (GameKind::Hex9, None) | (_, Some(9)) if hex => Ok(Box::new(GameSession::<Hex9>::new(config)?)),
+        (GameKind::Hex13, None) | (_, Some(13)) if hex => Ok(Box::new(GameSession::<Hex13>::new(config)?)),
+        (GameKind::Hex19, None) | (_, Some(19)) if hex => Ok(Box::new(GameSession::<Hex19>::new(config)?)),
         (GameKind::Othello, Some(size)) => Err(GtpError::UnacceptableSize(size)),
-        (_, Some(size)) if go => Err(GtpError::UnacceptableSize(size)),
+        (_, Some(size)) if go || hex => Err(GtpError::UnacceptableSize(size)),
         (kind, _) => Err(GtpError::UnsupportedGame(kind)),
     }
 }
@@ -103,6 +116,7 @@ pub struct GameSession<G: GtpGame> {
     history: Vec<G>,
     agent: MctsAgent<G>,
     komi: f32,
+    swap_rule: bool,
 }
 
 impl<G: GtpGame> GameSession<G> {
@@ -114,7 +128,7 @@ impl<G: GtpGame> GameSession<G> {
         let agent = MctsAgent::new(&config.search, 0).map_err(|e| GtpError::Search(e.into()))?;
         let start = G::new();
         let komi = start.komi();
-        Ok(GameSession { history: vec![start], agent, komi })
+        Ok(GameSession { history: vec![start], agent, komi, swap_rule: false })
     }
 
     fn position(&self) -> &G {
@@ -144,6 +158,7 @@ impl<G: GtpGame> Session for GameSession<G> {
     fn clear(&mut self) {
         let mut start = G::new();
         start.set_komi(self.komi);
+        start.set_swap_rule(self.swap_rule);
         self.history = vec![start];
     }
 
@@ -156,6 +171,20 @@ impl<G: GtpGame> Session for GameSession<G> {
         for position in &mut self.history {
             position.set_komi(komi);
         }
+    }
+
+    fn swap_rule(&self) -> bool {
+        self.swap_rule
+    }
+
+    fn set_swap_rule(&mut self, on: bool) -> Result<(), GtpError> {
+        for position in &mut self.history {
+            if !position.set_swap_rule(on) {
+                return Err(GtpError::NoSwapRule);
+            }
+        }
+        self.swap_rule = on;
+        Ok(())
     }
 
     fn play(&mut self, player: Player, vertex: &str) -> Result<(), GtpError> {

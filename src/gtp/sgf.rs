@@ -8,6 +8,7 @@
 
 use std::fmt::Write as _;
 
+use crate::games::hex::{Hex11, Hex13, Hex19, Hex9};
 use crate::games::{GameError, GameKind, Go13, Go19, Go9, Othello, Player};
 
 use super::game::GtpGame;
@@ -111,6 +112,10 @@ pub fn writer_for(kind: GameKind) -> Option<RecordWriter> {
         GameKind::Go13 => Some(from_start::<Go13>),
         GameKind::Go19 => Some(from_start::<Go19>),
         GameKind::Othello => Some(from_start::<Othello>),
+        GameKind::Hex => Some(from_start::<Hex11>),
+        GameKind::Hex9 => Some(from_start::<Hex9>),
+        GameKind::Hex13 => Some(from_start::<Hex13>),
+        GameKind::Hex19 => Some(from_start::<Hex19>),
         GameKind::TicTacToe | GameKind::ConnectFour => None,
     }
 }
@@ -164,6 +169,19 @@ mod tests {
         let sgf = write_record(&Othello::new(), &game).unwrap();
         assert!(sgf.contains("GM[2]") && !sgf.contains("KM[") && sgf.contains("RE[B+F]"), "{sgf}");
         assert!(sgf.ends_with(";B[fe];W[df]C[forfeit: illegal move 'a1'])\n"), "{sgf}");
+    }
+
+    #[test]
+    fn hex_records_count_rows_from_the_top() {
+        let game = GameToRecord {
+            players: ["a", "b"],
+            moves: &moves(&["a1", "k11"]),
+            decision: Decision::Rules,
+            comment: None,
+        };
+        let sgf = write_record(&Hex11::new(), &game).unwrap();
+        assert!(sgf.contains("GM[11]") && sgf.contains("SZ[11]") && sgf.ends_with(";B[aa];W[kk])\n"), "{sgf}");
+        assert!(writer_for(GameKind::Hex).is_some() && writer_for(GameKind::ConnectFour).is_none());
     }
 
     #[test]

@@ -17,7 +17,8 @@ const DEFAULT_TIME: Duration = Duration::from_millis(1000);
 
 #[derive(Args, Debug)]
 pub struct GtpArgs {
-    /// The game (GTP engines: othello, go, go13, go19; `boardsize` switches between the Go sizes).
+    /// The game (GTP engines: othello, go, go13, go19, hex, hex9, hex13, hex19; `boardsize`
+    /// switches between the Go sizes and between the Hex sizes).
     #[arg(long, value_parser = game_parser())]
     game: GameKind,
     /// Resign when the best move's win rate is below this, a few moves into the game and
