@@ -58,6 +58,11 @@ pub(crate) struct IterationParams<'a> {
     /// Synced mode: iterations between exchanges, and the depth of the shared nodes.
     pub sync_every: u32,
     pub sync_depth: u32,
+    /// Dist mode: milliseconds between shares, the depth of the shared nodes, and the
+    /// share of the root's visits a node below the root's children needs to be shared.
+    pub dist_period: u32,
+    pub dist_depth: u32,
+    pub dist_share: f32,
     /// Nodes with at least this many visits get their backups batched per worker and no
     /// virtual loss (`u32::MAX`: never; see `docs/CONCURRENCY.md`, "Batched backups").
     pub batch_min_visits: u32,
@@ -116,6 +121,9 @@ impl<'a> IterationParams<'a> {
             batch_min_visits,
             sync_every: config.sync_every,
             sync_depth: config.sync_depth,
+            dist_period: config.dist_period,
+            dist_depth: config.dist_depth,
+            dist_share: config.dist_share,
         }
     }
 

@@ -1,0 +1,145 @@
+//! MPI for the distributed search (`mode=dist`, the `mpi` feature): the process's MPI
+//! [`Cluster`], initialised once by the program's main thread, and the panic hook that
+//! aborts the whole job when any rank panics.
+//!
+//! Open MPI's communicators are neither `Send` nor `Sync`, and MPI is initialised at the
+//! *funneled* threading level: every MPI call of a search is made by the thread that
+//! called [`Cluster::init`] (the distributed driver runs on the caller's thread and does
+//! its exchanges there while its workers search). [`crate::Search::run`] refuses a
+//! distributed search on any other thread.
+//!
+//! A panicking rank must not leave the others waiting in a collective or in
+//! `MPI_Finalize` (rsmpi issue 197): the hook installed by [`Cluster::init`] prints the
+//! panic as usual and then calls `MPI_Abort`, which makes `mpirun` end every rank.
+//!
+//! # Examples
+//! ```no_run
+//! use parmcts::cluster::Cluster;
+//! use parmcts::{ConnectFour, Game, Mode, Search, SearchConfig};
+//!
+//! let cluster = Cluster::init().unwrap();
+//! let config = SearchConfig::builder().playouts(100_000).mode(Mode::Dist).threads(2).build().unwrap();
+//! let result = Search::new(config).unwrap().run(&ConnectFour::new()).unwrap();
+//! // Every rank answers the same move, from the root statistics summed over the ranks.
+//! println!("rank {} of {}: {:?}", cluster.rank(), cluster.size(), result.best_move);
+//! ```
+
+use std::fmt;
+
+use mpi::environment::{Threading, Universe};
+use mpi::topology::SimpleCommunicator;
+use mpi::traits::Communicator;
+
+/// The exit status `MPI_Abort` gives the job when a rank panics.
+pub const PANIC_EXIT: i32 = 101;
+
+/// MPI, initialised for this process. Dropping it finalises MPI: keep it until the
+/// program's last search has ended.
+pub struct Cluster {
+    universe: Universe,
+}
+
+impl fmt::Debug for Cluster {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Cluster").field("rank", &self.rank()).field("size", &self.size()).finish()
+    }
+}
+
+/// Why MPI could not be initialised.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ClusterError {
+    /// MPI was initialised before (once per process).
+    AlreadyInitialised,
+    /// The MPI library offers less than the funneled threading level.
+    Threading(String),
+}
+
+impl fmt::Display for ClusterError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ClusterError::AlreadyInitialised => write!(f, "MPI is already initialised in this process"),
+            ClusterError::Threading(level) => {
+                write!(f, "the MPI library offers the {level} threading level; a distributed search needs funneled")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ClusterError {}
+
+impl Cluster {
+    /// Initialises MPI at the funneled threading level (only this thread makes MPI calls)
+    /// and installs the panic hook that aborts the job. Run alone (not under `mpirun`),
+    /// Open MPI makes a job of one rank.
+    ///
+    /// # Errors
+    /// [`ClusterError::AlreadyInitialised`] on a second call;
+    /// [`ClusterError::Threading`] if the library cannot run threads beside MPI.
+    pub fn init() -> Result<Cluster, ClusterError> {
+        let (universe, provided) =
+            mpi::initialize_with_threading(Threading::Funneled).ok_or(ClusterError::AlreadyInitialised)?;
+        if provided == Threading::Single {
+            return Err(ClusterError::Threading(format!("{provided:?}").to_lowercase()));
+        }
+        install_abort_hook();
+        Ok(Cluster { universe })
+    }
+
+    /// This process's rank, 0 to [`Cluster::size`] - 1; rank 0 talks to the outside.
+    pub fn rank(&self) -> usize {
+        self.universe.world().rank() as usize
+    }
+
+    /// The number of processes in the job.
+    pub fn size(&self) -> usize {
+        self.universe.world().size() as usize
+    }
+}
+
+/// This process's rank in a running MPI job; 0 when MPI is not running.
+pub fn rank() -> usize {
+    if running() {
+        SimpleCommunicator::world().rank() as usize
+    } else {
+        0
+    }
+}
+
+/// Whether MPI is initialised and not yet finalised.
+fn running() -> bool {
+    mpi::environment::is_initialized() && !mpi::environment::is_finalized()
+}
+
+/// Checks that a distributed search may run on this thread: MPI is running and this is
+/// the thread that initialised it.
+pub(crate) fn check() -> Result<(), String> {
+    if !running() {
+        return Err("MPI is not running (the program must call parmcts::cluster::Cluster::init first)".into());
+    }
+    let mut main = 0;
+    // SAFETY: MPI is initialised (checked above); MPI_Is_thread_main only writes the
+    // flag through the pointer, which points to a live local.
+    unsafe { mpi::ffi::MPI_Is_thread_main(&mut main) };
+    if main == 0 {
+        return Err("MPI calls must stay on the thread that initialised MPI".into());
+    }
+    Ok(())
+}
+
+/// Prints a panic as before, then aborts the whole MPI job, so the other ranks do not
+/// wait for this one forever.
+fn install_abort_hook() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        previous(info);
+        if running() {
+            let world = SimpleCommunicator::world();
+            eprintln!("error: rank {} panicked: aborting the MPI job", world.rank());
+            // Called from whichever thread panicked: under the funneled level only the
+            // main thread should call MPI, but MPI_Abort is the last call this process
+            // makes, and Open MPI honours it from any thread.
+            world.abort(PANIC_EXIT);
+        }
+    }));
+}
