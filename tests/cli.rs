@@ -739,3 +739,11 @@ fn match_plays_an_external_gtp_engine() {
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("cannot start '/nonexistent/engine'"), "{stderr}");
 }
+
+/// Without the `mpi` feature the distributed mode is a clear error, not a silent
+/// fallback.
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn dist_mode_without_the_mpi_feature_exits_2() {
+    rejects(&["search", "--game", "connect4", "--mode", "dist", "--playouts", "100"], "mpi feature");
+}
