@@ -60,8 +60,11 @@ pub(crate) struct IterationParams<'a> {
     pub sync_depth: u32,
     /// Dist mode: milliseconds between shares, the depth of the shared nodes, and the
     /// share of the root's visits a node below the root's children needs to be shared.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
     pub dist_period: u32,
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
     pub dist_depth: u32,
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
     pub dist_share: f32,
     /// Nodes with at least this many visits get their backups batched per worker and no
     /// virtual loss (`u32::MAX`: never; see `docs/CONCURRENCY.md`, "Batched backups").
