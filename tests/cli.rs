@@ -472,7 +472,7 @@ fn help_shows_defaults_and_the_spec_grammar() {
     let per_game = "[default: per game: tictactoe 1.4142135, connect4 0.5, othello 0.3, go 1.4142135,";
     for needle in [
         "[default: 100000",
-        "--mode <auto|seq|tree|root|sync|virtual>",
+        "--mode <auto|seq|tree|root|sync|virtual|dist>",
         "[default: auto: seq at 1 thread, else tree]",
         "[default: 384]",
         "[default: 8]",
