@@ -137,6 +137,23 @@ pub(crate) fn rank_seed(seed: u64) -> u64 {
     seed.wrapping_add(rank.wrapping_mul(0x9E37_79B9_7F4A_7C15))
 }
 
+/// Checks, with every rank (a collective call), that all search the position hashed
+/// `hash`: ranks that play a match in lockstep diverge if a player is not deterministic,
+/// and then every rank gets this error, rather than mismatched shares.
+pub(crate) fn agree(hash: u64) -> Result<(), String> {
+    let world = SimpleCommunicator::world();
+    let mine = [hash, !hash];
+    let mut max = [0; 2];
+    mpi::request::scope(|scope| {
+        poll(world.immediate_all_reduce_into(scope, &mine[..], &mut max[..], SystemOperation::max()));
+    });
+    if max == mine {
+        Ok(())
+    } else {
+        Err("the ranks are searching different positions (every rank must be given the same search)".into())
+    }
+}
+
 /// The rank's part of the playout budget, which the calling thread can also end.
 struct Halting<'a> {
     budget: &'a SharedBudget,

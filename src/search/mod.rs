@@ -205,6 +205,7 @@ impl Search {
         #[cfg(feature = "mpi")]
         if self.config.mode == Mode::Dist {
             crate::cluster::check().map_err(SearchError::Cluster)?;
+            dist::agree(root.hash()).map_err(SearchError::Cluster)?;
         }
         let cfg = &self.config;
         let params = IterationParams::resolve::<G>(cfg, gammas, network.as_deref());
