@@ -161,3 +161,51 @@ fn bad_dist_settings_exit_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: --dist-share"));
 }
+
+#[test]
+fn ranks_given_different_positions_fail_instead_of_mixing_them() {
+    let bin = env!("CARGO_BIN_EXE_parmcts");
+    let search = |moves: &'static str| {
+        ["search", "--game", "connect4", "--mode", "dist", "--playouts", "1000", "--moves", moves]
+    };
+    let out = Command::new("mpirun")
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .env("OMPI_MCA_rmaps_base_oversubscribe", "1")
+        .args(["--timeout", TIMEOUT_S, "-np", "1", bin])
+        .args(search("4"))
+        .args([":", "-np", "1", bin])
+        .args(search("3"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("different positions"));
+}
+
+#[test]
+fn a_match_with_a_distributed_player_runs_in_lockstep_and_rank_0_reports() {
+    let dir = std::env::temp_dir().join(format!("parmcts-mpi-{}-match", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let args = [
+        "match",
+        "--game",
+        "connect4",
+        "--p1",
+        "mcts:mode=dist,playouts=3000,threads=2",
+        "--p2",
+        "mcts:playouts=1000",
+        "--games",
+        "2",
+        "--parallel-games",
+        "1",
+        "--json",
+    ];
+    let out = mpirun(2, &[], &args, &[], Some(&dir));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout =
+        |rank: usize| std::fs::read_to_string(dir.join("1").join(format!("rank.{rank}")).join("stdout")).unwrap();
+    let report: Value = serde_json::from_str(&stdout(0)).unwrap();
+    assert_eq!(report["games"], 2);
+    assert_eq!(stdout(1), "", "only rank 0 reports");
+    let _ = std::fs::remove_dir_all(&dir);
+}

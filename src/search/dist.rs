@@ -58,6 +58,10 @@ use super::stop::{run_worker, Budget, SharedBudget};
 /// job must then end rather than hang). Its value is the rank that panics.
 pub const PANIC_RANK_VAR: &str = "PARMCTS_DIST_PANIC_RANK";
 
+/// The environment variable that makes each rank print, after each search, its number of
+/// shares, their mean time and the entries it sent (measurements: docs/SCALING.md).
+pub const STATS_VAR: &str = "PARMCTS_DIST_STATS";
+
 /// How long the calling thread sleeps between two polls of a collective in flight.
 const POLL: Duration = Duration::from_micros(100);
 
@@ -103,13 +107,16 @@ impl Driver for Dist {
             // ORDERING: Relaxed (both): a count read as a hint to share now; the joins
             // synchronise the results.
             let done = || finished.load(Ordering::Relaxed) == threads;
+            let (mut shares, mut sharing, mut sent) = (0u64, Duration::ZERO, 0usize);
             loop {
                 let next = Instant::now() + period;
                 while !done() && Instant::now() < next && deadline.is_none_or(|d| Instant::now() < d) {
                     std::thread::sleep(Duration::from_millis(1).min(next.saturating_duration_since(Instant::now())));
                 }
                 let time_up = rank == 0 && deadline.is_some_and(|d| Instant::now() >= d);
+                let began = Instant::now();
                 let stop = exchange.share(&world, arena, done(), time_up);
+                (shares, sharing, sent) = (shares + 1, sharing + began.elapsed(), sent + exchange.entries.len() / 2);
                 if panic_rank == Some(rank) {
                     panic!("{PANIC_RANK_VAR}={rank}: a panic injected on rank {rank}");
                 }
@@ -118,6 +125,10 @@ impl Driver for Dist {
                     halt.store(true, Ordering::Relaxed);
                     break;
                 }
+            }
+            if std::env::var_os(STATS_VAR).is_some() {
+                let mean = sharing.as_secs_f64() * 1e6 / shares as f64;
+                eprintln!("rank {rank}: {shares} shares, {mean:.1} us each on average, {sent} path entries sent (below the fixed share)");
             }
         });
         let arena = &mut arenas[0];
