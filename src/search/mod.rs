@@ -74,7 +74,7 @@ pub enum SearchError {
     /// or `eval=network` for a game that ships none).
     Evaluation(String),
     /// A distributed search (`mode=dist`) cannot run here: MPI is not initialised
-    /// ([`crate::cluster::Cluster::init`]), or this is not the thread that initialised it.
+    /// (`parmcts::cluster::Cluster::init`, the `mpi` feature), or this is not the thread that initialised it.
     Cluster(String),
 }
 
