@@ -25,10 +25,13 @@
 //! ```
 
 use std::fmt;
+use std::io::{self, Read};
+use std::time::Duration;
 
 use mpi::environment::{Threading, Universe};
+use mpi::request::{Request, Scope};
 use mpi::topology::SimpleCommunicator;
-use mpi::traits::Communicator;
+use mpi::traits::{Communicator, Root};
 
 /// The exit status `MPI_Abort` gives the job when a rank panics.
 pub const PANIC_EXIT: i32 = 101;
@@ -142,4 +145,64 @@ fn install_abort_hook() {
             world.abort(PANIC_EXIT);
         }
     }));
+}
+
+/// Waits for `request`, sleeping `pause` between polls: a blocking wait would spin on a
+/// core that the workers (or other ranks) need.
+pub(crate) fn poll<'a, D: ?Sized, S: Scope<'a>>(mut request: Request<'a, D, S>, pause: Duration) {
+    loop {
+        match request.test() {
+            Ok(_) => return,
+            Err(pending) => {
+                request = pending;
+                std::thread::sleep(pause);
+            }
+        }
+    }
+}
+
+/// One input for every rank: rank 0 reads `inner` and broadcasts what it read; the other
+/// ranks read the broadcast (their `inner` is never read). So every rank of a
+/// distributed GTP engine sees the controller's commands, which only rank 0 receives,
+/// and runs them in lockstep. Every rank must read with buffers of the same sizes (a
+/// `BufReader` of the same capacity); MPI calls stay on the calling thread.
+#[derive(Debug)]
+pub struct Relay<R> {
+    inner: R,
+    root: bool,
+}
+
+impl<R: Read> Relay<R> {
+    /// Relays `inner` (read on rank 0 only) to every rank.
+    pub fn new(inner: R) -> Relay<R> {
+        Relay { inner, root: rank() == 0 }
+    }
+}
+
+impl<R: Read> Read for Relay<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let world = SimpleCommunicator::world();
+        let root = world.process_at_rank(0);
+        // Rank 0's read: its length (0 at the end of the input, or on an error, which
+        // then ends every rank's input) and its bytes.
+        let mut read = Ok(0);
+        let mut length = [0u64];
+        if self.root {
+            read = self.inner.read(buf);
+            length[0] = *read.as_ref().unwrap_or(&0) as u64;
+        }
+        // Waiting for the controller's next command: sleep, do not spin.
+        let pause = Duration::from_millis(1);
+        mpi::request::scope(|scope| poll(root.immediate_broadcast_into(scope, &mut length[..]), pause));
+        let length = (length[0] as usize).min(buf.len());
+        if length > 0 {
+            let bytes = &mut buf[..length];
+            mpi::request::scope(|scope| poll(root.immediate_broadcast_into(scope, bytes), pause));
+        }
+        if self.root {
+            read
+        } else {
+            Ok(length)
+        }
+    }
 }

@@ -209,3 +209,32 @@ fn a_match_with_a_distributed_player_runs_in_lockstep_and_rank_0_reports() {
     assert_eq!(stdout(1), "", "only rank 0 reports");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_distributed_gtp_engine_answers_from_rank_0_alone() {
+    use std::io::Write;
+    let mut child = Command::new("mpirun")
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .env("OMPI_MCA_rmaps_base_oversubscribe", "1")
+        .args(["--timeout", TIMEOUT_S, "-np", "2", env!("CARGO_BIN_EXE_parmcts")])
+        .args(["gtp", "--game", "othello", "--mode", "dist", "--threads", "2", "--playouts", "4000"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"name\ngenmove b\ngenmove w\ngenmove b\nquit\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let answers: Vec<&str> = text.split("\n\n").map(str::trim).filter(|a| !a.is_empty()).collect();
+    // One answer per command, from rank 0 only; each genmove a move (a rank that fell out
+    // of step would make the next search fail: "?").
+    assert_eq!(answers.len(), 5, "{text}");
+    assert_eq!(answers[0], "= parmcts");
+    assert!(["= d3", "= c4", "= f5", "= e6"].contains(&answers[1]), "{text}");
+    for answer in &answers[2..4] {
+        assert!(answer.starts_with("= ") && answer.len() == 4, "{text}");
+    }
+    assert_eq!(answers[4], "=");
+}

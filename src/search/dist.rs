@@ -444,17 +444,9 @@ impl Exchange {
     }
 }
 
-/// Waits for `request`, sleeping between polls (a blocking wait would spin on the core).
-fn poll<'a, D: ?Sized, S: Scope<'a>>(mut request: Request<'a, D, S>) {
-    loop {
-        match request.test() {
-            Ok(_) => return,
-            Err(pending) => {
-                request = pending;
-                std::thread::sleep(POLL);
-            }
-        }
-    }
+/// Waits for `request`, polling every [`POLL`].
+fn poll<'a, D: ?Sized, S: Scope<'a>>(request: Request<'a, D, S>) {
+    crate::cluster::poll(request, POLL);
 }
 
 /// The children of `node` (none unless expanded).
