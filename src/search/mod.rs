@@ -267,8 +267,10 @@ impl Search {
     /// configuration; the next run then starts afresh).
     pub fn reuse<G: SearchGame>(&mut self, old_root: &G, new_root: &G, max_plies: u32) -> u64 {
         self.reuse_hash = None;
-        // Distributed trees are not kept: every process must start each search alike.
-        if !self.config.reuse || self.config.mode == Mode::Dist {
+        // A distributed search keeps each rank's own subtree (its tree holds only its own
+        // playouts after a search); the first share of the next search sends its shallow
+        // statistics to the other ranks.
+        if !self.config.reuse {
             return 0;
         }
         let target = new_root.hash();
