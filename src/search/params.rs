@@ -92,7 +92,9 @@ impl<'a> IterationParams<'a> {
         // exactly as the sequential search does).
         let batch_min_visits = match (config.mode, config.threads) {
             // The simulator models the tree-parallel search, batching included.
-            (Mode::TreeParallel | Mode::Virtual | Mode::Dist, t) if t > 1 => BATCH_MIN_VISITS_PER_THREAD.saturating_mul(t as u32),
+            (Mode::TreeParallel | Mode::Virtual | Mode::Dist, t) if t > 1 => {
+                BATCH_MIN_VISITS_PER_THREAD.saturating_mul(t as u32)
+            }
             _ => u32::MAX,
         };
         IterationParams {
