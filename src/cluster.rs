@@ -54,8 +54,17 @@ impl fmt::Debug for Cluster {
 pub enum ClusterError {
     /// MPI was initialised before (once per process).
     AlreadyInitialised,
-    /// The MPI library offers less than the funneled threading level.
+    /// The MPI library offers less than the funneled threading level (the level it
+    /// offers).
     Threading(String),
+    /// A distributed search was asked for while MPI is not running
+    /// ([`Cluster::init`] was not called, or MPI is finalised).
+    NotRunning,
+    /// A distributed search was asked for on a thread that did not initialise MPI.
+    NotMainThread,
+    /// The ranks were given different positions to search together (a match whose
+    /// other player is not deterministic, or different arguments per rank).
+    DifferentPositions,
 }
 
 impl fmt::Display for ClusterError {
@@ -64,6 +73,13 @@ impl fmt::Display for ClusterError {
             ClusterError::AlreadyInitialised => write!(f, "MPI is already initialised in this process"),
             ClusterError::Threading(level) => {
                 write!(f, "the MPI library offers the {level} threading level; a distributed search needs funneled")
+            }
+            ClusterError::NotRunning => {
+                write!(f, "MPI is not running (the program must call parmcts::cluster::Cluster::init first)")
+            }
+            ClusterError::NotMainThread => write!(f, "MPI calls must stay on the thread that initialised MPI"),
+            ClusterError::DifferentPositions => {
+                write!(f, "the ranks are searching different positions (every rank must be given the same search)")
             }
         }
     }
@@ -116,16 +132,16 @@ fn running() -> bool {
 
 /// Checks that a distributed search may run on this thread: MPI is running and this is
 /// the thread that initialised it.
-pub(crate) fn check() -> Result<(), String> {
+pub(crate) fn check() -> Result<(), ClusterError> {
     if !running() {
-        return Err("MPI is not running (the program must call parmcts::cluster::Cluster::init first)".into());
+        return Err(ClusterError::NotRunning);
     }
     let mut main = 0;
     // SAFETY: MPI is initialised (checked above); MPI_Is_thread_main only writes the
     // flag through the pointer, which points to a live local.
     unsafe { mpi::ffi::MPI_Is_thread_main(&mut main) };
     if main == 0 {
-        return Err("MPI calls must stay on the thread that initialised MPI".into());
+        return Err(ClusterError::NotMainThread);
     }
     Ok(())
 }

@@ -36,7 +36,6 @@
 //! [`Stopper::share`]: super::stop::Stopper::share
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use crossbeam_utils::CachePadded;
@@ -46,7 +45,9 @@ use mpi::request::{Request, Scope};
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::{Communicator, CommunicatorCollectives};
 
+use crate::cluster::ClusterError;
 use crate::games::{Move, SearchGame};
+use crate::sync::{AtomicBool, AtomicU32, Ordering};
 use crate::tree::{Arena, Expansion, NodeId, Proof, SharedTree, Stats, TreeOps};
 
 use super::drivers::{Driver, Job, Summed};
@@ -88,7 +89,7 @@ impl Driver for Dist {
         let threads = workers.len();
         let budget = job.stopper.shared_part(rank, size);
         let halt = AtomicBool::new(false);
-        let finished = AtomicUsize::new(0);
+        let finished = AtomicU32::new(0);
         let mut exchange = Exchange::new(&arenas[0], rank, job.params.dist_depth, job.params.dist_share);
         let panic_rank = std::env::var(PANIC_RANK_VAR).ok().and_then(|r| r.parse::<usize>().ok());
         let arena = &arenas[0];
@@ -106,7 +107,7 @@ impl Driver for Dist {
             let deadline = job.stopper.deadline();
             // ORDERING: Relaxed (both): a count read as a hint to share now; the joins
             // synchronise the results.
-            let done = || finished.load(Ordering::Relaxed) == threads;
+            let done = || finished.load(Ordering::Relaxed) as usize == threads;
             let (mut shares, mut sharing, mut sent) = (0u64, Duration::ZERO, 0usize);
             loop {
                 let next = Instant::now() + period;
@@ -151,7 +152,7 @@ pub(crate) fn rank_seed(seed: u64) -> u64 {
 /// Checks, with every rank (a collective call), that all search the position hashed
 /// `hash`: ranks that play a match in lockstep diverge if a player is not deterministic,
 /// and then every rank gets this error, rather than mismatched shares.
-pub(crate) fn agree(hash: u64) -> Result<(), String> {
+pub(crate) fn agree(hash: u64) -> Result<(), ClusterError> {
     let world = SimpleCommunicator::world();
     let mine = [hash, !hash];
     let mut max = [0; 2];
@@ -161,7 +162,7 @@ pub(crate) fn agree(hash: u64) -> Result<(), String> {
     if max == mine {
         Ok(())
     } else {
-        Err("the ranks are searching different positions (every rank must be given the same search)".into())
+        Err(ClusterError::DifferentPositions)
     }
 }
 

@@ -73,9 +73,10 @@ pub enum SearchError {
     /// The configured leaf evaluator does not fit this game (a network for another game,
     /// or `eval=network` for a game that ships none).
     Evaluation(String),
-    /// A distributed search (`mode=dist`) cannot run here: MPI is not initialised
-    /// (`parmcts::cluster::Cluster::init`, the `mpi` feature), or this is not the thread that initialised it.
-    Cluster(String),
+    /// A distributed search (`mode=dist`) cannot run here: MPI is not running, this is
+    /// not the thread that initialised it, or the ranks search different positions.
+    #[cfg(feature = "mpi")]
+    Cluster(crate::cluster::ClusterError),
 }
 
 impl fmt::Display for SearchError {
@@ -85,7 +86,8 @@ impl fmt::Display for SearchError {
             SearchError::GameOver => write!(f, "the position is already over: nothing to search"),
             SearchError::Weights(e) => e.fmt(f),
             SearchError::Evaluation(why) => write!(f, "eval: {why}"),
-            SearchError::Cluster(why) => write!(f, "mode dist: {why}"),
+            #[cfg(feature = "mpi")]
+            SearchError::Cluster(e) => write!(f, "mode dist: {e}"),
         }
     }
 }
