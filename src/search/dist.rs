@@ -28,6 +28,8 @@
 //! so its tree holds exactly its own playouts (the invariants hold per rank), and a last
 //! all-reduce sums the ranks' own root children: every rank reports the same visit
 //! vector and so the same move, and the root's visits are the playouts of all ranks.
+//! With tree reuse a rank keeps its own subtree for the next move (its books start empty,
+//! so the next search's first share sends the kept shallow statistics to the others).
 //!
 //! Playout budgets are split between the ranks as between threads ([`Stopper::share`]);
 //! rank `r` seeds its workers from `(seed, r)` ([`rank_seed`]; rank 0 from the seed
