@@ -24,6 +24,8 @@
 //!   over the game, with its time controls.
 //! * [`quality`]: move quality against the exact Connect Four solver (the fraction of
 //!   moves that keep a won or drawn position's class, on Pons's benchmark files).
+//! * `cluster` (the `mpi` feature): MPI for the distributed search (`mode=dist`, one
+//!   process per machine under `mpirun`).
 //!
 //! # Examples
 //! ```
@@ -38,6 +40,8 @@
 
 pub mod alphabeta;
 pub mod benchmark;
+#[cfg(feature = "mpi")]
+pub mod cluster;
 pub mod evaluator;
 pub mod games;
 pub mod gtp;

@@ -472,7 +472,7 @@ fn help_shows_defaults_and_the_spec_grammar() {
     let per_game = "[default: per game: tictactoe 1.4142135, connect4 0.5, othello 0.3, go 1.4142135,";
     for needle in [
         "[default: 100000",
-        "--mode <auto|seq|tree|root|sync|virtual>",
+        "--mode <auto|seq|tree|root|sync|virtual|dist>",
         "[default: auto: seq at 1 thread, else tree]",
         "[default: 384]",
         "[default: 8]",
@@ -792,4 +792,12 @@ fn match_forfeits_an_engine_that_plays_illegally_or_crashes() {
         let _ = std::fs::remove_file(&records);
         let _ = std::fs::remove_file(engine);
     }
+}
+
+/// Without the `mpi` feature the distributed mode is a clear error, not a silent
+/// fallback.
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn dist_mode_without_the_mpi_feature_exits_2() {
+    rejects(&["search", "--game", "connect4", "--mode", "dist", "--playouts", "100"], "mpi feature");
 }

@@ -394,7 +394,8 @@ impl Progress {
 /// Plays a match between `p1` and `p2` from `start`. `on_game` sees each finished game
 /// with the tally so far (for progress and records), in completion order.
 ///
-/// The games run on a rayon pool of `parallel_games` threads (at most one per game).
+/// The games run on a rayon pool of `parallel_games` threads (at most one per game); with
+/// one, on the calling thread.
 /// They are handed out in index order, one at a time, to whichever thread is free, so a
 /// match that the SPRT stops early has played the first games (and those in flight
 /// then finish and count). A game's opening and its players' seeds depend only on its
@@ -421,11 +422,23 @@ pub fn run_match<G: Evaluate + SearchGame>(
         return Err(MatchError::Player(PlayerError::GameOver));
     }
     let threads = config.parallel_games.min(usize::try_from(config.games).unwrap_or(usize::MAX));
+    let progress = Mutex::new(Progress::default());
+    if threads == 1 {
+        // One game at a time on the calling thread (a distributed player's searches must
+        // stay on the thread that initialised MPI).
+        for index in 0..config.games {
+            let record = play_game(start, [p1, p2], index, config);
+            let flow = progress.lock().unwrap_or_else(PoisonError::into_inner).record(record, config, &on_game);
+            if flow.is_break() {
+                break;
+            }
+        }
+        return summarise(progress, config);
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .map_err(|e| MatchError::ThreadPool { threads, reason: e.to_string() })?;
-    let progress = Mutex::new(Progress::default());
     // `par_bridge` takes the indices from the range one at a time, in order, as threads
     // come free; a `Break` stops the handing out (games in flight finish and count).
     // The tally, the callback and the decision to stop are behind one lock, so each
@@ -437,6 +450,11 @@ pub fn run_match<G: Evaluate + SearchGame>(
             progress.lock().unwrap_or_else(PoisonError::into_inner).record(record, config, &on_game)
         })
     });
+    summarise(progress, config)
+}
+
+/// The summary of a match from its progress.
+fn summarise(progress: Mutex<Progress>, config: &MatchConfig) -> Result<MatchSummary, MatchError> {
     let Progress { tally, error, move_ms: [p1_ms, p2_ms], forfeits } =
         progress.into_inner().unwrap_or_else(PoisonError::into_inner);
     if let Some(e) = error {

@@ -123,11 +123,11 @@ search_settings! {
     /// Random seed; worker i seeds its generator from (seed, i).
     seed("seed", "S", "0"): u64 = 0;
         set(seed: u64) => seed; text u64;
-    /// Threading mode: auto (seq at one thread, else the mode measured strongest per second: tree), seq (one thread, no atomics), tree (one shared tree), root (a tree per thread), sync (a tree per thread, shallow statistics shared) or virtual (simulated threads).
+    /// Threading mode: auto (seq at one thread, else the mode measured strongest per second: tree), seq (one thread, no atomics), tree (one shared tree), root (a tree per thread), sync (a tree per thread, shallow statistics shared), virtual (simulated threads) or dist (one tree per MPI rank, run under mpirun; needs the `mpi` feature).
     ///
     /// `virtual` runs `threads` logical workers in one OS thread on one tree, each
     /// back-up delayed as if its playout were still running ([`Mode::Virtual`]).
-    mode("mode", "auto|seq|tree|root|sync|virtual", "auto: seq at 1 thread, else tree"): Mode = Mode::Auto;
+    mode("mode", "auto|seq|tree|root|sync|virtual|dist", "auto: seq at 1 thread, else tree"): Mode = Mode::Auto;
         set(mode: Mode) => mode; text Mode;
     /// Worker threads (1 in seq mode; in virtual mode the logical workers; at most 1024).
     threads("threads", "K", "1"): usize = 1;
@@ -154,6 +154,15 @@ search_settings! {
     /// Synced mode: the trees share the statistics of nodes up to this many plies below the root.
     sync_depth("sync-depth", "D", "2"): u32 = 2;
         set(plies: u32) => plies; text u32;
+    /// Dist mode: milliseconds between two shares of the statistics between the ranks.
+    dist_period("dist-period", "MS", "50"): u32 = 50;
+        set(ms: u32) => ms; text u32;
+    /// Dist mode: the ranks share the statistics of nodes up to this many plies below the root.
+    dist_depth("dist-depth", "D", "3"): u32 = 3;
+        set(plies: u32) => plies; text u32;
+    /// Dist mode: below the root's children, only nodes with at least this percentage of the root's visits are shared.
+    dist_share("dist-share", "P", "1"): f32 = 1.0;
+        set(percent: f64) => percent as f32; text f64;
     /// Arena capacity in nodes (24 bytes each; a mode with a tree per thread shares it between the trees).
     arena_nodes("nodes", "N", "16777216 (384 MiB)"): Option<u64> = None;
         set(nodes: u64) => Some(nodes); text u64;
@@ -458,6 +467,15 @@ impl SearchConfigBuilder {
         }
         if cfg.sync_every == 0 {
             return Err(ConfigError::ZeroSyncEvery);
+        }
+        if cfg.mode == Mode::Dist && !cfg!(feature = "mpi") {
+            return Err(ConfigError::DistUnavailable);
+        }
+        if cfg.dist_period == 0 {
+            return Err(ConfigError::ZeroDistPeriod);
+        }
+        if !(0.0..=100.0).contains(&cfg.dist_share) {
+            return Err(ConfigError::BadDistShare(cfg.dist_share.into()));
         }
         if let Some(n) = cfg.leaves.filter(|&n| n == 0 || n as usize > MAX_LEAVES) {
             return Err(ConfigError::BadLeaves { got: n, max: MAX_LEAVES });

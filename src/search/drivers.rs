@@ -2,7 +2,9 @@
 //! the [`Job`] every driver is given, and [`with_driver!`], the one list that maps each
 //! [`Mode`](super::Mode) to its driver. The drivers themselves each have a file:
 //! `sequential.rs`, `tree_parallel.rs`, `root_parallel.rs`, `synced.rs`,
-//! `virtual_threads.rs`.
+//! `virtual_threads.rs`, and with the `mpi` feature `dist.rs`.
+
+use std::sync::OnceLock;
 
 use crossbeam_utils::CachePadded;
 
@@ -10,6 +12,7 @@ use crate::tree::Arena;
 
 use super::iteration::Worker;
 use super::params::IterationParams;
+use super::result::RootChild;
 use super::stop::Stopper;
 
 /// One search, as every driver receives it: what to search, with which parameters, and
@@ -23,6 +26,22 @@ pub(crate) struct Job<'a, G> {
     pub params: IterationParams<'a>,
     /// Playout budget, deadline and the solver's proven root, shared by all workers.
     pub stopper: Stopper,
+    /// Set by a driver whose search spans other processes (the distributed driver): the
+    /// totals of all of them, which the result reports instead of the local trees'.
+    pub summed: OnceLock<Summed>,
+}
+
+/// The root statistics of a search summed over all its processes, identical in each.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Summed {
+    /// The root's children, by move (as [`super::merge_root_children`] orders them).
+    pub children: Vec<RootChild>,
+    /// Playouts completed by all processes.
+    pub playouts: u64,
+    /// The root's visits, summed.
+    pub root_visits: u64,
+    /// Nodes in all the trees.
+    pub nodes: u64,
 }
 
 /// A way to run a search's workers over its trees.
@@ -89,6 +108,18 @@ macro_rules! with_driver {
             }
             $crate::search::Mode::Virtual => {
                 let $driver = $crate::search::virtual_threads::VirtualThreads;
+                $body
+            }
+            #[cfg(feature = "mpi")]
+            $crate::search::Mode::Dist => {
+                let $driver = $crate::search::dist::Dist;
+                $body
+            }
+            // Without the `mpi` feature no built configuration holds `Dist` (the builder
+            // refuses it); it maps to the driver each rank would run.
+            #[cfg(not(feature = "mpi"))]
+            $crate::search::Mode::Dist => {
+                let $driver = $crate::search::tree_parallel::TreeParallel;
                 $body
             }
         }

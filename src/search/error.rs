@@ -54,6 +54,12 @@ pub enum ConfigError {
     },
     /// The mode name is not one of [`Mode::ALL`](super::Mode::ALL).
     UnknownMode(String),
+    /// `mode=dist` in a build without the `mpi` feature.
+    DistUnavailable,
+    /// `dist-period` was 0 ms.
+    ZeroDistPeriod,
+    /// `dist-share` was not a percentage, 0 to 100 (as stored).
+    BadDistShare(f64),
     /// The expansion threshold was 0 (a leaf must be visited before it is expanded).
     ZeroExpandThreshold,
     /// The final-move rule is not `visits`, `value` or `secure`.
@@ -122,6 +128,13 @@ impl fmt::Display for ConfigError {
                 write!(f, "unknown mode '{m}' (expected one of {})", names.join(", "))
             }
             ConfigError::ZeroSyncEvery => write!(f, "sync-every must be at least 1 iteration (got 0)"),
+            ConfigError::DistUnavailable => write!(
+                f,
+                "mode dist needs the mpi feature: build with `cargo build --release --features mpi` \
+                 (Open MPI and libclang installed) and run under mpirun"
+            ),
+            ConfigError::ZeroDistPeriod => write!(f, "dist-period must be at least 1 ms (got 0)"),
+            ConfigError::BadDistShare(p) => write!(f, "dist-share must be a percentage, 0 to 100 (got {p})"),
             ConfigError::ZeroExpandThreshold => write!(f, "expand threshold must be at least 1 (got 0)"),
             ConfigError::UnknownFinalMove(m) => {
                 write!(f, "unknown final-move rule '{m}' (expected visits, value or secure)")
@@ -162,7 +175,9 @@ impl ConfigError {
             ConfigError::ZeroTime => "time-ms",
             ConfigError::BadExploration(_) => "c",
             ConfigError::ZeroThreads | ConfigError::TooManyThreads { .. } => "threads",
-            ConfigError::UnknownMode(_) => "mode",
+            ConfigError::UnknownMode(_) | ConfigError::DistUnavailable => "mode",
+            ConfigError::ZeroDistPeriod => "dist-period",
+            ConfigError::BadDistShare(_) => "dist-share",
             ConfigError::ZeroExpandThreshold => "expand",
             ConfigError::UnknownFinalMove(_) => "final",
             ConfigError::BadBias(_) => "bias",

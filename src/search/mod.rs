@@ -15,6 +15,8 @@
 //! ```
 
 mod config;
+#[cfg(feature = "mpi")]
+mod dist;
 mod drivers;
 mod error;
 pub(crate) mod iteration;
@@ -71,6 +73,10 @@ pub enum SearchError {
     /// The configured leaf evaluator does not fit this game (a network for another game,
     /// or `eval=network` for a game that ships none).
     Evaluation(String),
+    /// A distributed search (`mode=dist`) cannot run here: MPI is not running, this is
+    /// not the thread that initialised it, or the ranks search different positions.
+    #[cfg(feature = "mpi")]
+    Cluster(crate::cluster::ClusterError),
 }
 
 impl fmt::Display for SearchError {
@@ -80,6 +86,8 @@ impl fmt::Display for SearchError {
             SearchError::GameOver => write!(f, "the position is already over: nothing to search"),
             SearchError::Weights(e) => e.fmt(f),
             SearchError::Evaluation(why) => write!(f, "eval: {why}"),
+            #[cfg(feature = "mpi")]
+            SearchError::Cluster(e) => write!(f, "mode dist: {e}"),
         }
     }
 }
@@ -196,6 +204,11 @@ impl Search {
         if needed > nodes {
             return Err(ConfigError::ArenaTooSmall { nodes, needed }.into());
         }
+        #[cfg(feature = "mpi")]
+        if self.config.mode == Mode::Dist {
+            crate::cluster::check().map_err(SearchError::Cluster)?;
+            dist::agree(root.hash()).map_err(SearchError::Cluster)?;
+        }
         let cfg = &self.config;
         let params = IterationParams::resolve::<G>(cfg, gammas, network.as_deref());
         self.last_leaves = params.leaves;
@@ -215,15 +228,35 @@ impl Search {
         let stopper = Stopper::new(cfg.playouts, cfg.time.map(|t| start + t), params.solver);
         // Padded: each worker writes its generator state on every random draw, and two
         // workers sharing a cache line made 2-thread tree search slower than 1 thread.
+        // A distributed search's processes each seed from (seed, rank).
+        #[cfg(feature = "mpi")]
+        let seed = if cfg.mode == Mode::Dist { dist::rank_seed(cfg.seed) } else { cfg.seed };
+        #[cfg(not(feature = "mpi"))]
+        let seed = cfg.seed;
         let mut workers: Vec<CachePadded<Worker>> =
-            (0..cfg.threads).map(|i| CachePadded::new(Worker::new(cfg.seed, i))).collect();
+            (0..cfg.threads).map(|i| CachePadded::new(Worker::new(seed, i))).collect();
         let reusing = self.reuse_hash.take() == Some(root.hash());
         let reused_nodes = prepare_arenas(&mut self.arenas, &mut self.prior_root, root, &params, reusing);
-        let job = Job { root, params, stopper };
+        let job = Job { root, params, stopper, summed: std::sync::OnceLock::new() };
         let arenas = &mut self.arenas;
         self.last_playouts = with_driver!(cfg.mode, |driver| driver.run(&job, arenas, &mut workers));
         let elapsed = start.elapsed();
+        let summed = job.summed.into_inner();
         let mut result = self.summarise(&workers, elapsed);
+        if let Some(summed) = summed {
+            // A distributed search: every process reports the totals of all of them.
+            let (best_move, children) = result::summarise_children(&summed.children, self.config.final_move);
+            // The PV continues in this process's tree (one tree per process).
+            result.pv = match best_move {
+                Some(best) => result::principal_variation(&mut SharedTree(&self.arenas[0]), best, 256),
+                None => Vec::new(),
+            };
+            result.best_move = best_move;
+            result.children = children;
+            result.playouts = summed.playouts;
+            result.root_visits = summed.root_visits;
+            result.nodes = summed.nodes;
+        }
         result.reused_nodes = reused_nodes;
         Ok(result)
     }
@@ -236,6 +269,9 @@ impl Search {
     /// configuration; the next run then starts afresh).
     pub fn reuse<G: SearchGame>(&mut self, old_root: &G, new_root: &G, max_plies: u32) -> u64 {
         self.reuse_hash = None;
+        // A distributed search keeps each rank's own subtree (its tree holds only its own
+        // playouts after a search); the first share of the next search sends its shallow
+        // statistics to the other ranks.
         if !self.config.reuse {
             return 0;
         }
@@ -316,7 +352,11 @@ impl Search {
                     playouts,
                     // Synced trees count the other trees' visits towards expansion, so a
                     // node's own visits before its children need not reach the threshold.
-                    expand_threshold: if self.config.mode == Mode::Synced { 0 } else { self.config.expand_threshold },
+                    expand_threshold: if matches!(self.config.mode, Mode::Synced | Mode::Dist) {
+                        0
+                    } else {
+                        self.config.expand_threshold
+                    },
                     exact_leaf_visits: self.one_walk_in_flight(),
                     prior_root_visits: prior.0,
                     prior_root_leaf: prior.1,
@@ -333,7 +373,7 @@ impl Search {
         let one_worker_per_tree = match self.config.mode {
             // Synced trees are exclusive, but other trees' visits count towards expansion.
             Mode::Sequential | Mode::RootParallel => true,
-            Mode::Synced => false,
+            Mode::Synced | Mode::Dist => false,
             // Threads of a shared tree may find a node EXPANDING and play out from it.
             Mode::TreeParallel | Mode::Auto => false,
             Mode::Virtual => self.config.threads == 1,

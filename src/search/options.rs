@@ -27,6 +27,12 @@ pub enum Mode {
     /// the tree sees as many walks in flight as that many real threads would keep. Models
     /// the search a tree-parallel run would make, not its speed.
     Virtual,
+    /// Distributed over MPI (`mpirun -np N`, the `mpi` feature): one process (rank) per
+    /// machine, each running the tree-parallel search with `threads` workers, while its
+    /// calling thread shares the shallow statistics that changed with the other ranks
+    /// every `dist-period` ms (MoGo's cluster mode; `src/search/dist.rs`). Without the
+    /// feature a configuration with this mode is refused ([`ConfigError::DistUnavailable`]).
+    Dist,
     /// The default: the sequential search at one thread; with more, the parallel mode
     /// that measured strongest per second. That is tree-parallel in Connect Four and
     /// Othello, the games measured (its strength speedups at 2 threads, 1.19 and 1.38,
@@ -40,8 +46,8 @@ pub enum Mode {
 
 impl Mode {
     /// Every mode, in the order the CLI lists them.
-    pub const ALL: [Mode; 6] =
-        [Mode::Auto, Mode::Sequential, Mode::TreeParallel, Mode::RootParallel, Mode::Synced, Mode::Virtual];
+    pub const ALL: [Mode; 7] =
+        [Mode::Auto, Mode::Sequential, Mode::TreeParallel, Mode::RootParallel, Mode::Synced, Mode::Virtual, Mode::Dist];
 
     /// What `self` means with `threads` threads: [`Mode::Auto`] resolved, any other mode
     /// itself.
@@ -53,7 +59,7 @@ impl Mode {
         }
     }
 
-    /// The CLI name: `auto`, `seq`, `tree`, `root`, `sync` or `virtual`.
+    /// The CLI name: `auto`, `seq`, `tree`, `root`, `sync`, `virtual` or `dist`.
     pub fn name(self) -> &'static str {
         match self {
             Mode::Sequential => "seq",
@@ -61,6 +67,7 @@ impl Mode {
             Mode::RootParallel => "root",
             Mode::Synced => "sync",
             Mode::Virtual => "virtual",
+            Mode::Dist => "dist",
             Mode::Auto => "auto",
         }
     }

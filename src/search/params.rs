@@ -58,6 +58,14 @@ pub(crate) struct IterationParams<'a> {
     /// Synced mode: iterations between exchanges, and the depth of the shared nodes.
     pub sync_every: u32,
     pub sync_depth: u32,
+    /// Dist mode: milliseconds between shares, the depth of the shared nodes, and the
+    /// share of the root's visits a node below the root's children needs to be shared.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub dist_period: u32,
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub dist_depth: u32,
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub dist_share: f32,
     /// Nodes with at least this many visits get their backups batched per worker and no
     /// virtual loss (`u32::MAX`: never; see `docs/CONCURRENCY.md`, "Batched backups").
     pub batch_min_visits: u32,
@@ -84,7 +92,9 @@ impl<'a> IterationParams<'a> {
         // exactly as the sequential search does).
         let batch_min_visits = match (config.mode, config.threads) {
             // The simulator models the tree-parallel search, batching included.
-            (Mode::TreeParallel | Mode::Virtual, t) if t > 1 => BATCH_MIN_VISITS_PER_THREAD.saturating_mul(t as u32),
+            (Mode::TreeParallel | Mode::Virtual | Mode::Dist, t) if t > 1 => {
+                BATCH_MIN_VISITS_PER_THREAD.saturating_mul(t as u32)
+            }
             _ => u32::MAX,
         };
         IterationParams {
@@ -116,6 +126,9 @@ impl<'a> IterationParams<'a> {
             batch_min_visits,
             sync_every: config.sync_every,
             sync_depth: config.sync_depth,
+            dist_period: config.dist_period,
+            dist_depth: config.dist_depth,
+            dist_share: config.dist_share,
         }
     }
 

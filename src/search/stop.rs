@@ -48,6 +48,19 @@ impl Stopper {
         LocalBudget(self.playouts / parts + u64::from((index as u64) < self.playouts % parts))
     }
 
+    /// Share `index` of `parts` of the playout budget (as [`Stopper::share`]), for workers
+    /// that draw from it together: one process's part of a distributed search.
+    #[cfg(feature = "mpi")]
+    pub fn shared_part(&self, index: usize, parts: usize) -> SharedBudget {
+        SharedBudget { claimed: CachePadded::new(AtomicU64::new(0)), limit: self.share(index, parts).0 }
+    }
+
+    /// The deadline, if the search has one.
+    #[cfg(feature = "mpi")]
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
     /// The whole playout budget, for workers that draw from it together.
     pub fn shared(&self) -> SharedBudget {
         SharedBudget { claimed: CachePadded::new(AtomicU64::new(0)), limit: self.playouts }

@@ -1,5 +1,5 @@
 //! The search settings as command-line flags, generated from the library's one table
-//! ([`parmcts::search::SETTINGS`]): `--playouts N`, `--c C`, `--mode auto|seq|tree|root|sync|virtual`, …
+//! ([`parmcts::search::SETTINGS`]): `--playouts N`, `--c C`, `--mode auto|seq|tree|root|sync|virtual|dist`, …
 //! A flag and an `mcts:key=value` player-spec key are the same setting by construction.
 
 use std::marker::PhantomData;

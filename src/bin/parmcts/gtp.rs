@@ -9,7 +9,7 @@ use parmcts::gtp::{Engine, EngineConfig, GtpError};
 use parmcts::search::{ConfigError, SearchConfig};
 use parmcts::GameKind;
 
-use crate::common::{game_parser, Failure};
+use crate::common::{cluster_for, game_parser, rank, Failure};
 use crate::flags::{AllSettings, SettingFlags};
 
 /// Time per move when neither `--playouts` nor `--time-ms` is given and there is no clock.
@@ -41,19 +41,44 @@ pub fn run(args: &GtpArgs) -> Result<(), Failure> {
         Err(ConfigError::NoBudget) => builder.time(DEFAULT_TIME).build()?,
         built => built?,
     };
+    // With mode=dist: MPI until the session ends.
+    let cluster = cluster_for(&search)?;
     let config = EngineConfig { search, resign_below: args.resign_below };
     let mut engine = Engine::new(args.game, config).map_err(|e| match e {
         GtpError::BadResign(_) => Failure::flag("--resign-below", e),
         GtpError::UnsupportedGame(_) => Failure::flag("--game", e),
         e => Failure::input(e),
     })?;
-    if args.log {
+    if args.log && rank() == 0 {
         engine.set_log(Box::new(std::io::stderr()));
     }
-    let stdin = std::io::stdin().lock();
+    let outcome = if cluster.is_some() {
+        run_relayed(&mut engine)
+    } else {
+        engine.run(std::io::stdin().lock(), std::io::stdout().lock())
+    };
     // A closed stdout (the GUI gone) ends the session quietly.
-    match engine.run(stdin, std::io::stdout().lock()) {
+    match outcome {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Failure::runtime(format!("gtp: {e}"))),
         _ => Ok(()),
     }
+}
+
+/// A distributed engine (mode=dist): every rank runs the engine in lockstep on rank 0's
+/// input (the controller talks to rank 0), and only rank 0 answers.
+#[cfg(feature = "mpi")]
+fn run_relayed(engine: &mut Engine) -> std::io::Result<()> {
+    let input = std::io::BufReader::new(parmcts::cluster::Relay::new(std::io::stdin().lock()));
+    if rank() == 0 {
+        engine.run(input, std::io::stdout().lock())
+    } else {
+        engine.run(input, std::io::sink())
+    }
+}
+
+/// Without the `mpi` feature no engine is distributed (the configuration refuses
+/// mode=dist before this is reached).
+#[cfg(not(feature = "mpi"))]
+fn run_relayed(_engine: &mut Engine) -> std::io::Result<()> {
+    Err(std::io::Error::other("mode dist needs the mpi feature"))
 }

@@ -9,11 +9,12 @@ use clap::Args;
 use parmcts::alphabeta::Evaluate;
 use parmcts::gtp::sgf::{self, Decision, GameToRecord, RecordWriter};
 use parmcts::matches::{run_match, Ending, GameRecord, MatchConfig, Openings, Sprt};
+use parmcts::players::PlayerSpec;
 use parmcts::report::{MatchReport, MoveTimesReport, RecordLine};
 use parmcts::{with_game, GameKind};
-use parmcts::{Player, SearchGame};
+use parmcts::{Mode, Player, SearchGame};
 
-use crate::common::{at_least_one, game_parser, out, parse_spec, print_json, progress_bar, Failure};
+use crate::common::{at_least_one, cluster_for, game_parser, out, parse_spec, print_json, progress_bar, rank, Failure};
 use crate::play::SPEC_HELP;
 
 #[derive(Args, Debug)]
@@ -66,15 +67,28 @@ fn run_game<G: Evaluate + SearchGame>(args: &MatchArgs) -> Result<(), Failure> {
     let sprt = args.sprt.as_deref().map(Sprt::parse).transpose().map_err(Failure::input)?;
     at_least_one("--games", args.games)?;
     at_least_one("--parallel-games", args.parallel_games as u64)?;
+    // A distributed player (mode=dist): every rank plays the match in lockstep, its
+    // searches together, one game at a time on this thread; rank 0 reports.
+    let dist = [&p1, &p2].into_iter().find_map(|spec| match spec {
+        PlayerSpec::Mcts(config) if config.mode() == Mode::Dist => Some(config),
+        _ => None,
+    });
+    let _cluster = match dist {
+        Some(_) if args.parallel_games != 1 => {
+            return Err(Failure::flag("--parallel-games", "must be 1 with a distributed player (mode=dist)"));
+        }
+        Some(config) => cluster_for(config)?,
+        None => None,
+    };
     let records = match &args.records {
-        Some(path) => Some(Mutex::new(
+        Some(path) if rank() == 0 => Some(Mutex::new(
             std::fs::OpenOptions::new()
                 .create(true)
                 .append(true)
                 .open(path)
                 .map_err(|e| Failure::flag("--records", format!("'{}': {e}", path.display())))?,
         )),
-        None => None,
+        _ => None,
     };
     let sgf = match &args.sgf {
         Some(dir) => Some(sgf_folder(args.game, dir)?),
@@ -82,8 +96,11 @@ fn run_game<G: Evaluate + SearchGame>(args: &MatchArgs) -> Result<(), Failure> {
     };
     let config =
         MatchConfig { games: args.games, openings, parallel_games: args.parallel_games, seed: args.seed, sprt };
-    let bar =
-        progress_bar(Some(args.games), "{bar:40} {pos}/{len} games  {msg}  [{elapsed_precise} < {eta_precise}]", false);
+    let bar = progress_bar(
+        Some(args.games),
+        "{bar:40} {pos}/{len} games  {msg}  [{elapsed_precise} < {eta_precise}]",
+        rank() != 0,
+    );
     let record_error = Mutex::new(None);
     let summary = run_match(&G::new(), &p1, &p2, &config, |record, tally| {
         bar.inc(1);
@@ -111,6 +128,9 @@ fn run_game<G: Evaluate + SearchGame>(args: &MatchArgs) -> Result<(), Failure> {
     }
     let budget_ms = |spec: &parmcts::players::PlayerSpec| spec.time_budget().map(|b| b.as_secs_f64() * 1e3);
     let report = MatchReport::new::<G>(&args.p1, &args.p2, &summary, [budget_ms(&p1), budget_ms(&p2)]);
+    if rank() != 0 {
+        return Ok(());
+    }
     if args.json {
         return print_json(&report);
     }

@@ -5,7 +5,7 @@ use clap::Args;
 use parmcts::report::SearchReport;
 use parmcts::{with_game, GameKind, Search, SearchConfig, SearchGame, NODE_BYTES};
 
-use crate::common::{game_parser, out, parse_position, print_json, Failure};
+use crate::common::{cluster_for, game_parser, out, parse_position, print_json, rank, Failure};
 use crate::flags::{AllSettings, SettingFlags};
 
 /// The playout budget when neither `--playouts` nor `--time-ms` is given.
@@ -40,16 +40,21 @@ fn config(args: &SearchArgs) -> Result<SearchConfig, Failure> {
 
 fn run_game<G: SearchGame>(args: &SearchArgs) -> Result<(), Failure> {
     let root = parse_position::<G>(&args.moves)?;
-    let mut search = Search::new(config(args)?)?;
+    let config = config(args)?;
+    // With mode=dist: MPI until the end of this function (one rank per process).
+    let _cluster = cluster_for(&config)?;
+    let mut search = Search::new(config)?;
     let result = search.run(&root)?;
     let invariants = args.check_invariants.then(|| {
         search.check_invariants().and_then(|nodes| search.check_proofs(&root).map(|_| nodes)).map_err(|e| e.to_string())
     });
     let mut report = SearchReport::new(&root, &result, search.config());
+    // With mode=dist every rank prints its JSON object (the same root statistics), and
+    // only rank 0 prints text.
     if args.json {
         report.invariants = invariants.as_ref().map(|check| check.as_ref().map_or_else(Clone::clone, |_| "ok".into()));
         print_json(&report)?;
-    } else {
+    } else if rank() == 0 {
         print_text(&report, search.config().arena_capacity());
         if let Some(Ok(nodes)) = &invariants {
             out!("invariants: ok ({nodes} nodes reachable)");

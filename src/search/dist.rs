@@ -1,0 +1,467 @@
+//! The distributed driver (`mode=dist`, the `mpi` feature): MoGo's cluster mode (Gelly,
+//! Hoock, Rimmel, Teytaud & Kalemkarian 2008, "The parallelization of Monte-Carlo
+//! planning") across MPI processes, one per machine, each running the tree-parallel
+//! search with `threads` workers on its own lock-free tree.
+//!
+//! The calling thread (the one that initialised MPI: every MPI call stays on it) does not
+//! search; while the workers run it *shares* every `dist-period` ms. A share sends only
+//! what changed since the last one, as each rank's own statistics (its tree's counts minus
+//! what it added from others), and adds the other ranks' changes into the matching nodes
+//! with the node's atomic add (`record_batch`, the backup's own instruction), so the
+//! workers never stop:
+//!
+//! * the root and its children always, as one fixed-size all-reduce (sum), which also
+//!   carries the stop decision: the ranks whose workers are done, and rank 0's clock;
+//! * below them, down to `dist-depth` plies, the nodes with at least `dist-share` % of
+//!   the root's visits, keyed by their move path (a preorder list of (depth, move)
+//!   entries, as the in-process synced driver publishes), gathered from every rank with
+//!   an all-gather of the counts and one of the entries. A node a rank lacks is skipped
+//!   with its subtree there.
+//!
+//! The collectives are non-blocking and polled with short sleeps, so a rank that waits
+//! for a slower one leaves its core to the workers. Every rank makes the same calls in
+//! the same order: the number of shares is decided by the all-reduce itself (stop when
+//! every rank's workers are done, or when rank 0's deadline has passed).
+//!
+//! Counts stay exact: each rank books per node what it added from others (`foreign`) and
+//! what of its own it has sent (`sent`); at the end it takes the foreign part out again,
+//! so its tree holds exactly its own playouts (the invariants hold per rank), and a last
+//! all-reduce sums the ranks' own root children: every rank reports the same visit
+//! vector and so the same move, and the root's visits are the playouts of all ranks.
+//! With tree reuse a rank keeps its own subtree for the next move (its books start empty,
+//! so the next search's first share sends the kept shallow statistics to the others).
+//!
+//! Playout budgets are split between the ranks as between threads ([`Stopper::share`]);
+//! rank `r` seeds its workers from `(seed, r)` ([`rank_seed`]; rank 0 from the seed
+//! itself, so one rank searches exactly as `mode=tree`).
+//!
+//! [`Stopper::share`]: super::stop::Stopper::share
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use crossbeam_utils::CachePadded;
+use mpi::collective::SystemOperation;
+use mpi::datatype::PartitionMut;
+use mpi::request::{Request, Scope};
+use mpi::topology::SimpleCommunicator;
+use mpi::traits::{Communicator, CommunicatorCollectives};
+
+use crate::cluster::ClusterError;
+use crate::games::{Move, SearchGame};
+use crate::sync::{AtomicBool, AtomicU32, Ordering};
+use crate::tree::{Arena, Expansion, NodeId, Proof, SharedTree, Stats, TreeOps};
+
+use super::drivers::{Driver, Job, Summed};
+use super::iteration::Worker;
+use super::result::{root_children, RootChild};
+use super::stop::{run_worker, Budget, SharedBudget};
+
+/// The environment variable that makes a rank panic after its first share (tests: the
+/// job must then end rather than hang). Its value is the rank that panics.
+pub const PANIC_RANK_VAR: &str = "PARMCTS_DIST_PANIC_RANK";
+
+/// The environment variable that makes each rank print, after each search, its number of
+/// shares, their mean time and the entries it sent (measurements: docs/SCALING.md).
+pub const STATS_VAR: &str = "PARMCTS_DIST_STATS";
+
+/// How long the calling thread sleeps between two polls of a collective in flight.
+const POLL: Duration = Duration::from_micros(100);
+
+/// Words of the fixed share before the root: ranks done, rank 0's stop.
+const HEADER: usize = 2;
+
+/// One process of a distributed search.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Dist;
+
+impl Driver for Dist {
+    fn trees(&self, _threads: usize) -> usize {
+        1
+    }
+
+    fn run<G: SearchGame>(
+        &self,
+        job: &Job<'_, G>,
+        arenas: &mut [Arena],
+        workers: &mut [CachePadded<Worker>],
+    ) -> Vec<u64> {
+        let world = SimpleCommunicator::world();
+        let (rank, size) = (world.rank() as usize, world.size() as usize);
+        let threads = workers.len();
+        let budget = job.stopper.shared_part(rank, size);
+        let halt = AtomicBool::new(false);
+        let finished = AtomicU32::new(0);
+        let mut exchange = Exchange::new(&arenas[0], rank, job.params.dist_depth, job.params.dist_share);
+        let panic_rank = std::env::var(PANIC_RANK_VAR).ok().and_then(|r| r.parse::<usize>().ok());
+        let arena = &arenas[0];
+        std::thread::scope(|scope| {
+            for worker in workers.iter_mut() {
+                let budget = Halting { budget: &budget, halt: &halt };
+                let finished = &finished;
+                scope.spawn(move || {
+                    run_worker(&mut SharedTree(arena), job, worker, budget);
+                    // ORDERING: Relaxed: only a count; the results are read after the joins.
+                    finished.fetch_add(1, Ordering::Relaxed);
+                });
+            }
+            let period = Duration::from_millis(job.params.dist_period.into());
+            let deadline = job.stopper.deadline();
+            // ORDERING: Relaxed (both): a count read as a hint to share now; the joins
+            // synchronise the results.
+            let done = || finished.load(Ordering::Relaxed) as usize == threads;
+            let (mut shares, mut sharing, mut sent) = (0u64, Duration::ZERO, 0usize);
+            loop {
+                let next = Instant::now() + period;
+                while !done() && Instant::now() < next && deadline.is_none_or(|d| Instant::now() < d) {
+                    std::thread::sleep(Duration::from_millis(1).min(next.saturating_duration_since(Instant::now())));
+                }
+                let time_up = rank == 0 && deadline.is_some_and(|d| Instant::now() >= d);
+                let began = Instant::now();
+                let stop = exchange.share(&world, arena, done(), time_up);
+                (shares, sharing, sent) = (shares + 1, sharing + began.elapsed(), sent + exchange.entries.len() / 2);
+                if panic_rank == Some(rank) {
+                    panic!("{PANIC_RANK_VAR}={rank}: a panic injected on rank {rank}");
+                }
+                if stop {
+                    // ORDERING: Relaxed: a flag to stop; the joins synchronise the results.
+                    halt.store(true, Ordering::Relaxed);
+                    break;
+                }
+            }
+            if std::env::var_os(STATS_VAR).is_some() {
+                let mean = sharing.as_secs_f64() * 1e6 / shares as f64;
+                eprintln!("rank {rank}: {shares} shares, {mean:.1} us each on average, {sent} path entries sent (below the fixed share)");
+            }
+        });
+        let arena = &mut arenas[0];
+        exchange.withdraw(arena);
+        let playouts = workers.iter().map(|w| w.playouts).sum();
+        let summed = exchange.total(&world, arena, playouts);
+        // Set once: a job is run by one driver once.
+        let _ = job.summed.set(summed);
+        vec![playouts]
+    }
+}
+
+/// The seed of this process's workers: `seed` itself on rank 0 (one rank searches as
+/// `mode=tree`), a distinct one from `(seed, rank)` on the others.
+pub(crate) fn rank_seed(seed: u64) -> u64 {
+    let rank = crate::cluster::rank() as u64;
+    seed.wrapping_add(rank.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
+/// Checks, with every rank (a collective call), that all search the position hashed
+/// `hash`: ranks that play a match in lockstep diverge if a player is not deterministic,
+/// and then every rank gets this error, rather than mismatched shares.
+pub(crate) fn agree(hash: u64) -> Result<(), ClusterError> {
+    let world = SimpleCommunicator::world();
+    let mine = [hash, !hash];
+    let mut max = [0; 2];
+    mpi::request::scope(|scope| {
+        poll(world.immediate_all_reduce_into(scope, &mine[..], &mut max[..], SystemOperation::max()));
+    });
+    if max == mine {
+        Ok(())
+    } else {
+        Err(ClusterError::DifferentPositions)
+    }
+}
+
+/// The rank's part of the playout budget, which the calling thread can also end.
+struct Halting<'a> {
+    budget: &'a SharedBudget,
+    halt: &'a AtomicBool,
+}
+
+impl Budget for Halting<'_> {
+    #[inline]
+    fn claim(&mut self, want: u64) -> u64 {
+        // ORDERING: Relaxed: only a stop; the joins synchronise the results.
+        if self.halt.load(Ordering::Relaxed) {
+            return 0;
+        }
+        let mut budget = self.budget;
+        budget.claim(want)
+    }
+}
+
+/// A node's books: what this rank added from the others, and what of its own it sent.
+#[derive(Clone, Copy, Debug, Default)]
+struct Book {
+    foreign: Stats,
+    sent: Stats,
+}
+
+/// This rank's side of the shares.
+#[derive(Debug)]
+struct Exchange {
+    rank: usize,
+    /// Nodes up to this many plies below the root are shared.
+    depth: u32,
+    /// Below the root's children, a shared node has at least this fraction of the
+    /// root's visits.
+    share: f64,
+    /// The root's children, by move: the fixed share's slots.
+    slots: Vec<(u16, NodeId)>,
+    books: HashMap<NodeId, Book>,
+    /// Reused buffers: the fixed share and its sum; the entries, their counts and all
+    /// ranks' entries.
+    fixed: Vec<u64>,
+    summed: Vec<u64>,
+    entries: Vec<u64>,
+    counts: Vec<i32>,
+    gathered: Vec<u64>,
+    /// The receiving walk's matched nodes per depth.
+    path: Vec<Option<NodeId>>,
+}
+
+impl Exchange {
+    /// The books of a search on `arena`, whose root is expanded (identically on every
+    /// rank: the same position and settings).
+    fn new(arena: &Arena, rank: usize, depth: u32, share_percent: f32) -> Exchange {
+        let mut tree = SharedTree(arena);
+        let mut slots: Vec<(u16, NodeId)> = children(&mut tree, NodeId::ROOT).map(|c| (tree.mv(c), c)).collect();
+        slots.sort_unstable();
+        Exchange {
+            rank,
+            depth,
+            share: f64::from(share_percent) / 100.0,
+            slots,
+            books: HashMap::new(),
+            fixed: Vec::new(),
+            summed: Vec::new(),
+            entries: Vec::new(),
+            counts: Vec::new(),
+            gathered: Vec::new(),
+            path: Vec::new(),
+        }
+    }
+
+    /// One share: sends this rank's changes since the last share, adds the others'.
+    /// `done`: this rank's workers have finished; `time_up` (rank 0): the deadline has
+    /// passed. Returns whether the search stops (the same answer on every rank).
+    fn share(&mut self, world: &SimpleCommunicator, arena: &Arena, done: bool, time_up: bool) -> bool {
+        let size = world.size() as usize;
+        let mut tree = SharedTree(arena);
+        self.fixed.clear();
+        self.fixed.extend([u64::from(done), u64::from(time_up)]);
+        for i in 0..=self.slots.len() {
+            let delta = self.changes(&mut tree, self.fixed_node(i));
+            self.fixed.extend([u64::from(delta.visits), u64::from(delta.half_points)]);
+        }
+        self.entries.clear();
+        if self.depth >= 2 {
+            let min_visits = (tree.stats(NodeId::ROOT).visits as f64 * self.share).ceil() as u32;
+            let mut entries = std::mem::take(&mut self.entries);
+            self.publish(&mut tree, NodeId::ROOT, 0, min_visits.max(1), &mut entries);
+            self.entries = entries;
+        }
+        self.summed.clear();
+        self.summed.resize(self.fixed.len(), 0);
+        self.counts.clear();
+        self.counts.resize(size, 0);
+        let count = [self.entries.len() as i32];
+        mpi::request::scope(|scope| {
+            let sum =
+                world.immediate_all_reduce_into(scope, &self.fixed[..], &mut self.summed[..], SystemOperation::sum());
+            let counts = world.immediate_all_gather_into(scope, &count[..], &mut self.counts[..]);
+            poll(sum);
+            poll(counts);
+        });
+        if self.counts.iter().any(|&c| c > 0) {
+            let displs: Vec<i32> = self.counts.iter().scan(0, |at, &c| Some(std::mem::replace(at, *at + c))).collect();
+            self.gathered.clear();
+            self.gathered.resize(self.counts.iter().map(|&c| c as usize).sum(), 0);
+            let mut partition = PartitionMut::new(&mut self.gathered[..], &self.counts[..], &displs[..]);
+            mpi::request::scope(|scope| {
+                poll(world.immediate_all_gather_varcount_into(scope, &self.entries[..], &mut partition));
+            });
+        }
+        // The others' changes: the sum less this rank's own.
+        for i in 0..=self.slots.len() {
+            let (node, at) = (self.fixed_node(i), HEADER + 2 * i);
+            let foreign = Stats {
+                visits: (self.summed[at] - self.fixed[at]) as u32,
+                half_points: (self.summed[at + 1] - self.fixed[at + 1]) as u32,
+            };
+            self.add(arena, node, foreign);
+        }
+        let mut start = 0;
+        for (other, &count) in self.counts.clone().iter().enumerate() {
+            let end = start + count as usize;
+            if other != self.rank {
+                self.receive(arena, start, end);
+            }
+            start = end;
+        }
+        self.summed[0] == size as u64 || self.summed[1] > 0
+    }
+
+    /// The node of the fixed share's `i`th pair: the root, then its children by move.
+    fn fixed_node(&self, i: usize) -> NodeId {
+        if i == 0 {
+            NodeId::ROOT
+        } else {
+            self.slots[i - 1].1
+        }
+    }
+
+    /// `node`'s own statistics changed since the last share (its tree's counts less the
+    /// foreign part), now booked as sent.
+    fn changes(&mut self, tree: &mut SharedTree<'_>, node: NodeId) -> Stats {
+        let now = tree.stats(node);
+        let book = self.books.entry(node).or_default();
+        let own = Stats {
+            visits: now.visits.saturating_sub(book.foreign.visits),
+            half_points: now.half_points.saturating_sub(book.foreign.half_points),
+        };
+        let delta = Stats {
+            visits: own.visits.saturating_sub(book.sent.visits),
+            half_points: own.half_points.saturating_sub(book.sent.half_points),
+        };
+        book.sent =
+            Stats { visits: book.sent.visits + delta.visits, half_points: book.sent.half_points + delta.half_points };
+        delta
+    }
+
+    /// Pushes, in preorder, the children of `node` (at `depth`) with at least
+    /// `min_visits` visits and below them down to the depth limit, as (depth << 16 | move,
+    /// visits | half points << 32) pairs: the root's children as bare keys (their
+    /// changes go in the fixed share), deeper nodes with their changes. Subtrees without
+    /// a change are left out. Returns whether it pushed anything.
+    fn publish(
+        &mut self,
+        tree: &mut SharedTree<'_>,
+        node: NodeId,
+        depth: u32,
+        min_visits: u32,
+        out: &mut Vec<u64>,
+    ) -> bool {
+        let mut any = false;
+        for child in children(tree, node) {
+            if tree.stats(child).visits < min_visits {
+                continue;
+            }
+            let at = out.len();
+            out.extend([u64::from(depth + 1) << 16 | u64::from(tree.mv(child)), 0]);
+            let mut pushed = false;
+            if depth + 1 >= 2 {
+                let delta = self.changes(tree, child);
+                out[at + 1] = u64::from(delta.visits) | u64::from(delta.half_points) << 32;
+                pushed = delta.visits > 0;
+            }
+            if depth + 1 < self.depth {
+                pushed |= self.publish(tree, child, depth + 1, min_visits, out);
+            }
+            if pushed {
+                any = true;
+            } else {
+                out.truncate(at);
+            }
+        }
+        any
+    }
+
+    /// Adds another rank's entries, `gathered[start..end]`, into the matching nodes.
+    fn receive(&mut self, arena: &Arena, start: usize, end: usize) {
+        let mut tree = SharedTree(arena);
+        self.path.clear();
+        for i in (start..end).step_by(2) {
+            let (key, value) = (self.gathered[i], self.gathered[i + 1]);
+            let depth = (key >> 16) as usize;
+            if depth == 0 || depth > self.path.len() + 1 {
+                continue; // not a preorder list: ignored, never trusted
+            }
+            self.path.truncate(depth - 1);
+            let parent = if depth == 1 { Some(NodeId::ROOT) } else { self.path[depth - 2] };
+            let node = parent.and_then(|p| child_by_move(&mut tree, p, key as u16));
+            self.path.push(node);
+            if let (Some(node), true) = (node, depth >= 2) {
+                self.add(arena, node, Stats { visits: value as u32, half_points: (value >> 32) as u32 });
+            }
+        }
+    }
+
+    /// Adds other ranks' `stats` into `node`, booked as foreign: one atomic add, as a
+    /// batch of backups (workers keep searching meanwhile).
+    fn add(&mut self, arena: &Arena, node: NodeId, stats: Stats) {
+        if stats.visits == 0 && stats.half_points == 0 {
+            return;
+        }
+        arena.node(node).record_batch(stats.visits, stats.half_points);
+        let book = self.books.entry(node).or_default();
+        book.foreign.visits += stats.visits;
+        book.foreign.half_points += stats.half_points;
+    }
+
+    /// Takes the foreign parts out again (the workers have joined): the tree then holds
+    /// exactly this rank's own playouts.
+    fn withdraw(&mut self, arena: &mut Arena) {
+        for (&node, book) in &mut self.books {
+            let node = arena.node_mut(node);
+            let stats = node.stats_mut();
+            node.set_stats_mut(Stats {
+                visits: stats.visits - book.foreign.visits,
+                half_points: stats.half_points - book.foreign.half_points,
+            });
+            book.foreign = Stats::default();
+        }
+    }
+
+    /// The last all-reduce: every rank's own root children summed (and the proofs'
+    /// strongest), with the playouts, root visits and nodes of all ranks.
+    fn total(&self, world: &SimpleCommunicator, arena: &mut Arena, playouts: u64) -> Summed {
+        let mine = root_children(&mut SharedTree(arena));
+        let root = arena.node(NodeId::ROOT).stats_relaxed();
+        let mut fixed = vec![playouts, u64::from(root.visits), arena.len() as u64];
+        let mut proofs = Vec::with_capacity(self.slots.len());
+        for &(mv, _) in &self.slots {
+            let child = mine.iter().find(|c| c.mv.0 == mv);
+            fixed.extend([child.map_or(0, |c| c.visits), child.map_or(0, |c| c.half_points)]);
+            proofs.push(child.map_or(0, |c| c.proof as u64));
+        }
+        let mut sums = vec![0; fixed.len()];
+        let mut best = vec![0; proofs.len()];
+        mpi::request::scope(|scope| {
+            let sum = world.immediate_all_reduce_into(scope, &fixed[..], &mut sums[..], SystemOperation::sum());
+            let max = world.immediate_all_reduce_into(scope, &proofs[..], &mut best[..], SystemOperation::max());
+            poll(sum);
+            poll(max);
+        });
+        let children = self
+            .slots
+            .iter()
+            .enumerate()
+            .map(|(i, &(mv, _))| RootChild {
+                mv: Move(mv),
+                visits: sums[3 + 2 * i],
+                half_points: sums[4 + 2 * i],
+                proof: match best[i] {
+                    0 => Proof::Unknown,
+                    code => Proof::from_half_points(code as u32 - 1),
+                },
+            })
+            .collect();
+        Summed { children, playouts: sums[0], root_visits: sums[1], nodes: sums[2] }
+    }
+}
+
+/// Waits for `request`, polling every [`POLL`].
+fn poll<'a, D: ?Sized, S: Scope<'a>>(request: Request<'a, D, S>) {
+    crate::cluster::poll(request, POLL);
+}
+
+/// The children of `node` (none unless expanded).
+fn children(tree: &mut SharedTree<'_>, node: NodeId) -> impl Iterator<Item = NodeId> {
+    let (first, count) = match tree.expansion(node) {
+        Expansion::Expanded { first, count } => (first.0, count),
+        _ => (0, 0),
+    };
+    (first..first + count).map(NodeId)
+}
+
+/// The child of `parent` entered by move `mv`, if `parent` is expanded and has one.
+fn child_by_move(tree: &mut SharedTree<'_>, parent: NodeId, mv: u16) -> Option<NodeId> {
+    children(tree, parent).find(|&c| tree.mv(c) == mv)
+}

@@ -1,0 +1,240 @@
+//! The distributed search (`mode=dist`) under `mpirun`: exact counts, every rank's
+//! identical answer, one rank as the tree-parallel search, loopback TCP, and a panicking
+//! rank ending the job. Needs the `mpi` feature and Open MPI's `mpirun` on the PATH
+//! (`.ci/run` installs it); run as root, the environment allows it.
+#![cfg(feature = "mpi")]
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// Every job's own limit (`mpirun --timeout`): a hang fails the test instead.
+const TIMEOUT_S: &str = "120";
+
+/// `mpirun -np <np> [mpi_args] parmcts <args>` with `env` set on every rank.
+fn mpirun(np: usize, mpi_args: &[&str], args: &[&str], env: &[(&str, &str)], output: Option<&PathBuf>) -> Output {
+    let mut command = Command::new("mpirun");
+    command
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .env("OMPI_MCA_rmaps_base_oversubscribe", "1")
+        .args(["--timeout", TIMEOUT_S, "-np", &np.to_string()])
+        .args(mpi_args);
+    for (key, value) in env {
+        command.env(key, value).args(["-x", key]);
+    }
+    if let Some(dir) = output {
+        command.arg("--output-filename").arg(dir);
+    }
+    command.arg(env!("CARGO_BIN_EXE_parmcts")).args(args).output().expect("run mpirun (is Open MPI installed?)")
+}
+
+/// Runs a distributed search on `np` ranks and returns each rank's JSON report, in rank
+/// order.
+fn ranks(test: &str, np: usize, mpi_args: &[&str], args: &[&str]) -> Vec<Value> {
+    let dir = std::env::temp_dir().join(format!("parmcts-mpi-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = mpirun(np, mpi_args, args, &[], Some(&dir));
+    assert!(out.status.success(), "{args:?} on {np} ranks failed: {}", String::from_utf8_lossy(&out.stderr));
+    let reports = (0..np)
+        .map(|rank| {
+            let path = dir.join("1").join(format!("rank.{rank}")).join("stdout");
+            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            assert_eq!(text.trim().lines().count(), 1, "rank {rank}: one JSON object: {text}");
+            serde_json::from_str(&text).unwrap()
+        })
+        .collect();
+    let _ = std::fs::remove_dir_all(&dir);
+    reports
+}
+
+fn search_args<'a>(game: &'a str, budget: &'a [&'a str], threads: &'a str, seed: &'a str) -> Vec<&'a str> {
+    let mut args = vec!["search", "--game", game, "--mode", "dist", "--threads", threads, "--seed", seed];
+    args.extend(budget);
+    args.extend(["--check-invariants", "--json"]);
+    args
+}
+
+/// The root's (move, visits, value) triples.
+fn children(report: &Value) -> Vec<(String, u64, f64)> {
+    report["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["move"].as_str().unwrap().to_string(), c["visits"].as_u64().unwrap(), c["value"].as_f64().unwrap()))
+        .collect()
+}
+
+/// Every rank: its tree's invariants hold, the root's visits are the playouts of all
+/// ranks (`playouts`, if a fixed budget) and its children's visits add up to them, and
+/// every rank reports the same children and best move.
+fn check_agreement(reports: &[Value], playouts: Option<u64>) {
+    let first = &reports[0];
+    let total = first["playouts"].as_u64().unwrap();
+    if let Some(playouts) = playouts {
+        assert_eq!(total, playouts);
+    }
+    for (rank, report) in reports.iter().enumerate() {
+        assert_eq!(report["invariants"], "ok", "rank {rank}");
+        assert_eq!(report["mode"], "dist");
+        assert_eq!(report["playouts"].as_u64(), Some(total), "rank {rank}");
+        assert_eq!(report["root_visits"].as_u64(), Some(total), "rank {rank}: nothing counted twice");
+        let visits: u64 = children(report).iter().map(|c| c.1).sum();
+        assert_eq!(visits, total, "rank {rank}: the children's visits are the root's");
+        assert_eq!(children(report), children(first), "rank {rank}: the same root statistics as rank 0");
+        assert_eq!(report["best_move"], first["best_move"], "rank {rank}");
+    }
+}
+
+#[test]
+fn one_rank_searches_as_the_tree_parallel_mode() {
+    for (game, threads) in [("connect4", "1"), ("othello", "1")] {
+        let budget = ["--playouts", "20000"];
+        let dist = ranks(&format!("one-{game}"), 1, &[], &search_args(game, &budget, threads, "11"));
+        check_agreement(&dist, Some(20_000));
+        let out = Command::new(env!("CARGO_BIN_EXE_parmcts"))
+            .args(["search", "--game", game, "--mode", "tree", "--threads", threads, "--seed", "11"])
+            .args(budget)
+            .arg("--json")
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let tree: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(children(&dist[0]), children(&tree), "{game}");
+        assert_eq!(dist[0]["best_move"], tree["best_move"], "{game}");
+        assert_eq!(dist[0]["nodes"], tree["nodes"], "{game}");
+    }
+}
+
+#[test]
+fn two_ranks_of_two_threads_agree_and_count_exactly() {
+    let reports = ranks("two", 2, &[], &search_args("connect4", &["--playouts", "60001"], "2", "3"));
+    check_agreement(&reports, Some(60_001));
+}
+
+#[test]
+fn four_ranks_agree_and_count_exactly() {
+    // Shallow sharing down to 4 plies of every node with a visit: the most traffic.
+    let mut args = search_args("othello", &["--playouts", "40000"], "1", "5");
+    args.extend(["--dist-depth", "4", "--dist-share", "0", "--dist-period", "5"]);
+    let reports = ranks("four", 4, &[], &args);
+    check_agreement(&reports, Some(40_000));
+}
+
+#[test]
+fn ranks_agree_over_loopback_tcp() {
+    let reports =
+        ranks("tcp", 2, &["--mca", "btl", "self,tcp"], &search_args("connect4", &["--playouts", "30000"], "1", "9"));
+    check_agreement(&reports, Some(30_000));
+}
+
+#[test]
+fn rank_zero_clock_stops_a_timed_search_on_every_rank() {
+    let start = Instant::now();
+    let reports = ranks("timed", 2, &[], &search_args("othello", &["--time-ms", "300"], "1", "2"));
+    check_agreement(&reports, None);
+    assert!(reports[0]["playouts"].as_u64().unwrap() > 0);
+    assert!(start.elapsed() < Duration::from_secs(30));
+}
+
+#[test]
+fn a_panic_on_one_rank_ends_the_job() {
+    let start = Instant::now();
+    // A minute's search: without the abort, rank 0 would wait in its next share.
+    let args = ["search", "--game", "othello", "--mode", "dist", "--time-ms", "60000"];
+    let out = mpirun(2, &[], &args, &[("PARMCTS_DIST_PANIC_RANK", "1")], None);
+    let elapsed = start.elapsed();
+    assert!(!out.status.success(), "the job must fail: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(elapsed < Duration::from_secs(10), "the job took {elapsed:?} to end");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("panic injected on rank 1"), "{stderr}");
+}
+
+#[test]
+fn bad_dist_settings_exit_2() {
+    let out = Command::new(env!("CARGO_BIN_EXE_parmcts"))
+        .args(["search", "--game", "connect4", "--mode", "dist", "--dist-share", "101"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: --dist-share"));
+}
+
+#[test]
+fn ranks_given_different_positions_fail_instead_of_mixing_them() {
+    let bin = env!("CARGO_BIN_EXE_parmcts");
+    let search = |moves: &'static str| {
+        ["search", "--game", "connect4", "--mode", "dist", "--playouts", "1000", "--moves", moves]
+    };
+    let out = Command::new("mpirun")
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .env("OMPI_MCA_rmaps_base_oversubscribe", "1")
+        .args(["--timeout", TIMEOUT_S, "-np", "1", bin])
+        .args(search("4"))
+        .args([":", "-np", "1", bin])
+        .args(search("3"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("different positions"));
+}
+
+#[test]
+fn a_match_with_a_distributed_player_runs_in_lockstep_and_rank_0_reports() {
+    let dir = std::env::temp_dir().join(format!("parmcts-mpi-{}-match", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let args = [
+        "match",
+        "--game",
+        "connect4",
+        "--p1",
+        "mcts:mode=dist,playouts=3000,threads=2",
+        "--p2",
+        "mcts:playouts=1000",
+        "--games",
+        "2",
+        "--parallel-games",
+        "1",
+        "--json",
+    ];
+    let out = mpirun(2, &[], &args, &[], Some(&dir));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout =
+        |rank: usize| std::fs::read_to_string(dir.join("1").join(format!("rank.{rank}")).join("stdout")).unwrap();
+    let report: Value = serde_json::from_str(&stdout(0)).unwrap();
+    assert_eq!(report["games"], 2);
+    assert_eq!(stdout(1), "", "only rank 0 reports");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_distributed_gtp_engine_answers_from_rank_0_alone() {
+    use std::io::Write;
+    let mut child = Command::new("mpirun")
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .env("OMPI_MCA_rmaps_base_oversubscribe", "1")
+        .args(["--timeout", TIMEOUT_S, "-np", "2", env!("CARGO_BIN_EXE_parmcts")])
+        .args(["gtp", "--game", "othello", "--mode", "dist", "--threads", "2", "--playouts", "4000"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"name\ngenmove b\ngenmove w\ngenmove b\nquit\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let answers: Vec<&str> = text.split("\n\n").map(str::trim).filter(|a| !a.is_empty()).collect();
+    // One answer per command, from rank 0 only; each genmove a move (a rank that fell out
+    // of step would make the next search fail: "?").
+    assert_eq!(answers.len(), 5, "{text}");
+    assert_eq!(answers[0], "= parmcts");
+    assert!(["= d3", "= c4", "= f5", "= e6"].contains(&answers[1]), "{text}");
+    for answer in &answers[2..4] {
+        assert!(answer.starts_with("= ") && answer.len() == 4, "{text}");
+    }
+    assert_eq!(answers[4], "=");
+}
