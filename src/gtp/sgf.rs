@@ -1,4 +1,4 @@
-//! Game records in SGF (Smart Game Format, FF[4], <https://www.red-bean.com/sgf/>), the
+//! Game records in SGF (Smart Game Format, `FF[4]`, <https://www.red-bean.com/sgf/>), the
 //! format every Go viewer and GUI opens (Sabaki, GoGui, q5Go, CGoban): one game per
 //! record, with the board size, komi, rules, players, result and moves.
 //!
