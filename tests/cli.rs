@@ -469,7 +469,7 @@ fn help_shows_defaults_and_the_spec_grammar() {
         stdout
     };
     let search = help(&["search", "--help"]);
-    let per_game = "[default: per game: tictactoe 1.4142135, connect4 0.5, othello 0.3, go 1.4142135,";
+    let per_game = "[default: per game: tictactoe 1.4142135, connect4 0.5, othello 0.3, go 0.25, go13 0.25,";
     for needle in [
         "[default: 100000",
         "--mode <auto|seq|tree|root|sync|virtual|dist>",
@@ -479,6 +479,7 @@ fn help_shows_defaults_and_the_spec_grammar() {
         per_game,
         "[default: per game: tictactoe none, connect4 none, othello network, go none,",
         "[default: per game: tictactoe 0, connect4 0, othello 0.6, go 0,",
+        "[default: per game: tictactoe biased, connect4 biased, othello biased, go random,",
     ] {
         assert!(search.contains(needle), "search --help lacks {needle}: {search}");
     }

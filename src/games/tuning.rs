@@ -17,6 +17,11 @@ pub trait Tuning: Game {
     /// stronger for the game.
     const EXPLORATION: f64 = std::f64::consts::SQRT_2;
 
+    /// Whether a search plays biased playouts unless told (`playout=`): true, unless
+    /// uniform ones measured stronger at equal time (Go, where the biased playouts are
+    /// the heavy ones).
+    const BIASED_PLAYOUTS_BY_DEFAULT: bool = true;
+
     /// Whether a search values its leaves with the game's shipped n-tuple network by
     /// default ([`crate::search::SearchConfigBuilder::eval`], `eval=default`): false,
     /// unless measured stronger at equal time.

@@ -187,12 +187,13 @@ search_settings! {
     /// Progressive bias constant K (the visits over which the bias halves, squared).
     bias_k("bias-k", "K", "5000"): f32 = DEFAULT_BIAS_K as f32;
         set(k: f64) => k as f32; text f64;
-    /// Playout policy: random (uniform) or biased (roulette wheel over move strengths).
+    /// Playout policy: random (uniform) or biased (roulette wheel; Go: heavy playouts).
     ///
+    /// Unset: the game's [`Tuning::BIASED_PLAYOUTS_BY_DEFAULT`](crate::games::Tuning::BIASED_PLAYOUTS_BY_DEFAULT).
     /// Biased measured best in both games with action values (docs/RESULTS.md): Othello
-    /// +430 Elo at equal time, Connect Four +71.
-    playout("playout", "random|biased", "biased"): Playout = Playout::Biased;
-        set(playout: Playout) => playout; text Playout;
+    /// +430 Elo at equal time, Connect Four +71; Go's heavy playouts lose at equal time.
+    playout("playout", "random|biased", "per game (Tuning::BIASED_PLAYOUTS_BY_DEFAULT)"): Option<Playout> = None;
+        set(playout: Playout) => Some(playout); text Playout;
     /// Win-first / block-first pruning in tree and playouts: on or off.
     ///
     /// Unset: the game's [`Tuning::PRUNE_BY_DEFAULT`](crate::games::Tuning::PRUNE_BY_DEFAULT) (on in Connect Four,
@@ -309,6 +310,12 @@ impl SearchConfig {
     /// [`Tuning::PLAYOUT_LANES`](crate::games::Tuning::PLAYOUT_LANES).
     pub fn leaves_for<G: Tuning>(&self) -> usize {
         self.leaves.map_or(G::PLAYOUT_LANES, |n| n as usize)
+    }
+
+    /// The playout policy of a search of `G`: `playout` if set, else the game's
+    /// [`Tuning::BIASED_PLAYOUTS_BY_DEFAULT`](crate::games::Tuning::BIASED_PLAYOUTS_BY_DEFAULT).
+    pub fn playout_for<G: Tuning>(&self) -> Playout {
+        self.playout.unwrap_or(if G::BIASED_PLAYOUTS_BY_DEFAULT { Playout::Biased } else { Playout::Random })
     }
 
     /// Whether a search of `G` prunes: `prune` if set, else the game's

@@ -162,6 +162,9 @@ fn concurrent_iterations(lanes: usize) {
             batch_min_visits: 2,
             sync_every: 256,
             sync_depth: 2,
+            dist_period: 50,
+            dist_depth: 3,
+            dist_share: 0.01,
             leaves: 1,
         };
         // Two sequential iterations first, so both root children have a visit and the

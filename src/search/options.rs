@@ -109,6 +109,16 @@ pub enum Playout {
     Biased,
 }
 
+impl fmt::Display for Playout {
+    /// The name [`Playout::from_str`] reads: `random` or `biased`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Playout::Random => "random",
+            Playout::Biased => "biased",
+        })
+    }
+}
+
 impl FromStr for Playout {
     type Err = ConfigError;
     fn from_str(s: &str) -> Result<Playout, ConfigError> {

@@ -114,7 +114,7 @@ impl<'a> IterationParams<'a> {
             exclusive_virtual_loss: leaves > 1,
             leaves,
             expand_threshold: config.expand_threshold,
-            biased_playouts: config.playout == Playout::Biased,
+            biased_playouts: config.playout_for::<G>() == Playout::Biased,
             gammas,
             prune: config.prune_for::<G>(),
             network,
@@ -171,7 +171,7 @@ pub(crate) fn resolve_gammas<'a, G: SearchGame>(
     config: &'a SearchConfig,
     shipped: &'a mut Option<(&'static str, MoveWeights)>,
 ) -> Result<Option<&'a [f32]>, SearchError> {
-    let uses_weights = config.playout == Playout::Biased || config.bias > 0.0;
+    let uses_weights = config.playout_for::<G>() == Playout::Biased || config.bias > 0.0;
     Ok(match &config.weights {
         Weights::Learned(weights) => {
             weights.check::<G>().map_err(SearchError::Weights)?;
