@@ -192,6 +192,13 @@ impl<const N: usize> Board<N> {
         }
     }
 
+    /// The representative of the chain on the stone `cell` (equal for two stones of one
+    /// chain).
+    #[inline(always)]
+    pub(super) fn chain_of(&self, cell: usize) -> usize {
+        self.chain(cell)
+    }
+
     /// Calls `f` with each empty neighbour of each stone of the chain on `cell` (a
     /// liberty may come more than once).
     pub(super) fn for_each_liberty(&self, cell: usize, mut f: impl FnMut(usize)) {

@@ -178,11 +178,18 @@ impl<const N: usize> Go<N> {
     fn atari_moves(&self, last: usize) -> Suggestions {
         let color = self.color();
         let mut suggested = Suggestions::new();
-        for cell in std::iter::once(last).chain(Board::<N>::neighbours(last)) {
+        let mut seen = [usize::MAX; 5];
+        for (i, cell) in std::iter::once(last).chain(Board::<N>::neighbours(last)).enumerate() {
             let stone = self.board.color[cell];
             if !is_stone(stone) {
                 continue;
             }
+            // Each chain once (the last stone's chain often touches it several times).
+            let chain = self.board.chain_of(cell);
+            if seen[..i].contains(&chain) {
+                continue;
+            }
+            seen[i] = chain;
             if let Some(liberty) = self.board.atari_liberty(cell) {
                 let empty_around =
                     Board::<N>::neighbours(liberty).iter().filter(|&&n| self.board.color[n] == EMPTY).count();
@@ -217,6 +224,11 @@ impl<const N: usize> Go<N> {
     /// captures nothing and its chain would have at most one liberty.
     fn is_self_atari(&self, cell: usize) -> bool {
         let color = self.color();
+        // Two empty neighbours are two liberties: the common case, with no walk.
+        let around = Board::<N>::neighbours(cell);
+        if around.iter().filter(|&&n| self.board.color[n] == EMPTY).count() >= 2 {
+            return false;
+        }
         let mut liberty = None;
         let mut note = |n: usize| -> bool {
             // Whether a second liberty has turned up.
@@ -228,7 +240,7 @@ impl<const N: usize> Go<N> {
                 Some(l) => l != n,
             }
         };
-        for n in Board::<N>::neighbours(cell) {
+        for n in around {
             match self.board.color[n] {
                 EMPTY if note(n) => return false,
                 stone if stone == color => {
