@@ -328,3 +328,18 @@ fn playout_policies_pick_light_or_heavy_playouts() {
     }
     assert!(differ > 15, "heavy and light playouts differ in only {differ} of 20 games");
 }
+
+/// RAVE (Go's default) records every point of 19x19, whose move ids pass 255: the AMAF
+/// visits cover the visits of every node (invariant 5), in 19x19 Go and 19x19 Hex.
+#[test]
+fn rave_covers_the_largest_boards() {
+    use parmcts::{Hex19, Search, SearchConfig};
+    let config = SearchConfig::builder().playouts(4000).seed(2).rave(1000.0).build().unwrap();
+    let mut search = Search::new(config).unwrap();
+    search.run(&parmcts::Go19::new()).unwrap();
+    search.check_invariants().unwrap();
+    let config = SearchConfig::builder().playouts(4000).seed(2).rave(1000.0).build().unwrap();
+    let mut search = Search::new(config).unwrap();
+    search.run(&Hex19::new()).unwrap();
+    search.check_invariants().unwrap();
+}

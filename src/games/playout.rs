@@ -223,11 +223,12 @@ impl PlayoutPolicy<'_> {
     }
 }
 
-/// The moves each player made during part of a game, as two sets of move ids below 256
-/// (higher ids are not recorded): what RAVE's all-moves-as-first statistics need.
+/// The moves each player made during part of a game, as two sets of move ids below 512
+/// (higher ids are not recorded; 19x19 Go and Hex need 362): what RAVE's
+/// all-moves-as-first statistics need.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MovesPlayed {
-    bits: [[u64; 4]; 2],
+    bits: [[u64; 8]; 2],
 }
 
 impl MovesPlayed {

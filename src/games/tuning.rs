@@ -17,6 +17,10 @@ pub trait Tuning: Game {
     /// stronger for the game.
     const EXPLORATION: f64 = std::f64::consts::SQRT_2;
 
+    /// The RAVE constant k a search uses unless told (`rave=`): 0 (no RAVE), unless RAVE
+    /// measured stronger at equal time.
+    const RAVE: f32 = 0.0;
+
     /// Whether a search plays biased playouts unless told (`playout=`): true, unless
     /// uniform ones measured stronger at equal time (Go, where the biased playouts are
     /// the heavy ones).

@@ -221,8 +221,10 @@ search_settings! {
     endgame_leaf("endgame-leaf", "NODES", "per game (Tuning::ENDGAME_LEAF_NODES)"): Option<u64> = None;
         set(nodes: u64) => Some(nodes); text u64;
     /// RAVE constant k in beta = sqrt(k / (3N + k)) (0: off; Gelly & Silver 2011).
-    rave("rave", "K", "0"): f32 = 0.0;
-        set(k: f64) => k as f32; text f64;
+    ///
+    /// Unset: the game's [`Tuning::RAVE`](crate::games::Tuning::RAVE).
+    rave("rave", "K", "per game (Tuning::RAVE)"): Option<f32> = None;
+        set(k: f64) => Some(k as f32); text f64;
     /// Move strengths: default (the game's shipped set, else its action values), hand-set, or a train-weights FILE.
     ///
     /// A learned set is checked against the game when a search runs.
@@ -310,6 +312,12 @@ impl SearchConfig {
     /// [`Tuning::PLAYOUT_LANES`](crate::games::Tuning::PLAYOUT_LANES).
     pub fn leaves_for<G: Tuning>(&self) -> usize {
         self.leaves.map_or(G::PLAYOUT_LANES, |n| n as usize)
+    }
+
+    /// The RAVE constant k of a search of `G`: `rave` if set, else the game's
+    /// [`Tuning::RAVE`](crate::games::Tuning::RAVE) (0: no RAVE).
+    pub fn rave_for<G: Tuning>(&self) -> f32 {
+        self.rave.unwrap_or(G::RAVE)
     }
 
     /// The playout policy of a search of `G`: `playout` if set, else the game's
@@ -449,8 +457,8 @@ impl SearchConfigBuilder {
         if bad(cfg.bias_k) || cfg.bias_k == 0.0 {
             return Err(ConfigError::BadBiasK(cfg.bias_k.into()));
         }
-        if bad(cfg.rave) {
-            return Err(ConfigError::BadRave(cfg.rave.into()));
+        if let Some(rave) = cfg.rave.filter(|&k| bad(k)) {
+            return Err(ConfigError::BadRave(rave.into()));
         }
         if !(0.0..=1.0).contains(&cfg.eval_weight) {
             return Err(ConfigError::BadEvalWeight(cfg.eval_weight.into()));

@@ -110,6 +110,8 @@ pub struct Search {
     last_playouts: Vec<u64>,
     /// The playouts per worker kept in flight by the last run (its resolved `leaves`).
     last_leaves: usize,
+    /// Whether the last run kept RAVE's statistics (its resolved `rave` > 0).
+    last_rave: bool,
     /// Per arena: (visits, leaf visits) its root had when the last run started.
     prior_root: Vec<(u64, u64)>,
     /// Set by [`Search::reuse`]: the hash of the position whose subtree now sits at the
@@ -133,7 +135,8 @@ impl Search {
         // search keeps them: the spare arena too, or the first reuse would allocate them.
         let new_arena = || -> Result<Arena, SearchError> {
             let mut arena = Arena::new(per_tree).map_err(ConfigError::from)?;
-            if config.rave > 0.0 {
+            // A game's own RAVE default (`Tuning::RAVE`) enables them at its first run.
+            if config.rave.is_some_and(|k| k > 0.0) {
                 arena.enable_amaf();
             }
             if config.may_keep_values() {
@@ -151,6 +154,7 @@ impl Search {
             arenas,
             last_playouts: vec![0; trees],
             last_leaves: 1,
+            last_rave: false,
             prior_root: vec![(0, 0); trees],
             reuse_hash: None,
             scratch,
@@ -212,6 +216,11 @@ impl Search {
         let cfg = &self.config;
         let params = IterationParams::resolve::<G>(cfg, gammas, network.as_deref());
         self.last_leaves = params.leaves;
+        self.last_rave = params.uct.rave > 0.0;
+        if self.last_rave {
+            // Allocated once, lazily zeroed (a no-op when `Search::new` allocated them).
+            self.arenas.iter_mut().chain(self.scratch.as_mut()).for_each(Arena::enable_amaf);
+        }
         let start = Instant::now();
         if let Some(solved) = solved_to_play(root, cfg.endgame_for::<G>()) {
             // The tree is not searched: left fresh (root expanded, no visits), so tree
@@ -360,7 +369,7 @@ impl Search {
                     exact_leaf_visits: self.one_walk_in_flight(),
                     prior_root_visits: prior.0,
                     prior_root_leaf: prior.1,
-                    amaf_covers_visits: self.config.rave > 0.0,
+                    amaf_covers_visits: self.last_rave,
                 },
             )?;
         }

@@ -102,7 +102,7 @@ impl<'a> IterationParams<'a> {
                 c: config.c_for::<G>(),
                 bias: config.bias,
                 bias_k: config.bias_k,
-                rave: config.rave,
+                rave: config.rave_for::<G>(),
                 // Only with an evaluator to give the values (eval=default may have none).
                 implicit: if network.is_some() { config.implicit_for::<G>() } else { 0.0 },
                 wu_uct: config.in_flight == InFlight::WuUct,
