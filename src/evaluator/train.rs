@@ -17,7 +17,7 @@
 //! `α` falls linearly from [`TdConfig::alpha`] to [`TdConfig::alpha_end`] over the games;
 //! ε is constant.
 
-use rand_core::{RngCore, SeedableRng};
+use rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::iter::{IntoParallelIterator, ParallelIterator};
 use serde::Serialize;
@@ -98,12 +98,6 @@ pub struct TdProgress {
     pub abs_error_sum: f64,
 }
 
-/// A uniform float in `[0, 1)`.
-#[inline]
-fn unit<R: RngCore>(rng: &mut R) -> f32 {
-    (rng.next_u32() >> 8) as f32 * (1.0 / (1u32 << 24) as f32)
-}
-
 /// The move whose afterstate is best for the mover by `network`, and that afterstate and
 /// its value (the first of equals). `None` in a finished game.
 pub fn greedy_move<G: NTupleBoard>(network: &NTupleNetwork, game: &G) -> Option<(Move, G, f32)> {
@@ -151,7 +145,7 @@ pub fn train_td<G: NTupleBoard>(
         let mut game = G::new();
         while game.outcome().is_none() {
             let mover = game.side_to_move();
-            let (next, target) = if unit(&mut rng) < config.epsilon {
+            let (next, target) = if crate::games::random_unit(&mut rng) < config.epsilon {
                 let moves = game.legal_moves();
                 let moves = moves.as_ref();
                 let mut next = game.clone();

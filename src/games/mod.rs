@@ -350,3 +350,9 @@ pub(crate) fn try_play_numbered<G: Game>(game: &mut G, mv: Move, token: &str, in
 pub fn random_below<R: RngCore>(rng: &mut R, n: u32) -> u32 {
     ((rng.next_u32() as u64 * n as u64) >> 32) as u32
 }
+
+/// A uniform float in `[0, 1)` from one 32-bit draw (24 bits, every value exact).
+#[inline]
+pub fn random_unit<R: RngCore>(rng: &mut R) -> f32 {
+    (rng.next_u32() >> 8) as f32 * (1.0 / (1u32 << 24) as f32)
+}

@@ -159,7 +159,7 @@ impl<const N: usize> Board<N> {
 
     /// The representative of the chain on `cell` (a stone).
     #[inline(always)]
-    fn chain(&self, cell: usize) -> usize {
+    pub(super) fn chain(&self, cell: usize) -> usize {
         self.head[cell] as usize
     }
 
@@ -190,13 +190,6 @@ impl<const N: usize> Board<N> {
                 return liberty;
             }
         }
-    }
-
-    /// The representative of the chain on the stone `cell` (equal for two stones of one
-    /// chain).
-    #[inline(always)]
-    pub(super) fn chain_of(&self, cell: usize) -> usize {
-        self.chain(cell)
     }
 
     /// Calls `f` with each empty neighbour of each stone of the chain on `cell` (a

@@ -20,7 +20,7 @@ use rand_core::RngCore;
 
 use super::board::{is_stone, Board, BORDER, EMPTY, NO_POINT};
 use super::{Go, Move};
-use crate::games::random_below;
+use crate::games::{random_below, random_unit};
 
 /// Chance of following the atari rule when it applies (michi's `PROB_HEURISTIC['capture']`).
 pub const CAPTURE_PROBABILITY: f32 = 0.9;
@@ -122,7 +122,7 @@ fn matches(table: &[u64; 1024], code: u16) -> bool {
 /// `true` with probability `p`.
 #[inline]
 fn chance<R: RngCore>(rng: &mut R, p: f32) -> bool {
-    (rng.next_u32() >> 8) as f32 * (1.0 / (1u32 << 24) as f32) < p
+    random_unit(rng) < p
 }
 
 /// Up to 16 suggested cells.
@@ -185,7 +185,7 @@ impl<const N: usize> Go<N> {
                 continue;
             }
             // Each chain once (the last stone's chain often touches it several times).
-            let chain = self.board.chain_of(cell);
+            let chain = self.board.chain(cell);
             if seen[..i].contains(&chain) {
                 continue;
             }
