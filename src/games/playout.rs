@@ -249,7 +249,15 @@ impl MovesPlayed {
     /// Whether `player` played `mv`.
     #[inline]
     pub fn contains(&self, player: Player, mv: Move) -> bool {
-        self.bits[player.index()].get(mv.0 as usize / 64).is_some_and(|w| w >> (mv.0 % 64) & 1 != 0)
+        self.bit(player, mv) != 0
+    }
+
+    /// 1 if `player` played `mv`, else 0: [`MovesPlayed::contains`] without a branch.
+    #[inline]
+    pub fn bit(&self, player: Player, mv: Move) -> u64 {
+        let in_range = u64::from(mv.0 < 512);
+        let word = self.bits[player.index()][(mv.0 as usize / 64) % 8];
+        word >> (mv.0 % 64) & in_range
     }
 }
 

@@ -9,7 +9,7 @@ use crate::games::{
     random_below, sample_weighted, Move, MovesPlayed, Outcome, Player, PlayoutPolicy, SearchGame, Turn,
 };
 use crate::policy::select_child;
-use crate::tree::{contention, Expansion, NodeId, Proof, TreeOps};
+use crate::tree::{contention, Expansion, NodeId, Proof, Stats, TreeOps};
 
 use super::params::{IterationParams, Priors};
 
@@ -61,6 +61,11 @@ pub(crate) struct Worker {
     pending: Box<[Pending]>,
     /// RAVE: the moves each player made from the current level of the path down.
     played: [MovesPlayed; MAX_LEAVES],
+    /// RAVE on a shared tree: AMAF results for the root's children not yet written to
+    /// the tree, by child index, while the root's own backups are batched. Every
+    /// iteration credits about half the root's children, so writing them at once per
+    /// chunk spares the threads a cache-line exchange per child and iteration.
+    root_amaf: Vec<u64>,
     /// Deepest path seen (edges below the root).
     pub max_depth: u32,
     /// An expansion failed because the arena was full.
@@ -169,6 +174,7 @@ impl Worker {
             lane_rngs: std::array::from_fn(|lane| worker_rng(seed ^ LANE_SEEDS, index * MAX_LEAVES + lane)),
             pending: vec![Pending::EMPTY; PENDING_SLOTS].into_boxed_slice(),
             played: [MovesPlayed::default(); MAX_LEAVES],
+            root_amaf: Vec::new(),
             max_depth: 0,
             arena_full: false,
             playouts: 0,
@@ -422,7 +428,7 @@ impl Worker {
             if exact {
                 self.played[lane].clear();
             }
-            update_amaf(tree, &path, outcome, &mut self.played[lane]);
+            update_amaf(tree, &path, outcome, &mut self.played[lane], &mut self.root_amaf);
         }
         self.paths[lane] = path;
         self.playouts += 1;
@@ -452,6 +458,13 @@ impl Worker {
             tree.record_batch(entry.node, entry.playouts, entry.half_points);
             entry.playouts = 0;
             entry.half_points = 0;
+        }
+        if !self.root_amaf.is_empty() {
+            if let Expansion::Expanded { first, count } = tree.expansion(NodeId::ROOT) {
+                let pending = &self.root_amaf;
+                tree.add_amaf(first, count, |i, _| pending[i]);
+            }
+            self.root_amaf.clear();
         }
     }
 }
@@ -574,8 +587,16 @@ fn back_up_values<T: TreeOps>(tree: &mut T, path: &[Step]) {
 /// RAVE's all-moves-as-first backup (Gelly & Silver 2011): at each node of the path,
 /// every child whose move the player to move there made at any later point of the
 /// iteration (further down the path or in the playout) is credited with the result, as
-/// if it had been played first. `played` holds the playout's moves on entry.
-fn update_amaf<T: TreeOps>(tree: &mut T, path: &[Step], outcome: Outcome, played: &mut MovesPlayed) {
+/// if it had been played first. `played` holds the playout's moves on entry. On a shared
+/// tree whose root is batched, the root's children's credits go to `root_pending` (see
+/// [`Worker::flush`]).
+fn update_amaf<T: TreeOps>(
+    tree: &mut T,
+    path: &[Step],
+    outcome: Outcome,
+    played: &mut MovesPlayed,
+    root_pending: &mut Vec<u64>,
+) {
     for pair in path.windows(2).rev() {
         let (parent, child) = (pair[0], pair[1]);
         let mover = child.mover;
@@ -584,11 +605,16 @@ fn update_amaf<T: TreeOps>(tree: &mut T, path: &[Step], outcome: Outcome, played
             continue;
         }
         let Expansion::Expanded { first, count } = tree.expansion(parent.node) else { continue };
-        let half_points = outcome.half_points(mover);
-        for c in (0..count).map(|i| NodeId(first.0 + i)) {
-            if played.contains(mover, Move(tree.mv(c))) {
-                tree.record_amaf(c, half_points);
+        let one = Stats::one_playout(outcome.half_points(mover));
+        let played = &*played;
+        let credit = |_, mv| one * played.bit(mover, Move(mv));
+        if T::SHARED && parent.batched && parent.node == NodeId::ROOT {
+            root_pending.resize(count as usize, 0);
+            for (i, pending) in root_pending.iter_mut().enumerate() {
+                *pending += credit(i, tree.mv(NodeId(first.0 + i as u32)));
             }
+        } else {
+            tree.add_amaf(first, count, credit);
         }
     }
 }

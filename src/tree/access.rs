@@ -45,8 +45,9 @@ pub trait TreeOps {
     fn proof(&mut self, id: NodeId) -> Proof;
     /// Records a proven value on an EXPANDED node.
     fn prove(&mut self, id: NodeId, proof: Proof);
-    /// Records an AMAF result for the edge into the node (RAVE).
-    fn record_amaf(&mut self, id: NodeId, half_points: u32);
+    /// Adds `increment(i, move)` ([`Stats`] bits: playouts and half points; often 0) to
+    /// the AMAF statistics of the `i`-th child of the block (RAVE).
+    fn add_amaf(&mut self, first: NodeId, count: u32, increment: impl Fn(usize, u16) -> u64);
     /// The node's implicit minimax value (0 when the arena keeps none).
     fn value(&mut self, id: NodeId) -> f32;
     /// Sets the node's implicit minimax value (nothing when the arena keeps none).
@@ -142,8 +143,14 @@ impl<const VIRTUAL_LOSS: bool> TreeOps for ExclusiveTree<'_, VIRTUAL_LOSS> {
         self.0.node_mut(id).prove_mut(proof);
     }
     #[inline]
-    fn record_amaf(&mut self, id: NodeId, half_points: u32) {
-        self.0.record_amaf_mut(id, half_points);
+    fn add_amaf(&mut self, first: NodeId, count: u32, increment: impl Fn(usize, u16) -> u64) {
+        let (nodes, Some(amaf), _) = self.0.block_and_side_mut(first, count) else { return };
+        // Branch-free: adding 0 costs less than a branch that about half the children
+        // take at random (Go 9x9: sequential MCTS 11 % faster than with the branch).
+        for (i, (node, amaf)) in nodes.iter_mut().zip(amaf).enumerate() {
+            let credit = increment(i, node.mv_mut());
+            amaf.with_exclusive(|w| *w += credit);
+        }
     }
     #[inline]
     fn value(&mut self, id: NodeId) -> f32 {
@@ -256,8 +263,24 @@ impl TreeOps for SharedTree<'_> {
         self.0.node(id).prove(proof);
     }
     #[inline]
-    fn record_amaf(&mut self, id: NodeId, half_points: u32) {
-        self.0.record_amaf(id, half_points);
+    fn add_amaf(&mut self, first: NodeId, count: u32, increment: impl Fn(usize, u16) -> u64) {
+        let (nodes, Some(amaf), _) = self.0.block_and_side(first, count) else { return };
+        // An atomic add of 0 would still take the cache line, so only the others are
+        // added: first a mask of them per 64 children (no branch), then one add per set
+        // bit (a branch per child, taken at random, cost more than the adds).
+        for (chunk, (nodes, amaf)) in nodes.chunks(64).zip(amaf.chunks(64)).enumerate() {
+            let mut credits = [0u64; 64];
+            let mut mask = 0u64;
+            for (i, node) in nodes.iter().enumerate() {
+                credits[i] = increment(chunk * 64 + i, node.mv());
+                mask |= u64::from(credits[i] != 0) << i;
+            }
+            while mask != 0 {
+                let i = mask.trailing_zeros() as usize;
+                amaf[i].fetch_add(credits[i], Ordering::Relaxed);
+                mask &= mask - 1;
+            }
+        }
     }
     #[inline]
     fn value(&mut self, id: NodeId) -> f32 {

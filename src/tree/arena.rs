@@ -141,22 +141,6 @@ impl Arena {
         self.amaf.as_ref().map_or(Stats::default(), |a| Stats::decode(a[id.index()].load(Ordering::Relaxed)))
     }
 
-    /// Records an AMAF result for the edge into `id`.
-    #[inline]
-    pub fn record_amaf(&self, id: NodeId, half_points: u32) {
-        if let Some(amaf) = &self.amaf {
-            amaf[id.index()].fetch_add(Stats::one_playout(half_points), Ordering::Relaxed);
-        }
-    }
-
-    /// [`Arena::record_amaf`] through `&mut` (plain add).
-    #[inline]
-    pub fn record_amaf_mut(&mut self, id: NodeId, half_points: u32) {
-        if let Some(amaf) = &mut self.amaf {
-            amaf[id.index()].with_exclusive(|w| *w += Stats::one_playout(half_points));
-        }
-    }
-
     /// Total capacity in nodes.
     #[inline]
     pub fn capacity(&self) -> u32 {
