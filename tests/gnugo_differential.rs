@@ -250,3 +250,62 @@ fn sgf_records_load_in_gnugo_to_the_same_position() {
     }
     check::<19>(&mut gnugo, 7, 600);
 }
+
+/// GNU Go's own records open in our engine (`loadsgf`) to its position: a random game is
+/// played into GNU Go, which writes it (`printsgf`); our engine loads that file and
+/// writes it again, and GNU Go, loading ours, has the same stones and side to move.
+#[test]
+fn gnugo_records_load_in_our_engine() {
+    use parmcts::gtp::protocol::RawLine;
+    use parmcts::gtp::{Engine, EngineConfig};
+    use parmcts::{GameKind, SearchConfig};
+    let Some(mut gnugo) = gnugo() else { return };
+    let dir = std::env::temp_dir().join(format!("parmcts-gnugo-sgf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let search = SearchConfig::builder().playouts(10).build().unwrap();
+    let mut ours = Engine::new(GameKind::Go, EngineConfig { search, resign_below: 0.0 }).unwrap();
+    let mut ask = |line: &str| {
+        let response = ours.respond(&RawLine::Line(line.as_bytes().to_vec())).unwrap();
+        assert!(response.starts_with('='), "{line}: {response}");
+        response[1..].trim().to_string()
+    };
+    fn check<const N: usize>(
+        gnugo: &mut GtpClient,
+        ask: &mut impl FnMut(&str) -> String,
+        dir: &std::path::Path,
+        seed: u64,
+    ) {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut game = Go::<N>::new();
+        gnugo.send(&format!("boardsize {N}")).unwrap();
+        gnugo.send("clear_board").unwrap();
+        gnugo.send("komi 7").unwrap();
+        for _ in 0..(N * N * 3 / 2) {
+            if game.outcome().is_some() {
+                break;
+            }
+            let legal = game.legal_moves();
+            let mv = legal[rng_below(&mut rng, legal.len() as u32) as usize];
+            gnugo.send(&format!("play {} {}", color(game.side_to_move()), game.format_move(mv))).unwrap();
+            game.play_unchecked(mv);
+        }
+        let theirs = dir.join(format!("gnugo-{N}-{seed}.sgf"));
+        gnugo.send(&format!("printsgf {}", theirs.display())).unwrap();
+        ask(&format!("loadsgf {}", theirs.display()));
+        let record = ask("printsgf");
+        let ours = dir.join(format!("ours-{N}-{seed}.sgf"));
+        std::fs::write(&ours, &record).unwrap();
+        gnugo.send("clear_board").unwrap();
+        let to_move = gnugo.send(&format!("loadsgf {}", ours.display())).unwrap();
+        let their_record = std::fs::read_to_string(&theirs).unwrap();
+        assert_eq!(to_move, color(game.side_to_move()), "{N}x{N} seed {seed}\n{record}\n{their_record}");
+        for player in [Player::One, Player::Two] {
+            assert_eq!(our_stones(&game, player), their_stones(gnugo, player), "{N}x{N} seed {seed}\n{record}");
+        }
+    }
+    for seed in 0..3 {
+        check::<9>(&mut gnugo, &mut ask, &dir, seed);
+    }
+    check::<19>(&mut gnugo, &mut ask, &dir, 11);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -571,3 +571,89 @@ fn hex_over_gtp_with_sizes_the_swap_rule_and_a_whole_game() {
     );
     fails(&mut over.unwrap(), "hex-swap-rule on", "no swap rule");
 }
+
+/// `printsgf` writes the game so far; `loadsgf` reads it back to the same position (and
+/// `loadsgf FILE N` to the position before move N), in Othello, Go (with moves out of
+/// turn, a pass and a board size change) and Hex (with the swap).
+#[test]
+fn printsgf_and_loadsgf_round_trip() {
+    let dir = std::env::temp_dir().join(format!("parmcts-gtp-sgf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let save = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.display().to_string()
+    };
+    let go = |playouts: &str| {
+        let settings = [("playouts", playouts), ("nodes", "200000"), ("seed", "5")];
+        let search = SearchConfig::builder().apply_settings(settings).unwrap().build().unwrap();
+        Engine::new(GameKind::Go, EngineConfig { search, resign_below: 0.0 }).unwrap()
+    };
+    // Each game: a few moves, then the record reloaded in a fresh engine.
+    let lines: [(&str, Vec<&str>); 3] = [
+        ("othello", vec!["genmove b", "genmove w", "genmove b", "genmove w", "genmove b"]),
+        (
+            "go",
+            vec![
+                "boardsize 13",
+                "komi 5.5",
+                "play b D4",
+                "play b K10",
+                "play w pass",
+                "genmove w",
+                "genmove b",
+                "play w C3",
+            ],
+        ),
+        ("hex", vec!["hex-swap-rule on", "play b c3", "play w swap-pieces", "genmove b", "genmove w"]),
+    ];
+    for (game, commands) in lines {
+        let fresh = || match game {
+            "othello" => engine("50"),
+            "go" => go("50"),
+            _ => hex_engine(),
+        };
+        let mut e = fresh();
+        for command in &commands {
+            ok(&mut e, command);
+        }
+        let record = ok(&mut e, "printsgf");
+        assert!(record.starts_with("(;FF[4]") && record.ends_with(')'), "{game}: {record}");
+        let path = save(&format!("{game}.sgf"), &record);
+        let board = ok(&mut e, "showboard");
+        let mut loaded = fresh();
+        if game == "hex" {
+            // The swap rule is the engine's setting (SGF has no property for it).
+            fails(&mut loaded, &format!("loadsgf {path}"), "move 2 (swap-pieces by white) is not legal here");
+            ok(&mut loaded, "hex-swap-rule on");
+        }
+        ok(&mut loaded, &format!("loadsgf {path}"));
+        assert_eq!(ok(&mut loaded, "showboard"), board, "{game}: {record}");
+        assert_eq!(ok(&mut loaded, "printsgf"), record, "{game}");
+        // Before move 3: two moves played (setup stones, if any, count for none).
+        ok(&mut loaded, &format!("loadsgf {path} 3"));
+        let moves = commands.iter().filter(|c| c.starts_with("play") || c.starts_with("genmove")).count();
+        for _ in 2..moves {
+            ok(&mut e, "undo");
+        }
+        assert_eq!(ok(&mut loaded, "showboard"), ok(&mut e, "showboard"), "{game}: loadsgf 3");
+    }
+    // Errors name the file and what is wrong; the engine stays usable.
+    let mut e = go("50");
+    fails(&mut e, &format!("loadsgf {}", dir.join("missing.sgf").display()), "missing.sgf");
+    fails(&mut e, &format!("loadsgf {}", save("bad.sgf", "(;GM[1]SZ[9];B[ee")), "not SGF");
+    fails(&mut e, &format!("loadsgf {}", dir.join("othello.sgf").display()), "not GM[1]");
+    fails(&mut e, &format!("loadsgf {}", save("twice.sgf", "(;GM[1]SZ[9];B[ee];W[ee])")), "move 2 (ee by white)");
+    fails(&mut e, &format!("loadsgf {}", save("size.sgf", "(;GM[1]SZ[7];B[aa])")), "unacceptable size 7");
+    fails(&mut e, &format!("loadsgf {}", save("rect.sgf", "(;GM[1]SZ[9:7])")), "only square boards");
+    fails(&mut e, &format!("loadsgf {} 0", dir.join("go.sgf").display()), "move number");
+    fails(&mut e, "loadsgf /", "not a regular file");
+    ok(&mut e, "play b E5");
+    // Handicap stones (AB) and a pass written the old way (tt).
+    ok(&mut e, &format!("loadsgf {}", save("handicap.sgf", "(;GM[1]SZ[9]HA[2]AB[cc][gg];W[tt];B[ee])")));
+    let board = ok(&mut e, "showboard");
+    let rows = board.lines().filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()));
+    assert_eq!(rows.map(|row| row.matches('X').count()).sum::<usize>(), 3, "{board}");
+    assert!(ok(&mut e, "printsgf").ends_with(";B[cc];B[gg];W[];B[ee])"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -41,7 +41,12 @@ pub const COMMANDS: &[&str] = &[
     "kgs-time_settings",
     "time_left",
     "hex-swap-rule",
+    "loadsgf",
+    "printsgf",
 ];
+
+/// The largest SGF file `loadsgf` reads.
+pub const MAX_SGF_BYTES: u64 = 4 << 20;
 
 /// An engine's settings.
 #[derive(Clone, Debug, PartialEq)]
@@ -79,6 +84,9 @@ pub enum GtpError {
     Search(PlayerError),
     /// The resign threshold is not a win rate in `[0, 1)`.
     BadResign(f64),
+    /// `loadsgf`: the file cannot be read, is not a record of this game, or has an
+    /// illegal move.
+    BadSgf(String),
 }
 
 impl fmt::Display for GtpError {
@@ -94,6 +102,7 @@ impl fmt::Display for GtpError {
             GtpError::NoSwapRule => write!(f, "this game has no swap rule (hex has)"),
             GtpError::Search(why) => write!(f, "search failed: {why}"),
             GtpError::BadResign(r) => write!(f, "resign threshold {r} is not a win rate in [0, 1)"),
+            GtpError::BadSgf(why) => write!(f, "cannot load SGF: {why}"),
         }
     }
 }
@@ -272,8 +281,42 @@ impl Engine {
                 };
                 self.session.set_swap_rule(on).map(|_| String::new())
             }
+            "loadsgf" => match args {
+                [file] => self.loadsgf(file, None),
+                [file, number] => {
+                    let number = number.parse::<usize>().ok().filter(|&n| n >= 1);
+                    let number = number.ok_or_else(|| GtpError::Syntax(format!("move number '{}'", args[1])))?;
+                    // GTP: the position before move `number`.
+                    self.loadsgf(file, Some(number - 1))
+                }
+                _ => Err(GtpError::Syntax("loadsgf takes a file and an optional move number".to_string())),
+            },
+            "printsgf" => expect(0).map(|_| self.session.record().trim_end().to_string()),
             _ => Err(GtpError::UnknownCommand(name.to_string())),
         }
+    }
+
+    /// `loadsgf FILE [N]`: the game of `FILE` (its size, komi, setup stones), replayed up
+    /// to `moves` moves.
+    fn loadsgf(&mut self, file: &str, moves: Option<usize>) -> Reply {
+        let bad = |why: String| GtpError::BadSgf(format!("{file}: {why}"));
+        // Only a regular file of bounded size: never a device or a pipe that could block.
+        let meta = std::fs::metadata(file).map_err(|e| bad(e.to_string()))?;
+        if !meta.is_file() || meta.len() > MAX_SGF_BYTES {
+            return Err(bad(format!("not a regular file of at most {MAX_SGF_BYTES} bytes")));
+        }
+        let text = std::fs::read_to_string(file).map_err(|e| bad(e.to_string()))?;
+        let game = super::sgf::read_record(&text).map_err(|e| bad(e.to_string()))?;
+        let expected = self.session.sgf_game();
+        if game.game != expected {
+            return Err(bad(format!("a record of game GM[{}], not GM[{expected}]", game.game)));
+        }
+        if let Some(size) = game.size.filter(|&s| s != self.session.board_size()) {
+            self.boardsize(&size.to_string())?;
+        }
+        self.session.load(&game, moves)?;
+        self.clocks = [self.time.clock(); 2];
+        Ok(String::new())
     }
 
     fn boardsize(&mut self, size: &str) -> Reply {

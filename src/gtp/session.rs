@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use super::engine::{EngineConfig, GtpError};
 use super::game::{colour_name, FinalStatus, GtpGame};
-use crate::games::{GameError, GameKind, Go13, Go19, Go9, Hex11, Hex13, Hex19, Hex9, Othello, Player};
+use super::sgf::{self, RecordHeader, SgfGame};
+use crate::games::{GameError, GameKind, Go13, Go19, Go9, Hex11, Hex13, Hex19, Hex9, Move, Othello, Player};
 use crate::players::{Agent, MctsAgent};
 use crate::search::{SearchError, SearchResult};
 use crate::tree::Proof;
@@ -45,6 +46,8 @@ pub struct GenMoveRules {
 pub trait Session: Send {
     /// The board size (GTP's `boardsize`).
     fn board_size(&self) -> u32;
+    /// The game's number in SGF (`GM`).
+    fn sgf_game(&self) -> u32;
     /// Back to the start position (the komi stays).
     fn clear(&mut self);
     /// The komi of this game.
@@ -83,6 +86,15 @@ pub trait Session: Send {
     fn moves_left(&self) -> u32;
     /// The last search's statistics, if any (for diagnostics).
     fn last_search(&self) -> Option<&SearchResult>;
+    /// The game so far as an SGF record (GTP's `printsgf`).
+    fn record(&self) -> String;
+    /// Starts again from `game` (read by GTP's `loadsgf`; its size is this session's):
+    /// its komi, its setup stones and the first `moves` of its moves (all: `None`). On
+    /// an error the session is left at the start position.
+    ///
+    /// # Errors
+    /// [`GtpError::BadSgf`] when a move is not a point of the board or is illegal.
+    fn load(&mut self, game: &SgfGame, moves: Option<usize>) -> Result<(), GtpError>;
 }
 
 /// A new session for `kind` at `size` (`None`: the game's usual size): the one place that
@@ -111,9 +123,12 @@ pub fn new_session(kind: GameKind, size: Option<u32>, config: &EngineConfig) -> 
     }
 }
 
-/// A game of `G`: the positions so far (the start first) and the player.
+/// A game of `G`: the positions so far (the start first), the moves between them, and
+/// the player.
 pub struct GameSession<G: GtpGame> {
     history: Vec<G>,
+    /// The move from each position of `history` to the next, with its colour.
+    moves: Vec<(Player, Move)>,
     agent: MctsAgent<G>,
     komi: f32,
     swap_rule: bool,
@@ -128,7 +143,7 @@ impl<G: GtpGame> GameSession<G> {
         let agent = MctsAgent::new(&config.search, 0).map_err(|e| GtpError::Search(e.into()))?;
         let start = G::new();
         let komi = start.komi();
-        Ok(GameSession { history: vec![start], agent, komi, swap_rule: false })
+        Ok(GameSession { history: vec![start], moves: Vec::new(), agent, komi, swap_rule: false })
     }
 
     fn position(&self) -> &G {
@@ -155,11 +170,16 @@ impl<G: GtpGame> Session for GameSession<G> {
         G::BOARD_SIZE
     }
 
+    fn sgf_game(&self) -> u32 {
+        G::SGF_GAME
+    }
+
     fn clear(&mut self) {
         let mut start = G::new();
         start.set_komi(self.komi);
         start.set_swap_rule(self.swap_rule);
         self.history = vec![start];
+        self.moves.clear();
     }
 
     fn komi(&self) -> f32 {
@@ -200,6 +220,7 @@ impl<G: GtpGame> Session for GameSession<G> {
             })?;
         }
         self.history.push(next);
+        self.moves.push((player, mv));
         Ok(())
     }
 
@@ -211,6 +232,7 @@ impl<G: GtpGame> Session for GameSession<G> {
             let Some(pass) = pass else { return Err(GtpError::IllegalMove("(the game is over)".to_string())) };
             if rules.commit {
                 self.history.push(next);
+                self.moves.push((player, G::pass().unwrap_or_default()));
             }
             return Ok(GenMove::Move(pass));
         }
@@ -236,6 +258,7 @@ impl<G: GtpGame> Session for GameSession<G> {
         if rules.commit {
             next.play_unchecked(mv);
             self.history.push(next);
+            self.moves.push((player, mv));
         }
         Ok(GenMove::Move(text))
     }
@@ -245,6 +268,7 @@ impl<G: GtpGame> Session for GameSession<G> {
             return Err(GtpError::CannotUndo);
         }
         self.history.pop();
+        self.moves.pop();
         Ok(())
     }
 
@@ -267,5 +291,54 @@ impl<G: GtpGame> Session for GameSession<G> {
 
     fn last_search(&self) -> Option<&SearchResult> {
         self.agent.last_search()
+    }
+
+    fn record(&self) -> String {
+        // The colour the moves imply next: the other one than the last move's.
+        let implied = self.moves.last().map_or(self.history[0].side_to_move(), |&(player, _)| player.other());
+        let to_move = self.position().side_to_move();
+        let to_play = (to_move != implied && self.position().outcome().is_none()).then_some(to_move);
+        let header = RecordHeader { players: ["", ""], result: None, comment: None, to_play };
+        sgf::write_moves(&self.history[0], &self.moves, &header, None)
+    }
+
+    fn load(&mut self, game: &SgfGame, moves: Option<usize>) -> Result<(), GtpError> {
+        if let Some(komi) = game.komi {
+            self.set_komi(komi);
+        }
+        self.clear();
+        let count = moves.map_or(game.moves.len(), |n| (game.setup + n).min(game.moves.len()));
+        for (i, (player, point)) in game.moves[..count].iter().enumerate() {
+            let mut position = self.position().clone();
+            let found = match point {
+                None => G::pass(),
+                // The legal move with this point (setup stones: for their colour).
+                Some(point) => {
+                    position.give_turn(*player, point).ok();
+                    position
+                        .legal_moves()
+                        .into_iter()
+                        .find(|&mv| Some(mv) != G::pass() && position.sgf_point(mv) == *point)
+                }
+            };
+            let played = found.map(|mv| self.play(*player, &position.format_move(mv)));
+            if !matches!(played, Some(Ok(()))) {
+                self.clear();
+                let what = point.as_deref().unwrap_or("a pass");
+                return Err(GtpError::BadSgf(format!(
+                    "move {} ({what} by {}) is not legal here",
+                    i + 1,
+                    colour_name(*player)
+                )));
+            }
+        }
+        if let Some(player) = game.to_play.filter(|_| count == game.moves.len()) {
+            let last = self.history.len() - 1;
+            if self.history[last].give_turn(player, "").is_err() {
+                self.clear();
+                return Err(GtpError::BadSgf(format!("{} cannot be to move here (PL)", colour_name(player))));
+            }
+        }
+        Ok(())
     }
 }
