@@ -181,7 +181,8 @@ impl std::error::Error for SgfError {}
 /// root adds or removes stones (a position, not a game).
 pub fn read_record(text: &str) -> Result<SgfGame, SgfError> {
     let trees = sgf_parse::parse(text).map_err(|e| SgfError(format!("not SGF: {e}")))?;
-    let Some(tree) = trees.into_iter().next() else { return Err(SgfError("no game in the file".to_string())) };
+    // `parse` fails on a text with no game, so there is a first one.
+    let Some(tree) = trees.into_iter().next() else { return Err(SgfError("not SGF: no game".to_string())) };
     match tree {
         GameTree::GoGame(root) => read_nodes(&root, go_value),
         GameTree::Unknown(root) => read_nodes(&root, unknown_value),
@@ -388,7 +389,7 @@ mod tests {
             ("(;GM[1];B[aa];AE[aa])", "node 2 adds or removes stones"),
             ("(;GM[1]SZ[9:13])", "only square boards"),
             ("(;GM[1]", "not SGF"),
-            ("", "no game"),
+            ("", "not SGF"),
         ] {
             let error = read_record(text).unwrap_err().to_string();
             assert!(error.contains(why), "{text}: {error}");
