@@ -130,6 +130,25 @@ fn ranks_agree_over_loopback_tcp() {
     check_agreement(&reports, Some(30_000));
 }
 
+/// With `dist-every`, ranks of one thread share after every P playouts, and a run repeats
+/// exactly: the same root statistics on every rank and in a second run, with many shares
+/// (40,000 playouts in rounds of 1,000 on each of 2 ranks). It is not the search of one
+/// rank: the shares change the trees.
+#[test]
+fn sharing_every_p_playouts_is_reproducible() {
+    let mut args = search_args("othello", &["--playouts", "40000"], "1", "13");
+    args.extend(["--dist-every", "1000"]);
+    let first = ranks("every-1", 2, &[], &args);
+    check_agreement(&first, Some(40_000));
+    let second = ranks("every-2", 2, &[], &args);
+    check_agreement(&second, Some(40_000));
+    assert_eq!(children(&first[0]), children(&second[0]), "the same search twice");
+    assert_eq!(first[0]["nodes"], second[0]["nodes"]);
+    let alone = ranks("every-alone", 1, &[], &search_args("othello", &["--playouts", "20000"], "1", "13"));
+    let rank_0_alone: Vec<u64> = children(&alone[0]).iter().map(|c| c.1).collect();
+    assert_ne!(rank_0_alone, children(&first[0]).iter().map(|c| c.1 / 2).collect::<Vec<_>>());
+}
+
 #[test]
 fn rank_zero_clock_stops_a_timed_search_on_every_rank() {
     let start = Instant::now();
@@ -160,6 +179,12 @@ fn bad_dist_settings_exit_2() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: --dist-share"));
+    let out = Command::new(env!("CARGO_BIN_EXE_parmcts"))
+        .args(["search", "--game", "connect4", "--mode", "dist", "--dist-every", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("dist-every must be at least 1"));
 }
 
 #[test]

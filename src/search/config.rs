@@ -157,6 +157,9 @@ search_settings! {
     /// Dist mode: milliseconds between two shares of the statistics between the ranks.
     dist_period("dist-period", "MS", "50"): u32 = 50;
         set(ms: u32) => ms; text u32;
+    /// Dist mode: share after every P playouts of each rank instead of by time (the workers wait at each share, so one thread per rank searches reproducibly).
+    dist_every("dist-every", "P", "off: every dist-period ms"): Option<u32> = None;
+        set(playouts: u32) => Some(playouts); text u32;
     /// Dist mode: the ranks share the statistics of nodes up to this many plies below the root.
     dist_depth("dist-depth", "D", "3"): u32 = 3;
         set(plies: u32) => plies; text u32;
@@ -488,6 +491,9 @@ impl SearchConfigBuilder {
         }
         if cfg.dist_period == 0 {
             return Err(ConfigError::ZeroDistPeriod);
+        }
+        if cfg.dist_every == Some(0) {
+            return Err(ConfigError::ZeroDistEvery);
         }
         if !(0.0..=100.0).contains(&cfg.dist_share) {
             return Err(ConfigError::BadDistShare(cfg.dist_share.into()));

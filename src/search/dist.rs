@@ -18,6 +18,11 @@
 //!   an all-gather of the counts and one of the entries. A node a rank lacks is skipped
 //!   with its subtree there.
 //!
+//! With `dist-every=P` the ranks share after every P playouts of each instead: the
+//! workers run a round of P playouts and stop, the calling thread shares, the next round
+//! starts. The workers wait at every share, but with one thread per rank the search is
+//! reproducible (the same seed gives the same result, whatever the load).
+//!
 //! The collectives are non-blocking and polled with short sleeps, so a rank that waits
 //! for a slower one leaves its core to the workers. Every rank makes the same calls in
 //! the same order: the number of shares is decided by the all-reduce itself (stop when
@@ -55,7 +60,7 @@ use crate::tree::{Arena, Expansion, NodeId, Proof, SharedTree, Stats, TreeOps};
 use super::drivers::{Driver, Job, Summed};
 use super::iteration::Worker;
 use super::result::{root_children, RootChild};
-use super::stop::{run_worker, Budget, SharedBudget};
+use super::stop::{run_worker, Budget, SharedBudget, Stopper};
 
 /// The environment variable that makes a rank panic after its first share (tests: the
 /// job must then end rather than hang). Its value is the rank that panics.
@@ -90,50 +95,74 @@ impl Driver for Dist {
         let (rank, size) = (world.rank() as usize, world.size() as usize);
         let threads = workers.len();
         let budget = job.stopper.shared_part(rank, size);
-        let halt = AtomicBool::new(false);
-        let finished = AtomicU32::new(0);
         let mut exchange = Exchange::new(&arenas[0], rank, job.params.dist_depth, job.params.dist_share);
         let panic_rank = std::env::var(PANIC_RANK_VAR).ok().and_then(|r| r.parse::<usize>().ok());
         let arena = &arenas[0];
-        std::thread::scope(|scope| {
-            for worker in workers.iter_mut() {
-                let budget = Halting { budget: &budget, halt: &halt };
-                let finished = &finished;
-                scope.spawn(move || {
-                    run_worker(&mut SharedTree(arena), job, worker, budget);
-                    // ORDERING: Relaxed: only a count; the results are read after the joins.
-                    finished.fetch_add(1, Ordering::Relaxed);
+        let mut tally = Tally::default();
+        match job.params.dist_every {
+            Some(every) => {
+                // Rounds: the workers run `every` playouts of this rank's budget, stop,
+                // and the calling thread shares; the next round starts after the share.
+                loop {
+                    let round = Stopper::round(every);
+                    std::thread::scope(|scope| {
+                        for worker in workers.iter_mut() {
+                            let budget = Round { budget: &budget, round: &round };
+                            scope.spawn(move || run_worker(&mut SharedTree(arena), job, worker, budget));
+                        }
+                    });
+                    // A round cut short: the budget, the clock or a proof stopped it.
+                    let done = round.claimed() < u64::from(every);
+                    let time_up = rank == 0 && deadline_passed(job);
+                    let stop = tally.share(&mut exchange, &world, arena, done, time_up);
+                    check_panic(panic_rank, rank);
+                    if stop {
+                        break;
+                    }
+                }
+            }
+            None => {
+                let halt = AtomicBool::new(false);
+                let finished = AtomicU32::new(0);
+                std::thread::scope(|scope| {
+                    for worker in workers.iter_mut() {
+                        let budget = Halting { budget: &budget, halt: &halt };
+                        let finished = &finished;
+                        scope.spawn(move || {
+                            run_worker(&mut SharedTree(arena), job, worker, budget);
+                            // ORDERING: Relaxed: only a count; the results are read after the joins.
+                            finished.fetch_add(1, Ordering::Relaxed);
+                        });
+                    }
+                    let period = Duration::from_millis(job.params.dist_period.into());
+                    let deadline = job.stopper.deadline();
+                    // ORDERING: Relaxed (both): a count read as a hint to share now; the joins
+                    // synchronise the results.
+                    let done = || finished.load(Ordering::Relaxed) as usize == threads;
+                    loop {
+                        let next = Instant::now() + period;
+                        while !done() && Instant::now() < next && deadline.is_none_or(|d| Instant::now() < d) {
+                            std::thread::sleep(
+                                Duration::from_millis(1).min(next.saturating_duration_since(Instant::now())),
+                            );
+                        }
+                        let time_up = rank == 0 && deadline_passed(job);
+                        let stop = tally.share(&mut exchange, &world, arena, done(), time_up);
+                        check_panic(panic_rank, rank);
+                        if stop {
+                            // ORDERING: Relaxed: a flag to stop; the joins synchronise the results.
+                            halt.store(true, Ordering::Relaxed);
+                            break;
+                        }
+                    }
                 });
             }
-            let period = Duration::from_millis(job.params.dist_period.into());
-            let deadline = job.stopper.deadline();
-            // ORDERING: Relaxed (both): a count read as a hint to share now; the joins
-            // synchronise the results.
-            let done = || finished.load(Ordering::Relaxed) as usize == threads;
-            let (mut shares, mut sharing, mut sent) = (0u64, Duration::ZERO, 0usize);
-            loop {
-                let next = Instant::now() + period;
-                while !done() && Instant::now() < next && deadline.is_none_or(|d| Instant::now() < d) {
-                    std::thread::sleep(Duration::from_millis(1).min(next.saturating_duration_since(Instant::now())));
-                }
-                let time_up = rank == 0 && deadline.is_some_and(|d| Instant::now() >= d);
-                let began = Instant::now();
-                let stop = exchange.share(&world, arena, done(), time_up);
-                (shares, sharing, sent) = (shares + 1, sharing + began.elapsed(), sent + exchange.entries.len() / 2);
-                if panic_rank == Some(rank) {
-                    panic!("{PANIC_RANK_VAR}={rank}: a panic injected on rank {rank}");
-                }
-                if stop {
-                    // ORDERING: Relaxed: a flag to stop; the joins synchronise the results.
-                    halt.store(true, Ordering::Relaxed);
-                    break;
-                }
-            }
-            if std::env::var_os(STATS_VAR).is_some() {
-                let mean = sharing.as_secs_f64() * 1e6 / shares as f64;
-                eprintln!("rank {rank}: {shares} shares, {mean:.1} us each on average, {sent} path entries sent (below the fixed share)");
-            }
-        });
+        }
+        if std::env::var_os(STATS_VAR).is_some() {
+            let Tally { shares, sharing, sent } = tally;
+            let mean = sharing.as_secs_f64() * 1e6 / shares as f64;
+            eprintln!("rank {rank}: {shares} shares, {mean:.1} us each on average, {sent} path entries sent (below the fixed share)");
+        }
         let arena = &mut arenas[0];
         exchange.withdraw(arena);
         let playouts = workers.iter().map(|w| w.playouts).sum();
@@ -141,6 +170,61 @@ impl Driver for Dist {
         // Set once: a job is run by one driver once.
         let _ = job.summed.set(summed);
         vec![playouts]
+    }
+}
+
+/// The shares made, the time they took, and the path entries sent (for [`STATS_VAR`]).
+#[derive(Debug, Default)]
+struct Tally {
+    shares: u64,
+    sharing: Duration,
+    sent: usize,
+}
+
+impl Tally {
+    /// One share ([`Exchange::share`]), counted; whether to stop.
+    fn share(
+        &mut self,
+        exchange: &mut Exchange,
+        world: &SimpleCommunicator,
+        arena: &Arena,
+        done: bool,
+        time_up: bool,
+    ) -> bool {
+        let began = Instant::now();
+        let stop = exchange.share(world, arena, done, time_up);
+        self.shares += 1;
+        self.sharing += began.elapsed();
+        self.sent += exchange.entries.len() / 2;
+        stop
+    }
+}
+
+/// Whether the search's deadline, if any, has passed.
+fn deadline_passed<G: SearchGame>(job: &Job<'_, G>) -> bool {
+    job.stopper.deadline().is_some_and(|d| Instant::now() >= d)
+}
+
+/// The test switch [`PANIC_RANK_VAR`]: panics on the rank it names, after a share.
+fn check_panic(panic_rank: Option<usize>, rank: usize) {
+    if panic_rank == Some(rank) {
+        panic!("{PANIC_RANK_VAR}={rank}: a panic injected on rank {rank}");
+    }
+}
+
+/// The rank's part of the playout budget, drawn a round at a time (`dist-every`).
+struct Round<'a> {
+    budget: &'a SharedBudget,
+    round: &'a SharedBudget,
+}
+
+impl Budget for Round<'_> {
+    #[inline]
+    fn claim(&mut self, want: u64) -> u64 {
+        let mut round = self.round;
+        let granted = round.claim(want);
+        let mut budget = self.budget;
+        budget.claim(granted)
     }
 }
 

@@ -56,6 +56,8 @@ pub enum ConfigError {
     UnknownMode(String),
     /// `mode=dist` in a build without the `mpi` feature.
     DistUnavailable,
+    /// `dist-every` was 0 playouts.
+    ZeroDistEvery,
     /// `dist-period` was 0 ms.
     ZeroDistPeriod,
     /// `dist-share` was not a percentage, 0 to 100 (as stored).
@@ -134,6 +136,7 @@ impl fmt::Display for ConfigError {
                  (Open MPI and libclang installed) and run under mpirun"
             ),
             ConfigError::ZeroDistPeriod => write!(f, "dist-period must be at least 1 ms (got 0)"),
+            ConfigError::ZeroDistEvery => write!(f, "dist-every must be at least 1 playout (got 0)"),
             ConfigError::BadDistShare(p) => write!(f, "dist-share must be a percentage, 0 to 100 (got {p})"),
             ConfigError::ZeroExpandThreshold => write!(f, "expand threshold must be at least 1 (got 0)"),
             ConfigError::UnknownFinalMove(m) => {
@@ -177,6 +180,7 @@ impl ConfigError {
             ConfigError::ZeroThreads | ConfigError::TooManyThreads { .. } => "threads",
             ConfigError::UnknownMode(_) | ConfigError::DistUnavailable => "mode",
             ConfigError::ZeroDistPeriod => "dist-period",
+            ConfigError::ZeroDistEvery => "dist-every",
             ConfigError::BadDistShare(_) => "dist-share",
             ConfigError::ZeroExpandThreshold => "expand",
             ConfigError::UnknownFinalMove(_) => "final",

@@ -163,6 +163,7 @@ fn concurrent_iterations(lanes: usize) {
             sync_every: 256,
             sync_depth: 2,
             dist_period: 50,
+            dist_every: None,
             dist_depth: 3,
             dist_share: 0.01,
             leaves: 1,

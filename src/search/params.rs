@@ -62,6 +62,9 @@ pub(crate) struct IterationParams<'a> {
     /// share of the root's visits a node below the root's children needs to be shared.
     #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
     pub dist_period: u32,
+    /// Dist mode: playouts of each rank between shares, instead of the period.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub dist_every: Option<u32>,
     #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
     pub dist_depth: u32,
     #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
@@ -127,6 +130,7 @@ impl<'a> IterationParams<'a> {
             sync_every: config.sync_every,
             sync_depth: config.sync_depth,
             dist_period: config.dist_period,
+            dist_every: config.dist_every,
             dist_depth: config.dist_depth,
             dist_share: config.dist_share,
         }

@@ -61,6 +61,12 @@ impl Stopper {
         self.deadline
     }
 
+    /// A budget of `playouts` for the workers of one round of a distributed search.
+    #[cfg(feature = "mpi")]
+    pub fn round(playouts: u32) -> SharedBudget {
+        SharedBudget { claimed: CachePadded::new(AtomicU64::new(0)), limit: playouts.into() }
+    }
+
     /// The whole playout budget, for workers that draw from it together.
     pub fn shared(&self) -> SharedBudget {
         SharedBudget { claimed: CachePadded::new(AtomicU64::new(0)), limit: self.playouts }
@@ -111,6 +117,15 @@ impl Budget for LocalBudget {
 pub(crate) struct SharedBudget {
     claimed: CachePadded<AtomicU64>,
     limit: u64,
+}
+
+impl SharedBudget {
+    /// The playouts granted so far (read after the workers are joined).
+    #[cfg(feature = "mpi")]
+    pub fn claimed(&self) -> u64 {
+        // ORDERING: Relaxed: the joins that precede this read synchronise the claims.
+        self.claimed.load(Ordering::Relaxed)
+    }
 }
 
 impl Budget for &SharedBudget {
