@@ -1,15 +1,71 @@
 //! The seam between the engine and a game: [`GtpGame`], what GTP needs of a game beyond
 //! the search's [`SearchGame`], and its implementations for Othello, Go and Hex.
 //!
-//! A game that GTP plays implements [`GtpGame`] and gets one line in the session factory
-//! ([`super::session::new_session`]). Board sizes that are different types (Go's
-//! `Go<9>`, `Go<13>`, `Go<19>`) are one implementation each: `boardsize` replaces the
-//! engine's session with the type of the size asked for.
+//! A game that GTP plays implements [`GtpGame`] and gets one line in [`with_gtp_game!`],
+//! the list of the games GTP plays (the sessions and the SGF writers come from it).
+//! Board sizes that are different types (Go's `Go<9>`, `Go<13>`, `Go<19>`) are one
+//! implementation each: `boardsize` replaces the engine's session with the type of the
+//! size asked for ([`sized`]).
 
 use crate::games::go::Go;
 use crate::games::hex::Hex;
 use crate::games::othello::{Othello, PASS};
-use crate::games::{Game, GameError, Move, Outcome, Player, SearchGame};
+use crate::games::{Game, GameError, GameKind, Move, Outcome, Player, SearchGame};
+
+/// Evaluates to `Some($body)` with the type alias `$G` bound to the [`GtpGame`] type of
+/// `$kind` (a [`GameKind`]), or to `None` for a game GTP does not play: the one list of
+/// the games GTP plays.
+macro_rules! with_gtp_game {
+    ($kind:expr, $G:ident => $body:expr) => {{
+        use $crate::games::{GameKind, Go13, Go19, Go9, Hex11, Hex13, Hex19, Hex9, Othello};
+        match $kind {
+            GameKind::Othello => {
+                type $G = Othello;
+                Some($body)
+            }
+            GameKind::Go => {
+                type $G = Go9;
+                Some($body)
+            }
+            GameKind::Go13 => {
+                type $G = Go13;
+                Some($body)
+            }
+            GameKind::Go19 => {
+                type $G = Go19;
+                Some($body)
+            }
+            GameKind::Hex => {
+                type $G = Hex11;
+                Some($body)
+            }
+            GameKind::Hex9 => {
+                type $G = Hex9;
+                Some($body)
+            }
+            GameKind::Hex13 => {
+                type $G = Hex13;
+                Some($body)
+            }
+            GameKind::Hex19 => {
+                type $G = Hex19;
+                Some($body)
+            }
+            _ => None,
+        }
+    }};
+}
+pub(crate) use with_gtp_game;
+
+/// The game GTP plays on a `size` board in `kind`'s family (the same SGF game number):
+/// `go` at 13 is `go13`; `None` for a size the family lacks or a game GTP does not play.
+pub fn sized(kind: GameKind, size: u32) -> Option<GameKind> {
+    let family = with_gtp_game!(kind, G => G::SGF_GAME)?;
+    GameKind::ALL
+        .iter()
+        .copied()
+        .find(|&k| with_gtp_game!(k, G => (G::SGF_GAME, G::BOARD_SIZE)) == Some((family, size)))
+}
 
 /// The stone groups `final_status_list` asks about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

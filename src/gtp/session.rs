@@ -6,9 +6,9 @@
 use std::time::Duration;
 
 use super::engine::{EngineConfig, GtpError};
-use super::game::{colour_name, FinalStatus, GtpGame};
+use super::game::{colour_name, sized, with_gtp_game, FinalStatus, GtpGame};
 use super::sgf::{self, RecordHeader, SgfGame};
-use crate::games::{GameError, GameKind, Go13, Go19, Go9, Hex11, Hex13, Hex19, Hex9, Move, Othello, Player};
+use crate::games::{GameError, GameKind, Move, Player};
 use crate::players::{Agent, MctsAgent};
 use crate::search::{SearchError, SearchResult};
 use crate::tree::Proof;
@@ -97,30 +97,24 @@ pub trait Session: Send {
     fn load(&mut self, game: &SgfGame, moves: Option<usize>) -> Result<(), GtpError>;
 }
 
-/// A new session for `kind` at `size` (`None`: the game's usual size): the one place that
-/// maps a game and a size to a type. Go's sizes (9, 13, 19) and Hex's (9, 11, 13, 19)
-/// are each a line here: each is a type of its own, with its own copy of the search.
+/// A new session for `kind` at `size` (`None`: the game's usual size; another size of
+/// the family is another type, [`sized`]).
 ///
 /// # Errors
 /// [`GtpError::UnacceptableSize`] for a size the game does not have;
 /// [`GtpError::UnsupportedGame`] for a game without GTP; [`GtpError::Search`] if the
 /// search memory cannot be set up.
 pub fn new_session(kind: GameKind, size: Option<u32>, config: &EngineConfig) -> Result<Box<dyn Session>, GtpError> {
-    let go = matches!(kind, GameKind::Go | GameKind::Go13 | GameKind::Go19);
-    let hex = matches!(kind, GameKind::Hex | GameKind::Hex9 | GameKind::Hex13 | GameKind::Hex19);
-    match (kind, size) {
-        (GameKind::Othello, None | Some(8)) => Ok(Box::new(GameSession::<Othello>::new(config)?)),
-        (GameKind::Go, None) | (_, Some(9)) if go => Ok(Box::new(GameSession::<Go9>::new(config)?)),
-        (GameKind::Go13, None) | (_, Some(13)) if go => Ok(Box::new(GameSession::<Go13>::new(config)?)),
-        (GameKind::Go19, None) | (_, Some(19)) if go => Ok(Box::new(GameSession::<Go19>::new(config)?)),
-        (GameKind::Hex, None) | (_, Some(11)) if hex => Ok(Box::new(GameSession::<Hex11>::new(config)?)),
-        (GameKind::Hex9, None) | (_, Some(9)) if hex => Ok(Box::new(GameSession::<Hex9>::new(config)?)),
-        (GameKind::Hex13, None) | (_, Some(13)) if hex => Ok(Box::new(GameSession::<Hex13>::new(config)?)),
-        (GameKind::Hex19, None) | (_, Some(19)) if hex => Ok(Box::new(GameSession::<Hex19>::new(config)?)),
-        (GameKind::Othello, Some(size)) => Err(GtpError::UnacceptableSize(size)),
-        (_, Some(size)) if go || hex => Err(GtpError::UnacceptableSize(size)),
-        (kind, _) => Err(GtpError::UnsupportedGame(kind)),
-    }
+    let unsupported = || GtpError::UnsupportedGame(kind);
+    let kind = match size {
+        None => kind,
+        Some(size) if with_gtp_game!(kind, G => G::SGF_GAME).is_some() => {
+            sized(kind, size).ok_or(GtpError::UnacceptableSize(size))?
+        }
+        Some(_) => return Err(unsupported()),
+    };
+    with_gtp_game!(kind, G => GameSession::<G>::new(config).map(|s| Box::new(s) as Box<dyn Session>))
+        .unwrap_or_else(|| Err(unsupported()))
 }
 
 /// A game of `G`: the positions so far (the start first), the moves between them, and

@@ -12,10 +12,9 @@ use std::fmt::{self, Write as _};
 
 use sgf_parse::{go, unknown_game, GameTree, SgfNode};
 
-use crate::games::hex::{Hex11, Hex13, Hex19, Hex9};
-use crate::games::{GameError, GameKind, Go13, Go19, Go9, Othello, Player};
+use crate::games::{GameError, GameKind, Player};
 
-use super::game::GtpGame;
+use super::game::{with_gtp_game, GtpGame};
 
 /// How a recorded game was decided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -294,23 +293,14 @@ pub fn writer_for(kind: GameKind) -> Option<RecordWriter> {
     fn from_start<G: GtpGame>(game: &GameToRecord<'_>) -> Result<String, GameError> {
         write_record(&G::new(), game)
     }
-    match kind {
-        GameKind::Go => Some(from_start::<Go9>),
-        GameKind::Go13 => Some(from_start::<Go13>),
-        GameKind::Go19 => Some(from_start::<Go19>),
-        GameKind::Othello => Some(from_start::<Othello>),
-        GameKind::Hex => Some(from_start::<Hex11>),
-        GameKind::Hex9 => Some(from_start::<Hex9>),
-        GameKind::Hex13 => Some(from_start::<Hex13>),
-        GameKind::Hex19 => Some(from_start::<Hex19>),
-        GameKind::TicTacToe | GameKind::ConnectFour => None,
-    }
+    with_gtp_game!(kind, G => from_start::<G> as RecordWriter)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::games::Game;
+    use crate::games::{Go9, Hex11, Othello};
 
     fn moves(text: &[&str]) -> Vec<String> {
         text.iter().map(|m| m.to_string()).collect()
