@@ -343,3 +343,27 @@ fn rave_covers_the_largest_boards() {
     search.run(&Hex19::new()).unwrap();
     search.check_invariants().unwrap();
 }
+
+/// The move strengths behind Go's progressive bias: a capture, an escape from atari, a
+/// self-atari, an own eye, the pass, an empty edge and a plain move, each as the
+/// heavy playout's knowledge rates it.
+#[test]
+fn move_strengths_rate_captures_escapes_and_self_ataris() {
+    use parmcts::games::go::heavy::{
+        CAPTURE_STRENGTH, EMPTY_EDGE_STRENGTH, ESCAPE_STRENGTH, EYE_OR_PASS_STRENGTH, SELF_ATARI_STRENGTH,
+    };
+    // White D4 in atari (D3 captures); Black B8 in atari (B7 escapes to three
+    // liberties); J1 next to White H1 is a self-atari; F6 is Black's eye.
+    let game = position::<9>("C4 E4 D5 B8 F7 E6 G6 F5 E7 G7 E5 G5", "D4 H1 A8 B9 C8", Player::One);
+    let strength = |v: &str| game.move_strength(mv(&game, v));
+    assert!(strength("D3") >= CAPTURE_STRENGTH, "capture: {}", strength("D3"));
+    assert!(strength("B7") >= ESCAPE_STRENGTH, "escape: {}", strength("B7"));
+    assert_eq!(strength("J1"), SELF_ATARI_STRENGTH);
+    assert_eq!(strength("F6"), EYE_OR_PASS_STRENGTH);
+    assert_eq!(strength("pass"), EYE_OR_PASS_STRENGTH);
+    // E1: first line, no stone within two points; B2: second line, nothing near.
+    assert_eq!(strength("E1"), EMPTY_EDGE_STRENGTH);
+    assert_eq!(strength("B2"), 1.0);
+    // They are the priors of progressive bias (Playouts::action_value).
+    assert_eq!(game.action_value(mv(&game, "D3")), strength("D3"));
+}

@@ -163,6 +163,18 @@ impl<const N: usize> Board<N> {
         self.head[cell] as usize
     }
 
+    /// Whether `cell` is on the first line with no stone within two points (rows and
+    /// columns) of it.
+    pub(super) fn on_empty_edge(&self, cell: usize) -> bool {
+        let (row, col) = (cell / Self::W, cell % Self::W);
+        let edge = |i: usize| i == 1 || i == N;
+        if !edge(row) && !edge(col) {
+            return false;
+        }
+        let near = |i: usize| i.saturating_sub(2).max(1)..=(i + 2).min(N);
+        near(row).all(|r| near(col).all(|c| !is_stone(self.color[r * Self::W + c])))
+    }
+
     /// The liberty of the chain on the stone `cell` when it has exactly one (the chain is
     /// in atari), by a walk of the chain that stops at a second liberty (pseudo-liberty
     /// counts cannot tell one liberty from several adjacencies of one point; they rule

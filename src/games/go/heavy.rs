@@ -125,6 +125,21 @@ fn chance<R: RngCore>(rng: &mut R, p: f32) -> bool {
     random_unit(rng) < p
 }
 
+/// Move strengths for progressive bias ([`Go::move_strength`]): the same knowledge as
+/// the heavy playout, as priors in the tree (MoGo and Fuego seed their trees' values from
+/// it; Chaslot et al. 2008 weigh moves by it). A capture of a chain in atari.
+pub const CAPTURE_STRENGTH: f32 = 8.0;
+/// Saving our chain in atari by extending it to two liberties or more.
+pub const ESCAPE_STRENGTH: f32 = 4.0;
+/// A point whose neighbourhood is one of MoGo's shapes ([`PATTERNS`]).
+pub const PATTERN_STRENGTH: f32 = 3.0;
+/// A move that leaves the mover's chain in atari (and captures nothing).
+pub const SELF_ATARI_STRENGTH: f32 = 0.1;
+/// Filling the mover's own one-point eye, and the pass.
+pub const EYE_OR_PASS_STRENGTH: f32 = 0.02;
+/// A point on the first line with no stone within two points (an empty edge).
+pub const EMPTY_EDGE_STRENGTH: f32 = 0.5;
+
 /// Up to 16 suggested cells.
 struct Suggestions {
     cells: [u16; 16],
@@ -145,6 +160,46 @@ impl Suggestions {
 }
 
 impl<const N: usize> Go<N> {
+    /// How strong the legal move `mv` looks to the heavy playout's knowledge, 1 for a
+    /// plain move: the product of the strengths above that apply (captures, escapes,
+    /// shapes, self-ataris, eyes, empty edges).
+    pub fn move_strength(&self, mv: Move) -> f32 {
+        if mv == Self::PASS {
+            return EYE_OR_PASS_STRENGTH;
+        }
+        let cell = Board::<N>::cell(usize::from(mv.0));
+        let color = self.color();
+        if self.board.is_eye(cell, color) {
+            return EYE_OR_PASS_STRENGTH;
+        }
+        let mut strength = 1.0;
+        let (mut captures, mut escapes) = (false, false);
+        for n in Board::<N>::neighbours(cell) {
+            let stone = self.board.color[n];
+            if is_stone(stone) && self.board.atari_liberty(n) == Some(cell) {
+                if stone == color {
+                    escapes = true;
+                } else {
+                    captures = true;
+                }
+            }
+        }
+        if captures {
+            strength *= CAPTURE_STRENGTH;
+        } else if self.is_self_atari(cell) {
+            return SELF_ATARI_STRENGTH;
+        } else if escapes {
+            strength *= ESCAPE_STRENGTH;
+        }
+        if matches(pattern_table(), self.board.neighbourhood(cell)) {
+            strength *= PATTERN_STRENGTH;
+        }
+        if !captures && self.board.on_empty_edge(cell) {
+            strength *= EMPTY_EDGE_STRENGTH;
+        }
+        strength
+    }
+
     /// The heavy playout's move here, `last` being the cell of the last move
     /// ([`NO_POINT`] after a pass or at the playout's start): see the module doc.
     pub(super) fn heavy_move<R: RngCore>(&mut self, rng: &mut R, last: u16) -> Move {

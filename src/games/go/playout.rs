@@ -144,6 +144,12 @@ impl<const N: usize> Playouts for Go<N> {
         self.heavy_playout(rng, |_, _| {})
     }
 
+    /// The heavy playout's knowledge as a move's strength ([`Go::move_strength`]): the
+    /// priors of progressive bias (`bias=`).
+    fn action_value(&self, mv: Move) -> f32 {
+        self.move_strength(mv)
+    }
+
     /// No pruning: a Go move never wins at once.
     fn prune_moves(&self, moves: &mut [Move]) -> usize {
         moves.len()
