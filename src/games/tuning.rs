@@ -21,6 +21,11 @@ pub trait Tuning: Game {
     /// measured stronger at equal time.
     const RAVE: f32 = 0.0;
 
+    /// The progressive bias weight C_BT a search uses unless told (`bias=`): 0 (none),
+    /// unless the game's move strengths ([`crate::games::Playouts::action_value`]) measured
+    /// stronger as priors.
+    const PROGRESSIVE_BIAS: f32 = 0.0;
+
     /// Whether a search plays biased playouts unless told (`playout=`): true, unless
     /// uniform ones measured stronger at equal time (Go, where the biased playouts are
     /// the heavy ones).

@@ -184,9 +184,11 @@ search_settings! {
     /// move (docs/RESULTS.md).
     reuse("reuse", "on|off", "on"): bool = true;
         set(on: bool) => on; text bool;
-    /// Progressive bias weight C_BT (0: off).
-    bias("bias", "C_BT", "0"): f32 = 0.0;
-        set(c_bt: f64) => c_bt as f32; text f64;
+    /// Progressive bias weight C_BT (0: off; Chaslot et al. 2008).
+    ///
+    /// Unset: the game's [`Tuning::PROGRESSIVE_BIAS`](crate::games::Tuning::PROGRESSIVE_BIAS).
+    bias("bias", "C_BT", "per game (Tuning::PROGRESSIVE_BIAS)"): Option<f32> = None;
+        set(c_bt: f64) => Some(c_bt as f32); text f64;
     /// Progressive bias constant K (the visits over which the bias halves, squared).
     bias_k("bias-k", "K", "5000"): f32 = DEFAULT_BIAS_K as f32;
         set(k: f64) => k as f32; text f64;
@@ -323,6 +325,12 @@ impl SearchConfig {
         self.rave.unwrap_or(G::RAVE)
     }
 
+    /// The progressive bias weight C_BT of a search of `G`: `bias` if set, else the
+    /// game's [`Tuning::PROGRESSIVE_BIAS`](crate::games::Tuning::PROGRESSIVE_BIAS) (0: off).
+    pub fn bias_for<G: Tuning>(&self) -> f32 {
+        self.bias.unwrap_or(G::PROGRESSIVE_BIAS)
+    }
+
     /// The playout policy of a search of `G`: `playout` if set, else the game's
     /// [`Tuning::BIASED_PLAYOUTS_BY_DEFAULT`](crate::games::Tuning::BIASED_PLAYOUTS_BY_DEFAULT).
     pub fn playout_for<G: Tuning>(&self) -> Playout {
@@ -454,8 +462,8 @@ impl SearchConfigBuilder {
                 "the sequential search runs one thread",
             ));
         }
-        if bad(cfg.bias) {
-            return Err(ConfigError::BadBias(cfg.bias.into()));
+        if let Some(c_bt) = cfg.bias.filter(|&c| bad(c)) {
+            return Err(ConfigError::BadBias(c_bt.into()));
         }
         if bad(cfg.bias_k) || cfg.bias_k == 0.0 {
             return Err(ConfigError::BadBiasK(cfg.bias_k.into()));

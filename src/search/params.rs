@@ -103,7 +103,7 @@ impl<'a> IterationParams<'a> {
         IterationParams {
             uct: UctParams {
                 c: config.c_for::<G>(),
-                bias: config.bias,
+                bias: config.bias_for::<G>(),
                 bias_k: config.bias_k,
                 rave: config.rave_for::<G>(),
                 // Only with an evaluator to give the values (eval=default may have none).
@@ -175,7 +175,7 @@ pub(crate) fn resolve_gammas<'a, G: SearchGame>(
     config: &'a SearchConfig,
     shipped: &'a mut Option<(&'static str, MoveWeights)>,
 ) -> Result<Option<&'a [f32]>, SearchError> {
-    let uses_weights = config.playout_for::<G>() == Playout::Biased || config.bias > 0.0;
+    let uses_weights = config.playout_for::<G>() == Playout::Biased || config.bias_for::<G>() > 0.0;
     Ok(match &config.weights {
         Weights::Learned(weights) => {
             weights.check::<G>().map_err(SearchError::Weights)?;

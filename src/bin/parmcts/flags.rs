@@ -91,6 +91,7 @@ fn per_game_default(key: &str) -> Option<String> {
             "prune" => Some(if config.prune_for::<G>() { "on" } else { "off" }.to_string()),
             "playout" => Some(config.playout_for::<G>().to_string()),
             "rave" => Some(config.rave_for::<G>().to_string()),
+            "bias" => Some(config.bias_for::<G>().to_string()),
             "eval" => Some(if config.evaluates::<G>() { "network" } else { "none" }.to_string()),
             "implicit" => Some(config.implicit_for::<G>().to_string()),
             "endgame" => Some(config.endgame_for::<G>().to_string()),
