@@ -344,6 +344,20 @@ pub(crate) fn try_play_numbered<G: Game>(game: &mut G, mv: Move, token: &str, in
     })
 }
 
+/// The (column, row) of a board coordinate such as `d4` on an `n`x`n` board, both 0-based:
+/// a column letter (`column` maps it, any case, to its index) and a row number 1-`n`
+/// written plainly (no sign). `None` for anything else. The notation of Go and Hex.
+pub(crate) fn parse_coordinate(text: &str, n: usize, column: impl Fn(char) -> Option<usize>) -> Option<(usize, usize)> {
+    let mut chars = text.chars();
+    let col = column(chars.next()?).filter(|&c| c < n)?;
+    let digits = chars.as_str();
+    if !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let row: usize = digits.parse().ok().filter(|r| (1..=n).contains(r))?;
+    Some((col, row - 1))
+}
+
 /// A uniform integer in `0..n` from one 32-bit draw (Lemire's multiply-shift; the bias
 /// is below 2^-24 for the move counts of board games). `n` must be positive.
 #[inline]

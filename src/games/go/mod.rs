@@ -359,19 +359,11 @@ impl<const N: usize> Game for Go<N> {
         if trimmed.eq_ignore_ascii_case("pass") {
             return Ok(Self::PASS);
         }
-        let mut chars = trimmed.chars();
-        let letter = chars.next().ok_or_else(|| bad("expected a vertex such as D4, or pass"))?.to_ascii_uppercase();
-        let col = COLUMNS[..N]
-            .iter()
-            .position(|&c| c as char == letter)
-            .ok_or_else(|| bad(&format!("expected a column A-{} without I", COLUMNS[N - 1] as char)))?;
-        let row: usize = chars
-            .as_str()
-            .parse()
-            .ok()
-            .filter(|r| (1..=N).contains(r))
-            .ok_or_else(|| bad(&format!("expected a row 1-{N}")))?;
-        Ok(Move(((row - 1) * N + col) as u16))
+        let column = |c: char| COLUMNS[..N].iter().position(|&l| char::from(l) == c.to_ascii_uppercase());
+        let (col, row) = crate::games::parse_coordinate(trimmed, N, column).ok_or_else(|| {
+            bad(&format!("expected a vertex A1-{}{N} (columns without I) or pass", char::from(COLUMNS[N - 1])))
+        })?;
+        Ok(Move((row * N + col) as u16))
     }
 
     fn format_move(&self, mv: Move) -> String {

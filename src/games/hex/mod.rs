@@ -353,14 +353,9 @@ impl<const N: usize> Game for Hex<N> {
         if trimmed.eq_ignore_ascii_case("swap-pieces") || trimmed.eq_ignore_ascii_case("swap") {
             return Ok(Self::SWAP);
         }
-        let mut chars = trimmed.chars();
-        let letter = chars.next().ok_or_else(bad)?.to_ascii_lowercase();
-        let col = (letter as usize).wrapping_sub('a' as usize);
-        let row: usize = chars.as_str().parse().map_err(|_| bad())?;
-        if col >= N || !(1..=N).contains(&row) || chars.as_str().starts_with('+') {
-            return Err(bad());
-        }
-        Ok(Move(((row - 1) * N + col) as u16))
+        let column = |c: char| c.is_ascii_alphabetic().then(|| usize::from(c.to_ascii_lowercase() as u8 - b'a'));
+        let (col, row) = crate::games::parse_coordinate(trimmed, N, column).ok_or_else(bad)?;
+        Ok(Move((row * N + col) as u16))
     }
 
     fn format_move(&self, mv: Move) -> String {
