@@ -1,7 +1,7 @@
 //! The seam between the engine and a game: [`GtpGame`], what GTP needs of a game beyond
 //! the search's [`SearchGame`], and its implementations for Othello, Go and Hex.
 //!
-//! A game that GTP plays implements [`GtpGame`] and gets one line in [`with_gtp_game!`],
+//! A game that GTP plays implements [`GtpGame`] and gets one line in `with_gtp_game!`,
 //! the list of the games GTP plays (the sessions and the SGF writers come from it).
 //! Board sizes that are different types (Go's `Go<9>`, `Go<13>`, `Go<19>`) are one
 //! implementation each: `boardsize` replaces the engine's session with the type of the
