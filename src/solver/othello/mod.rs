@@ -49,6 +49,9 @@ use std::cell::RefCell;
 
 use super::{Endgame, Solved};
 use crate::games::othello::PASS;
+
+mod stability;
+
 use crate::games::{Game, Move, Othello};
 
 /// The most empty squares a position may have to be solved: beyond it an exact solve
@@ -61,6 +64,18 @@ pub const DEFAULT_TT_ENTRIES: usize = 1 << 20;
 /// Nodes with at most this many empty squares are searched without the move list and
 /// the transposition table (parity ordering).
 pub const SHALLOW_EMPTIES: u32 = 6;
+
+/// The least `alpha` at which a node with `n` empties tries the stability cutoff (Edax's
+/// `NWS_STABILITY_THRESHOLD`): below it the opponent could not hold enough stable discs
+/// for the bound `64 - 2 * stable` to reach `alpha`, and counting them would be wasted.
+const STABILITY_THRESHOLD: [i32; 37] = [
+    99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46, 48, 48, 50, 50, 52,
+    52, 54, 54, 56, 56, 58, 58, 60,
+];
+
+/// Deep nodes with at least this many empties probe their children in the table before
+/// searching any (enhanced transposition cutoff).
+const ETC_EMPTIES: u32 = 10;
 
 /// Above every score: the initial "best so far".
 const INFINITY: i32 = 100;
@@ -211,6 +226,18 @@ fn final_score(me: u64, opp: u64) -> i32 {
 #[inline]
 fn play(me: u64, opp: u64, sq: u32, flipped: u64) -> (u64, u64) {
     (opp & !flipped, me | flipped | 1 << sq)
+}
+
+/// The stability cutoff: an upper bound on the value of a node for the owner of `me`
+/// (`64 - 2 *` the opponent's stable discs) when it is at most `alpha`, so that the node
+/// fails low without a search.
+#[inline]
+fn stability_cutoff(me: u64, opp: u64, empties: u32, alpha: i32) -> Option<i32> {
+    if alpha < STABILITY_THRESHOLD[empties as usize] {
+        return None;
+    }
+    let bound = 64 - 2 * stability::stable_discs(opp, me) as i32;
+    (bound <= alpha).then_some(bound)
 }
 
 /// The empty squares in quadrants holding an odd number of empties.
@@ -394,6 +421,10 @@ impl EndgameSolver {
             self.aborted = true;
             return 0;
         }
+        let empties = (!(me | opp)).count_ones();
+        if let Some(bound) = stability_cutoff(me, opp, empties, alpha) {
+            return bound;
+        }
         let moves = Othello::legal_squares_of(me, opp);
         if moves == 0 {
             if Othello::legal_squares_of(opp, me) == 0 {
@@ -414,12 +445,34 @@ impl EndgameSolver {
             beta = beta.min(upper);
             tt_best = u32::from(entry.best);
         }
+        if empties >= ETC_EMPTIES {
+            if let Some(bound) = self.etc_cutoff(me, opp, moves, beta) {
+                return bound;
+            }
+        }
         let (alpha0, beta0) = (alpha, beta);
         let (best, best_sq) = self.best_move(me, opp, moves, tt_best, alpha, beta);
         if !self.aborted {
             self.table.put(me, opp, alpha0, beta0, best, best_sq);
         }
         best
+    }
+
+    /// Enhanced transposition cutoff: a lower bound of at least `beta` on the node's value
+    /// when the table already bounds one child's value from above by `-beta` or less.
+    fn etc_cutoff(&self, me: u64, opp: u64, mut moves: u64, beta: i32) -> Option<i32> {
+        while moves != 0 {
+            let sq = moves.trailing_zeros();
+            moves &= moves - 1;
+            let (child_me, child_opp) = play(me, opp, sq, Othello::flips_of(me, opp, sq));
+            if let Some(entry) = self.table.get(child_me, child_opp) {
+                let bound = -i32::from(entry.upper);
+                if bound >= beta {
+                    return Some(bound);
+                }
+            }
+        }
+        None
     }
 
     /// A node with at most [`SHALLOW_EMPTIES`] empties: squares by parity region and
@@ -430,6 +483,9 @@ impl EndgameSolver {
             return self.last_empty(me, opp, empty.trailing_zeros());
         }
         self.nodes += 1;
+        if let Some(bound) = stability_cutoff(me, opp, empty.count_ones(), alpha) {
+            return bound;
+        }
         let odd = odd_regions(empty);
         let mut best = -INFINITY;
         for region in [empty & odd, empty & !odd] {
