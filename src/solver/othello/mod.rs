@@ -11,10 +11,11 @@
 //! * **Move ordering**. With many empties, fastest-first: children sorted by the
 //!   opponent's mobility after the move (corners counted twice), the fewest first, after
 //!   the transposition table's move; ties broken by the mover's stable discs around the
-//!   corners, then the opponent's potential mobility (`order_key`, after Edax). Within [`SHALLOW_EMPTIES`] of the end, no move list:
-//!   empty squares are tried region by region, first those in a quadrant with an odd
-//!   number of empties (parity: the side to move there can expect the last move of the
-//!   region), corners first and the X-squares (diagonal neighbours of the corners) last.
+//!   corners, then the opponent's potential mobility (`order_key`, after Edax). Within
+//!   [`SHALLOW_EMPTIES`] of the end, no move list: empty squares are tried region by
+//!   region, first those in a quadrant with an odd number of empties (parity: the side to
+//!   move there can expect the last move of the region), corners first and the X-squares
+//!   (diagonal neighbours of the corners) last.
 //! * **Stability cutoff** (Edax): a node whose `alpha` is at least `64 - 2 *` the
 //!   opponent's stable discs (`stability`) fails low without a search; tried only when
 //!   `alpha` is high enough for the count to matter (`STABILITY_THRESHOLD`).
