@@ -5,7 +5,7 @@
 //!   against his published benchmark positions in `tests/connect4_solver.rs`.
 //! * [`othello`]: an exact Othello endgame solver (alpha-beta on bitboards, final disc
 //!   difference with the empties to the winner), checked against the FFO endgame
-//!   positions #1-#19 in `tests/othello_endgame.rs`.
+//!   positions #1-#19 and #40-#44 in `tests/othello_endgame.rs`.
 
 pub mod connect4;
 pub mod othello;

@@ -10,10 +10,18 @@
 //!   is searched again from the opponent's side); when neither can play the game is over.
 //! * **Move ordering**. With many empties, fastest-first: children sorted by the
 //!   opponent's mobility after the move (corners counted twice), the fewest first, after
-//!   the transposition table's move. Within [`SHALLOW_EMPTIES`] of the end, no move list:
-//!   empty squares are tried region by region, first those in a quadrant with an odd
-//!   number of empties (parity: the side to move there can expect the last move of the
-//!   region), corners first and the X-squares (diagonal neighbours of the corners) last.
+//!   the transposition table's move; ties broken by the mover's stable discs around the
+//!   corners, then the opponent's potential mobility (`order_key`, after Edax). Within
+//!   [`SHALLOW_EMPTIES`] of the end, no move list: empty squares are tried region by
+//!   region, first those in a quadrant with an odd number of empties (parity: the side to
+//!   move there can expect the last move of the region), corners first and the X-squares
+//!   (diagonal neighbours of the corners) last.
+//! * **Stability cutoff** (Edax): a node whose `alpha` is at least `64 - 2 *` the
+//!   opponent's stable discs (`stability`) fails low without a search; tried only when
+//!   `alpha` is high enough for the count to matter (`STABILITY_THRESHOLD`).
+//! * **Enhanced transposition cutoff**: deep nodes with `ETC_EMPTIES` or more empties
+//!   look their children up in the table first and fail high at once when one child's
+//!   stored upper bound already refutes the opponent.
 //! * **Last empty square**: solved directly by counting the discs one flip would turn
 //!   (for the side to move, else for the opponent, else the game is over).
 //! * **Transposition table**: a fixed-size `Vec` of entries allocated once, indexed by a
@@ -49,6 +57,9 @@ use std::cell::RefCell;
 
 use super::{Endgame, Solved};
 use crate::games::othello::PASS;
+
+mod stability;
+
 use crate::games::{Game, Move, Othello};
 
 /// The most empty squares a position may have to be solved: beyond it an exact solve
@@ -61,6 +72,18 @@ pub const DEFAULT_TT_ENTRIES: usize = 1 << 20;
 /// Nodes with at most this many empty squares are searched without the move list and
 /// the transposition table (parity ordering).
 pub const SHALLOW_EMPTIES: u32 = 6;
+
+/// The least `alpha` at which a node with `n` empties tries the stability cutoff (Edax's
+/// `NWS_STABILITY_THRESHOLD`): below it the opponent could not hold enough stable discs
+/// for the bound `64 - 2 * stable` to reach `alpha`, and counting them would be wasted.
+const STABILITY_THRESHOLD: [i32; 37] = [
+    99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46, 48, 48, 50, 50, 52,
+    52, 54, 54, 56, 56, 58, 58, 60,
+];
+
+/// Deep nodes with at least this many empties probe their children in the table before
+/// searching any (enhanced transposition cutoff).
+const ETC_EMPTIES: u32 = 10;
 
 /// Above every score: the initial "best so far".
 const INFINITY: i32 = 100;
@@ -211,6 +234,18 @@ fn final_score(me: u64, opp: u64) -> i32 {
 #[inline]
 fn play(me: u64, opp: u64, sq: u32, flipped: u64) -> (u64, u64) {
     (opp & !flipped, me | flipped | 1 << sq)
+}
+
+/// The stability cutoff: an upper bound on the value of a node for the owner of `me`
+/// (`64 - 2 *` the opponent's stable discs) when it is at most `alpha`, so that the node
+/// fails low without a search.
+#[inline]
+fn stability_cutoff(me: u64, opp: u64, empties: u32, alpha: i32) -> Option<i32> {
+    if alpha < STABILITY_THRESHOLD[empties as usize] {
+        return None;
+    }
+    let bound = 64 - 2 * stability::stable_discs(opp, me) as i32;
+    (bound <= alpha).then_some(bound)
 }
 
 /// The empty squares in quadrants holding an odd number of empties.
@@ -394,6 +429,10 @@ impl EndgameSolver {
             self.aborted = true;
             return 0;
         }
+        let empties = (!(me | opp)).count_ones();
+        if let Some(bound) = stability_cutoff(me, opp, empties, alpha) {
+            return bound;
+        }
         let moves = Othello::legal_squares_of(me, opp);
         if moves == 0 {
             if Othello::legal_squares_of(opp, me) == 0 {
@@ -414,12 +453,34 @@ impl EndgameSolver {
             beta = beta.min(upper);
             tt_best = u32::from(entry.best);
         }
+        if empties >= ETC_EMPTIES {
+            if let Some(bound) = self.etc_cutoff(me, opp, moves, beta) {
+                return bound;
+            }
+        }
         let (alpha0, beta0) = (alpha, beta);
         let (best, best_sq) = self.best_move(me, opp, moves, tt_best, alpha, beta);
         if !self.aborted {
             self.table.put(me, opp, alpha0, beta0, best, best_sq);
         }
         best
+    }
+
+    /// Enhanced transposition cutoff: a lower bound of at least `beta` on the node's value
+    /// when the table already bounds one child's value from above by `-beta` or less.
+    fn etc_cutoff(&self, me: u64, opp: u64, mut moves: u64, beta: i32) -> Option<i32> {
+        while moves != 0 {
+            let sq = moves.trailing_zeros();
+            moves &= moves - 1;
+            let (child_me, child_opp) = play(me, opp, sq, Othello::flips_of(me, opp, sq));
+            if let Some(entry) = self.table.get(child_me, child_opp) {
+                let bound = -i32::from(entry.upper);
+                if bound >= beta {
+                    return Some(bound);
+                }
+            }
+        }
+        None
     }
 
     /// A node with at most [`SHALLOW_EMPTIES`] empties: squares by parity region and
@@ -430,6 +491,9 @@ impl EndgameSolver {
             return self.last_empty(me, opp, empty.trailing_zeros());
         }
         self.nodes += 1;
+        if let Some(bound) = stability_cutoff(me, opp, empty.count_ones(), alpha) {
+            return bound;
+        }
         let odd = odd_regions(empty);
         let mut best = -INFINITY;
         for region in [empty & odd, empty & !odd] {
@@ -489,6 +553,45 @@ impl EndgameSolver {
     }
 }
 
+/// The ordering key of the move `sq` (flipping `flipped`) of the owner of `me`, smaller
+/// first: fastest-first after Edax's `move_evaluate_fast` (Richard Delorme): above all
+/// the opponent's mobility after the move (corners counted twice; playing a corner
+/// earns half a move), then the mover's stable discs around the corners, then the
+/// opponent's potential mobility (empty squares next to the mover's discs).
+#[inline]
+fn order_key(me: u64, opp: u64, sq: u32, flipped: u64) -> i32 {
+    let (child_me, child_opp) = play(me, opp, sq, flipped);
+    let replies = Othello::legal_squares_of(child_me, child_opp);
+    let corner_bonus = i32::from(CORNERS >> sq & 1 != 0);
+    let mobility = 2 * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32 - corner_bonus;
+    let potential = potential_mobility(child_opp, !(child_me | child_opp)) as i32;
+    (mobility << 12) - ((corner_stability(child_opp) as i32) << 7) + potential
+}
+
+/// The mover's discs that are stable by a simple corner rule: corners, and the edge
+/// squares next to an own corner (Edax's `get_corner_stability`).
+#[inline]
+fn corner_stability(me: u64) -> u32 {
+    let next_to_corners = (me & 0x0100_0000_0000_0001) << 1
+        | (me & 0x8000_0000_0000_0080) >> 1
+        | (me & 0x0000_0000_0000_0081) << 8
+        | (me & 0x8100_0000_0000_0000) >> 8;
+    ((next_to_corners | CORNERS) & me).count_ones()
+}
+
+/// The empty squares next to a disc of `discs` (the squares a side could one day play
+/// against them): a cheap proxy for the future mobility of the side facing `discs`.
+#[inline]
+fn potential_mobility(discs: u64, empty: u64) -> u32 {
+    const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
+    const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let west = (discs >> 1) & NOT_H;
+    let east = (discs << 1) & NOT_A;
+    let row = discs | west | east;
+    let around = west | east | row << 8 | row >> 8;
+    (around & empty).count_ones()
+}
+
 /// The legal moves of a deep node with their flips and ordering keys (smaller first),
 /// on the stack.
 struct MoveOrder {
@@ -504,20 +607,12 @@ impl MoveOrder {
         MoveOrder { squares: [0; 64], flips: [0; 64], keys: [0; 64], len: 0 }
     }
 
-    /// Adds the legal square `sq` of the owner of `me`, keyed by the opponent's mobility
-    /// after it (corners count twice; playing a corner is a bonus); the table's move
-    /// `tt_best` comes first.
+    /// Adds the legal square `sq` of the owner of `me`; the table's move `tt_best` comes
+    /// first, the others by [`order_key`].
     #[inline]
     fn push(&mut self, me: u64, opp: u64, sq: u32, tt_best: u32) {
         let flipped = Othello::flips_of(me, opp, sq);
-        let key = if sq == tt_best {
-            -INFINITY
-        } else {
-            let (child_me, child_opp) = play(me, opp, sq, flipped);
-            let replies = Othello::legal_squares_of(child_me, child_opp);
-            let corner_bonus = if CORNERS >> sq & 1 != 0 { 1 } else { 0 };
-            2 * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32 - corner_bonus
-        };
+        let key = if sq == tt_best { i32::MIN } else { order_key(me, opp, sq, flipped) };
         let i = self.len;
         self.squares[i] = sq;
         self.flips[i] = flipped;
