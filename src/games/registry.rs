@@ -65,6 +65,7 @@ macro_rules! registry {
 registry! {$
     TicTacToe: TicTacToe(tictactoe), 500_000, "tic-tac-toe (3x3)";
     ConnectFour: ConnectFour(connect4), 1_000_000, "Connect Four (7 columns, 6 rows)";
+    ConnectFourBoard: ConnectFourBoard(connect4x), 300_000, "Connect Four on a run-time board: --width/--height 4-12, --blocked COL,ROW (default 7x6)";
     Othello: Othello(othello), 100_000, "Othello / Reversi (8x8)";
     Go: Go9(go), 30_000, "Go 9x9 (Tromp-Taylor area scoring, positional superko, komi 7)";
     Go13: Go13(go), 15_000, "Go 13x13 (Tromp-Taylor area scoring, positional superko, komi 7)";
