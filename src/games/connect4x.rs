@@ -1,7 +1,8 @@
 //! Connect Four on a board chosen at run time: 4 to 12 columns, 4 to 12 rows, and at
 //! most one blocked cell that nobody may play (a stone dropped into its column lands on
 //! top of it: the blocked cell is a filled square owned by neither player). The variant
-//! of the value-guided Connect Four report draws the width and the height in 9..=12 and
+//! (the cells below it can never be filled: a dropped stone stops on it) of the
+//! value-guided Connect Four report draws the width and the height in 9..=12 and
 //! one blocked cell for every game ([`ConnectFourBoard::random_variant`]).
 //!
 //! The 7x6 game without a blocked cell has its own type, [`super::ConnectFour`], on a
@@ -124,9 +125,9 @@ impl ConnectFourBoard {
             }
             board.blocked_col = col as u8;
             board.blocked_row = row as u8;
-            if row == 0 {
-                board.next[col as usize] = 1;
-            }
+            // A stone dropped into the column stops on the blocked cell: the cells below
+            // it stay empty for ever.
+            board.next[col as usize] = row as u8 + 1;
         }
         Ok(board)
     }
@@ -206,9 +207,10 @@ impl ConnectFourBoard {
         u32::from(self.plies)
     }
 
-    /// Cells a stone may ever fill: the board less the blocked cell.
+    /// Cells a stone may ever fill: the board less the blocked cell and the cells below it.
     pub fn playable_cells(&self) -> u32 {
-        self.width() * self.height() - u32::from(self.blocked_col != NONE)
+        let dead = if self.blocked_col == NONE { 0 } else { u32::from(self.blocked_row) + 1 };
+        self.width() * self.height() - dead
     }
 
     /// Whether `col` (0-based) is on the board and not full.
@@ -287,11 +289,10 @@ impl ConnectFourBoard {
             return MoveClass::Block;
         }
         // The cell above becomes playable: a gift when it wins for the opponent, a spoil
-        // when it wins for the mover (the opponent can block it). The blocked cell above
-        // cannot be played.
+        // when it wins for the mover (the opponent can block it). The blocked cell is
+        // never above a playable one.
         let above = r + 1;
-        let blocked_above = u32::from(self.blocked_col) == col && i32::from(self.blocked_row) == above;
-        if above < i32::from(self.height) && !blocked_above {
+        if above < i32::from(self.height) {
             if self.completes_four(1 - me, c, above) {
                 return MoveClass::Gift;
             }
@@ -409,11 +410,7 @@ impl Game for ConnectFourBoard {
         self.won = self.completes_four(me, col as i32, row);
         let c = col as usize;
         self.stones[me][c] |= 1 << row;
-        let mut next = row as u8 + 1;
-        if self.blocked_col == col as u8 && self.blocked_row == next {
-            next += 1;
-        }
-        self.next[c] = next.min(self.height);
+        self.next[c] = row as u8 + 1;
         self.plies += 1;
     }
 
@@ -538,12 +535,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn blocked_cell_is_skipped_and_counts_as_filled() {
+    fn stones_land_on_the_blocked_cell() {
         let mut g = ConnectFourBoard::parse_position("4x4@1,2: 1").unwrap();
-        assert_eq!(g.cell(0, 0), Some(Player::One));
+        assert_eq!(g.cell(0, 2), Some(Player::One));
+        assert_eq!(g.cell(0, 0), None);
         g.play_unchecked(Move(0));
-        assert_eq!(g.cell(0, 2), Some(Player::Two));
-        assert_eq!(g.playable_cells(), 15);
+        assert_eq!(g.cell(0, 3), Some(Player::Two));
+        assert!(!g.can_play(0));
+        assert_eq!(g.playable_cells(), 14);
         assert_eq!(g.board_text(), "4x4@1,2");
     }
 
