@@ -92,7 +92,7 @@ fn columns<G: Game>(game: &G) -> Vec<usize> {
 
 #[test]
 fn random_games_agree_with_a_plain_array_board_on_every_size() {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(2026_11_25);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(20_261_125);
     let (mut games, mut wins, mut draws) = (0, 0, 0);
     for width in 4..=12usize {
         for height in 4..=12usize {

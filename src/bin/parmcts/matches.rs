@@ -85,8 +85,13 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
     let (game, moves) = args.board.resolve(args.game, "")?;
     with_game!(game, G => {
         let start = parse_position::<G>(&moves)?;
-        run_game::<G>(args, move |_| start.clone())
+        run_game::<G>(args, same_start(start))
     })
+}
+
+/// Every game from `start`.
+fn same_start<G: Clone + Sync>(start: G) -> impl Fn(u64) -> G + Sync {
+    move |_| start.clone()
 }
 
 fn run_game<G: Evaluate + SearchGame>(args: &MatchArgs, start: impl Fn(u64) -> G + Sync) -> Result<(), Failure> {
