@@ -235,6 +235,9 @@ fn play_game<G: Evaluate + SearchGame>(
     index: u64,
     config: &MatchConfig,
 ) -> Result<GameRecord, MatchError> {
+    if start.outcome().is_some() {
+        return Err(MatchError::Player(PlayerError::GameOver));
+    }
     let p1_first = index.is_multiple_of(2);
     let (mut game, opening) = match config.openings {
         Openings::Start => (start.clone(), Vec::new()),
@@ -412,14 +415,31 @@ pub fn run_match<G: Evaluate + SearchGame>(
     config: &MatchConfig,
     on_game: impl Fn(&GameRecord, &Tally) + Sync,
 ) -> Result<MatchSummary, MatchError> {
+    if start.outcome().is_some() {
+        return Err(MatchError::Player(PlayerError::GameOver));
+    }
+    run_match_from(|_| start.clone(), p1, p2, config, on_game)
+}
+
+/// [`run_match`] with a start position per pair of games: games `2k` and `2k + 1` (the
+/// two colourings) start from `start(k)`, which must depend on `k` alone so that a match
+/// is reproducible (Connect Four's random variant boards, drawn from the seed and `k`).
+///
+/// # Errors
+/// As [`run_match`]; a start position that is already over is
+/// [`PlayerError::GameOver`].
+pub fn run_match_from<G: Evaluate + SearchGame>(
+    start: impl Fn(u64) -> G + Sync,
+    p1: &PlayerSpec,
+    p2: &PlayerSpec,
+    config: &MatchConfig,
+    on_game: impl Fn(&GameRecord, &Tally) + Sync,
+) -> Result<MatchSummary, MatchError> {
     if config.games == 0 {
         return Err(MatchError::ZeroGames);
     }
     if config.parallel_games == 0 {
         return Err(MatchError::ZeroParallelGames);
-    }
-    if start.outcome().is_some() {
-        return Err(MatchError::Player(PlayerError::GameOver));
     }
     let threads = config.parallel_games.min(usize::try_from(config.games).unwrap_or(usize::MAX));
     let progress = Mutex::new(Progress::default());
@@ -427,7 +447,7 @@ pub fn run_match<G: Evaluate + SearchGame>(
         // One game at a time on the calling thread (a distributed player's searches must
         // stay on the thread that initialised MPI).
         for index in 0..config.games {
-            let record = play_game(start, [p1, p2], index, config);
+            let record = play_game(&start(index / 2), [p1, p2], index, config);
             let flow = progress.lock().unwrap_or_else(PoisonError::into_inner).record(record, config, &on_game);
             if flow.is_break() {
                 break;
@@ -446,7 +466,7 @@ pub fn run_match<G: Evaluate + SearchGame>(
     // Whether the match stopped early is read from `progress` below.
     let _: ControlFlow<()> = pool.install(|| {
         (0..config.games).par_bridge().try_for_each(|index| {
-            let record = play_game(start, [p1, p2], index, config);
+            let record = play_game(&start(index / 2), [p1, p2], index, config);
             progress.lock().unwrap_or_else(PoisonError::into_inner).record(record, config, &on_game)
         })
     });

@@ -3,11 +3,15 @@
 //! * [`connect4`]: a strong (and weak) Connect Four 7x6 solver in the style of Pascal
 //!   Pons, "Solving Connect 4: how to build a perfect AI" (blog.gamesolver.org), checked
 //!   against his published benchmark positions in `tests/connect4_solver.rs`.
+//! * [`connect4x`]: a win/draw/loss solver for Connect Four on small run-time boards
+//!   (`ConnectFourBoard`), checked against John Tromp's results in
+//!   `tests/connect4_boards.rs`.
 //! * [`othello`]: an exact Othello endgame solver (alpha-beta on bitboards, final disc
 //!   difference with the empties to the winner), checked against the FFO endgame
 //!   positions #1-#19 and #40-#44 in `tests/othello_endgame.rs`.
 
 pub mod connect4;
+pub mod connect4x;
 pub mod othello;
 
 use crate::games::{Game, Move, Outcome, Player};

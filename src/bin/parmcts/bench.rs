@@ -9,7 +9,8 @@ use parmcts::search::{Playout, SearchConfig};
 use parmcts::{with_game, Game, GameKind};
 
 use crate::common::{
-    at_least_one, available_cores, game_parser, out, parse_list, parse_threads, print_json, progress_bar, Failure,
+    at_least_one, available_cores, game_parser, out, parse_list, parse_position, parse_threads, print_json,
+    progress_bar, BoardFlags, Failure,
 };
 use crate::flags::{FlagSet, SettingFlags};
 
@@ -46,6 +47,8 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 5)]
     repeat: usize,
     #[command(flatten)]
+    board: BoardFlags,
+    #[command(flatten)]
     settings: SettingFlags<BenchSettings>,
     /// Print one JSON object.
     #[arg(long)]
@@ -56,27 +59,30 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     let modes: Vec<BenchMode> = parse_list("--modes", &args.modes)?;
     let threads = parse_threads("--threads", &args.threads)?;
     at_least_one("--repeat", args.repeat as u64)?;
-    let games = match args.game {
-        Some(g) => vec![g],
-        None => GameKind::ALL.to_vec(),
+    // Each game with its start position's text (a Connect Four board header).
+    let games: Vec<(GameKind, String)> = match args.game {
+        Some(g) => vec![args.board.resolve(g, "")?],
+        None if args.board.given() => return Err(Failure::flag("--width", "a board size needs --game connect4x")),
+        None => GameKind::ALL.iter().map(|&g| (g, String::new())).collect(),
     };
     // Every game's configuration is checked before anything is measured.
     let configs = games
         .iter()
-        .map(|&game| {
+        .map(|(game, start)| {
+            let game = *game;
             let base =
                 SearchConfig::builder().playouts(game.bench_playouts()).seed(1).playout(Playout::Random).prune(false);
-            Ok((game, args.settings.apply(base)?.build()?))
+            Ok((game, start, args.settings.apply(base)?.build()?))
         })
         .collect::<Result<Vec<_>, Failure>>()?;
     let load_before = load_average();
     let bar = progress_bar(None, "{spinner} {elapsed_precise}  {msg}: runs measured: {pos}", args.json);
     let mut rows: Vec<BenchRow> = Vec::new();
-    for (game, base) in configs {
+    for (game, start, base) in configs {
         bar.set_message(game.name());
         bar.set_position(0);
         let tick = || bar.inc(1);
-        let game_rows = with_game!(game, G => bench_game(&G::new(), &modes, &threads, args.repeat, &base, &tick))?;
+        let game_rows = with_game!(game, G => bench_game(&parse_position::<G>(start)?, &modes, &threads, args.repeat, &base, &tick))?;
         if !args.json {
             bar.suspend(|| print_table(&game_rows));
         }

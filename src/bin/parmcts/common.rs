@@ -15,7 +15,7 @@ use parmcts::search::{ConfigError, SearchError, SettingError, MAX_THREADS};
 use parmcts::solver::connect4::SolveError;
 use parmcts::training::TrainError;
 use parmcts::weights::WeightsError;
-use parmcts::{Game, GameKind};
+use parmcts::{BoardError, ConnectFourBoard, Game, GameKind};
 
 /// A failure: one line for stderr, and the exit code.
 #[derive(Debug)]
@@ -225,4 +225,72 @@ pub fn rank() -> usize {
     return parmcts::cluster::rank();
     #[cfg(not(feature = "mpi"))]
     0
+}
+
+/// The Connect Four board flags (`--width`, `--height`, `--blocked`): they choose the
+/// board of `connect4x`; with `--game connect4`, a board other than plain 7x6 plays
+/// `connect4x` (the 7x6 type stays as it is).
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct BoardFlags {
+    /// Connect Four: columns, 4 to 12 [default: 7].
+    #[arg(long, help_heading = "Connect Four board")]
+    pub width: Option<u32>,
+    /// Connect Four: rows, 4 to 12 [default: 6].
+    #[arg(long, help_heading = "Connect Four board")]
+    pub height: Option<u32>,
+    /// Connect Four: a cell nobody may play, `COL,ROW` (from 1; row 1 at the bottom).
+    #[arg(long, help_heading = "Connect Four board")]
+    pub blocked: Option<String>,
+}
+
+impl BoardFlags {
+    /// Whether any board flag was given.
+    pub fn given(&self) -> bool {
+        self.width.is_some() || self.height.is_some() || self.blocked.is_some()
+    }
+
+    /// The game to play and the position text for it: `game` and `moves` unchanged
+    /// without board flags; else `connect4x` (or `connect4` for a plain 7x6 board) and
+    /// the board header before `moves`.
+    pub fn resolve(&self, game: GameKind, moves: &str) -> Result<(GameKind, String), Failure> {
+        if !self.given() {
+            return Ok((game, moves.to_string()));
+        }
+        let flag = if self.width.is_some() {
+            "--width"
+        } else if self.height.is_some() {
+            "--height"
+        } else {
+            "--blocked"
+        };
+        if !matches!(game, GameKind::ConnectFour | GameKind::ConnectFourBoard) {
+            return Err(Failure::flag(flag, format!("only Connect Four has a board size (not '{game}')")));
+        }
+        if moves.contains(':') {
+            return Err(Failure::flag("--moves", format!("'{moves}': the board is given twice (header and flags)")));
+        }
+        let blocked = match &self.blocked {
+            None => None,
+            Some(text) => {
+                let bad = || Failure::flag("--blocked", format!("bad value '{text}' (expected COL,ROW, both from 1)"));
+                let (c, r) = text.split_once(',').ok_or_else(bad)?;
+                let c: u32 = c.trim().parse().map_err(|_| bad())?;
+                let r: u32 = r.trim().parse().map_err(|_| bad())?;
+                if c == 0 || r == 0 {
+                    return Err(bad());
+                }
+                Some((c - 1, r - 1))
+            }
+        };
+        let (width, height) = (self.width.unwrap_or(7), self.height.unwrap_or(6));
+        let board = ConnectFourBoard::try_new(width, height, blocked).map_err(|e| match e {
+            BoardError::Width(_) => Failure::flag("--width", e),
+            BoardError::Height(_) => Failure::flag("--height", e),
+            e => Failure::flag("--blocked", e),
+        })?;
+        if game == GameKind::ConnectFour && width == 7 && height == 6 && blocked.is_none() {
+            return Ok((game, moves.to_string()));
+        }
+        Ok((GameKind::ConnectFourBoard, format!("{}:{moves}", board.board_text())))
+    }
 }

@@ -8,13 +8,16 @@ use clap::Args;
 
 use parmcts::alphabeta::Evaluate;
 use parmcts::gtp::sgf::{self, Decision, GameToRecord, RecordWriter};
-use parmcts::matches::{run_match, Ending, GameRecord, MatchConfig, Openings, Sprt};
+use parmcts::matches::{run_match_from, Ending, GameRecord, MatchConfig, Openings, Sprt};
 use parmcts::players::PlayerSpec;
 use parmcts::report::{MatchReport, MoveTimesReport, RecordLine};
-use parmcts::{with_game, GameKind};
+use parmcts::{with_game, ConnectFourBoard, GameKind};
 use parmcts::{Mode, Player, SearchGame};
 
-use crate::common::{at_least_one, cluster_for, game_parser, out, parse_spec, print_json, progress_bar, rank, Failure};
+use crate::common::{
+    at_least_one, cluster_for, game_parser, out, parse_position, parse_spec, print_json, progress_bar, rank,
+    BoardFlags, Failure,
+};
 use crate::play::SPEC_HELP;
 
 #[derive(Args, Debug)]
@@ -41,6 +44,12 @@ pub struct MatchArgs {
     /// Seed for openings and players.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    #[command(flatten)]
+    board: BoardFlags,
+    /// Connect Four: `random` draws each pair of games a board of the value-guided
+    /// Connect Four report (width and height in 9-12, one blocked cell) from the seed.
+    #[arg(long, help_heading = "Connect Four board")]
+    variant: Option<String>,
     /// Append one JSON line per game to this file.
     #[arg(long)]
     records: Option<PathBuf>,
@@ -57,10 +66,35 @@ pub struct MatchArgs {
 }
 
 pub fn run(args: &MatchArgs) -> Result<(), Failure> {
-    with_game!(args.game, G => run_game::<G>(args))
+    match args.variant.as_deref() {
+        None => {}
+        Some("random") if args.board.given() => {
+            return Err(Failure::flag("--variant", "random draws the board: give no --width, --height or --blocked"));
+        }
+        Some("random") if matches!(args.game, GameKind::ConnectFour | GameKind::ConnectFourBoard) => {
+            let seed = args.seed;
+            let start =
+                move |pair: u64| ConnectFourBoard::variant_from_seed(seed ^ pair.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            return run_game::<ConnectFourBoard>(args, start);
+        }
+        Some("random") => {
+            return Err(Failure::flag("--variant", format!("only Connect Four has variants (not '{}')", args.game)));
+        }
+        Some(other) => return Err(Failure::flag("--variant", format!("bad value '{other}' (expected random)"))),
+    }
+    let (game, moves) = args.board.resolve(args.game, "")?;
+    with_game!(game, G => {
+        let start = parse_position::<G>(&moves)?;
+        run_game::<G>(args, same_start(start))
+    })
 }
 
-fn run_game<G: Evaluate + SearchGame>(args: &MatchArgs) -> Result<(), Failure> {
+/// Every game from `start`.
+fn same_start<G: Clone + Sync>(start: G) -> impl Fn(u64) -> G + Sync {
+    move |_| start.clone()
+}
+
+fn run_game<G: Evaluate + SearchGame>(args: &MatchArgs, start: impl Fn(u64) -> G + Sync) -> Result<(), Failure> {
     let p1 = parse_spec("--p1", &args.p1)?;
     let p2 = parse_spec("--p2", &args.p2)?;
     let openings: Openings = args.openings.parse().map_err(Failure::input)?;
@@ -102,7 +136,7 @@ fn run_game<G: Evaluate + SearchGame>(args: &MatchArgs) -> Result<(), Failure> {
         rank() != 0,
     );
     let record_error = Mutex::new(None);
-    let summary = run_match(&G::new(), &p1, &p2, &config, |record, tally| {
+    let summary = run_match_from(start, &p1, &p2, &config, |record, tally| {
         bar.inc(1);
         bar.set_message(format!("+{} ={} -{}  elo {:+.0}", tally.wins, tally.draws, tally.losses, tally.elo()));
         if let Some(file) = &records {

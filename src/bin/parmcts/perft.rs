@@ -8,7 +8,7 @@ use parmcts::games::perft::perft;
 use parmcts::report::PerftReport;
 use parmcts::{with_game, Game, GameKind};
 
-use crate::common::{game_parser, out, parse_position, print_json, Failure};
+use crate::common::{game_parser, out, parse_position, print_json, BoardFlags, Failure};
 
 #[derive(Args, Debug)]
 pub struct PerftArgs {
@@ -22,17 +22,20 @@ pub struct PerftArgs {
     /// characters X/O/- (a1, b1, …, h8) followed by the side to move (X or O).
     #[arg(long, default_value = "", allow_hyphen_values = true)]
     moves: String,
+    #[command(flatten)]
+    board: BoardFlags,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
 }
 
 pub fn run(args: &PerftArgs) -> Result<(), Failure> {
-    with_game!(args.game, G => run_game::<G>(args))
+    let (game, moves) = args.board.resolve(args.game, &args.moves)?;
+    with_game!(game, G => run_game::<G>(args, &moves))
 }
 
-fn run_game<G: Game>(args: &PerftArgs) -> Result<(), Failure> {
-    let root = parse_position::<G>(&args.moves)?;
+fn run_game<G: Game>(args: &PerftArgs, moves: &str) -> Result<(), Failure> {
+    let root = parse_position::<G>(moves)?;
     let start = Instant::now();
     let nodes = perft(&root, args.depth);
     let seconds = start.elapsed().as_secs_f64();

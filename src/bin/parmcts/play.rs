@@ -7,7 +7,7 @@ use parmcts::report::PlayReport;
 use parmcts::SearchGame;
 use parmcts::{with_game, GameKind, Outcome, Player};
 
-use crate::common::{game_parser, out, parse_position, parse_spec, print_json, Failure};
+use crate::common::{game_parser, out, parse_position, parse_spec, print_json, BoardFlags, Failure};
 
 /// The grammar of a player spec, for `--help`.
 pub const SPEC_HELP: &str = "Player specs: `random`; `mcts[:key=value,...]` with the search settings' keys \
@@ -23,6 +23,8 @@ pub struct PlayArgs {
     /// Start from this position (moves, or an Othello board and the side to move).
     #[arg(long, default_value = "", allow_hyphen_values = true)]
     moves: String,
+    #[command(flatten)]
+    board: BoardFlags,
     /// First player spec.
     #[arg(long, default_value = "mcts:playouts=10000")]
     p1: String,
@@ -38,11 +40,12 @@ pub struct PlayArgs {
 }
 
 pub fn run(args: &PlayArgs) -> Result<(), Failure> {
-    with_game!(args.game, G => run_game::<G>(args))
+    let (game, moves) = args.board.resolve(args.game, &args.moves)?;
+    with_game!(game, G => run_game::<G>(args, &moves))
 }
 
-fn run_game<G: Evaluate + SearchGame>(args: &PlayArgs) -> Result<(), Failure> {
-    let mut game = parse_position::<G>(&args.moves)?;
+fn run_game<G: Evaluate + SearchGame>(args: &PlayArgs, moves: &str) -> Result<(), Failure> {
+    let mut game = parse_position::<G>(moves)?;
     let specs = [parse_spec("--p1", &args.p1)?, parse_spec("--p2", &args.p2)?];
     let mut players = [
         specs[0].build_with_evaluation::<G>(args.seed)?,

@@ -5,7 +5,7 @@ use clap::Args;
 use parmcts::report::SearchReport;
 use parmcts::{with_game, GameKind, Search, SearchConfig, SearchGame, NODE_BYTES};
 
-use crate::common::{cluster_for, game_parser, out, parse_position, print_json, rank, Failure};
+use crate::common::{cluster_for, game_parser, out, parse_position, print_json, rank, BoardFlags, Failure};
 use crate::flags::{AllSettings, SettingFlags};
 
 /// The playout budget when neither `--playouts` nor `--time-ms` is given.
@@ -21,6 +21,8 @@ pub struct SearchArgs {
     #[arg(long, default_value = "", allow_hyphen_values = true)]
     moves: String,
     #[command(flatten)]
+    board: BoardFlags,
+    #[command(flatten)]
     settings: SettingFlags<AllSettings>,
     /// Check the quiescent tree invariants after the search (exit 1 on a violation).
     #[arg(long = "check-invariants")]
@@ -31,15 +33,16 @@ pub struct SearchArgs {
 }
 
 pub fn run(args: &SearchArgs) -> Result<(), Failure> {
-    with_game!(args.game, G => run_game::<G>(args))
+    let (game, moves) = args.board.resolve(args.game, &args.moves)?;
+    with_game!(game, G => run_game::<G>(args, &moves))
 }
 
 fn config(args: &SearchArgs) -> Result<SearchConfig, Failure> {
     Ok(args.settings.apply(SearchConfig::builder())?.default_playouts(DEFAULT_PLAYOUTS).build()?)
 }
 
-fn run_game<G: SearchGame>(args: &SearchArgs) -> Result<(), Failure> {
-    let root = parse_position::<G>(&args.moves)?;
+fn run_game<G: SearchGame>(args: &SearchArgs, moves: &str) -> Result<(), Failure> {
+    let root = parse_position::<G>(moves)?;
     let config = config(args)?;
     // With mode=dist: MPI until the end of this function (one rank per process).
     let _cluster = cluster_for(&config)?;

@@ -6,10 +6,11 @@ use clap::Args;
 
 use parmcts::report::SolveReport;
 use parmcts::solver::connect4::{Solver, DEFAULT_TT_ENTRIES};
+use parmcts::solver::connect4x::BoardSolver;
 use parmcts::solver::othello::{EndgameSolver, DEFAULT_TT_ENTRIES as ENDGAME_TT_ENTRIES};
-use parmcts::{ConnectFour, Game, GameKind, Othello};
+use parmcts::{ConnectFour, ConnectFourBoard, Game, GameKind, Othello, Outcome};
 
-use crate::common::{game_parser, out, parse_position, print_json, progress_bar, Failure};
+use crate::common::{game_parser, out, parse_position, print_json, progress_bar, BoardFlags, Failure};
 
 #[derive(Args, Debug)]
 #[command(after_help = "Connect Four: positions after a dozen moves solve in milliseconds; `--moves 4453` \
@@ -24,6 +25,11 @@ pub struct SolveArgs {
     /// The position: a move list (Connect Four columns 1-7, Othello squares), or an Othello board.
     #[arg(long, default_value = "")]
     moves: String,
+    #[command(flatten)]
+    board: BoardFlags,
+    /// connect4x: give up after this many positions.
+    #[arg(long = "max-nodes", default_value_t = 100_000_000)]
+    max_nodes: u64,
     /// Only the sign of the score (win, draw or loss).
     #[arg(long)]
     weak: bool,
@@ -36,11 +42,16 @@ pub struct SolveArgs {
 }
 
 pub fn run(args: &SolveArgs) -> Result<(), Failure> {
-    let report = match args.game {
+    let (game, moves) = args.board.resolve(args.game, &args.moves)?;
+    let report = match game {
+        GameKind::ConnectFourBoard => solve_board(args, &moves)?,
         GameKind::ConnectFour => solve_connect4(args)?,
         GameKind::Othello => solve_othello(args)?,
         other => {
-            return Err(Failure::flag("--game", format!("{other}: the exact solvers are for connect4 and othello")))
+            return Err(Failure::flag(
+                "--game",
+                format!("{other}: the exact solvers are for connect4, connect4x and othello"),
+            ))
         }
     };
     if args.json {
@@ -99,5 +110,30 @@ fn solve_connect4(args: &SolveArgs) -> Result<SolveReport, Failure> {
         nodes: result.nodes + result.move_nodes,
         seconds: start.elapsed().as_secs_f64(),
         weak: args.weak,
+    })
+}
+
+/// Connect Four on a run-time board: win, draw or loss only (`BoardSolver`).
+fn solve_board(args: &SolveArgs, moves: &str) -> Result<SolveReport, Failure> {
+    let position = parse_position::<ConnectFourBoard>(moves)?;
+    let start = Instant::now();
+    let mut solver = BoardSolver::new(args.max_nodes);
+    let solved = solver.solve(&position).ok_or_else(|| {
+        Failure::runtime(format!("gave up after {} positions (--max-nodes {})", args.max_nodes, args.max_nodes))
+    })?;
+    let mover = position.side_to_move();
+    let score = match solved.outcome {
+        Outcome::Draw => 0,
+        Outcome::Win(p) if p == mover => 1,
+        Outcome::Win(_) => -1,
+    };
+    Ok(SolveReport {
+        game: ConnectFourBoard::NAME,
+        moves: moves.to_string(),
+        score,
+        best_move: solved.best_move.map(|m| position.format_move(m)),
+        nodes: solved.nodes,
+        seconds: start.elapsed().as_secs_f64(),
+        weak: true,
     })
 }
