@@ -67,6 +67,7 @@
 //! ```
 
 pub mod connect4;
+pub mod einstein;
 pub mod evaluate;
 pub mod go;
 pub mod hex;
@@ -85,6 +86,7 @@ use crate::evaluator::NTupleBoard;
 use crate::solver::Endgame;
 
 pub use connect4::ConnectFour;
+pub use einstein::Einstein;
 pub use evaluate::Evaluate;
 pub use go::{Go, Go13, Go19, Go9};
 pub use hex::{Hex, Hex11, Hex13, Hex19, Hex9};

@@ -73,10 +73,11 @@ registry! {$
     Hex9: Hex9(hex), 300_000, "Hex 9x9";
     Hex13: Hex13(hex), 200_000, "Hex 13x13";
     Hex19: Hex19(hex), 150_000, "Hex 19x19";
+    Einstein: Einstein(einstein), 300_000, "EinStein würfelt nicht! (5x5, a die picks the piece)";
 }
 
 impl GameKind {
-    /// The names of every game, for messages: `tictactoe, connect4, othello, go, go13, go19, hex, hex9, hex13 or hex19`.
+    /// The names of every game, for messages: `tictactoe, connect4, othello, go, go13, go19, hex, hex9, hex13, hex19 or einstein`.
     pub fn names() -> String {
         let names: Vec<&str> = GameKind::ALL.iter().map(|g| g.name()).collect();
         match names.split_last() {

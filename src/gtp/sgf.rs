@@ -116,7 +116,7 @@ pub fn writer_for(kind: GameKind) -> Option<RecordWriter> {
         GameKind::Hex9 => Some(from_start::<Hex9>),
         GameKind::Hex13 => Some(from_start::<Hex13>),
         GameKind::Hex19 => Some(from_start::<Hex19>),
-        GameKind::TicTacToe | GameKind::ConnectFour => None,
+        GameKind::TicTacToe | GameKind::ConnectFour | GameKind::Einstein => None,
     }
 }
 
