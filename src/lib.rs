@@ -61,8 +61,9 @@ pub mod weights;
 
 pub use evaluator::{Evaluator, NTupleBoard, NTupleNetwork, NetworkError};
 pub use games::{
-    BoardError, ConnectFour, ConnectFourBoard, Game, GameError, GameKind, Go, Go13, Go19, Go9, Hex, Hex11, Hex13,
-    Hex19, Hex9, Move, MoveList, MovesPlayed, Othello, Outcome, Player, Playouts, SearchGame, TicTacToe, Tuning, Turn,
+    BoardError, ConnectFour, ConnectFourBoard, Einstein, Game, GameError, GameKind, Go, Go13, Go19, Go9, Hex, Hex11,
+    Hex13, Hex19, Hex9, Move, MoveList, MovesPlayed, Othello, Outcome, Player, Playouts, SearchGame, TicTacToe, Tuning,
+    Turn,
 };
 pub use search::{search, ChildResult, ConfigError, Mode, Search, SearchConfig, SearchError, SearchResult};
 pub use solver::Endgame;

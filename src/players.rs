@@ -126,6 +126,9 @@ pub enum PlayerError {
     },
     /// The player resigned (an external engine answered `genmove` with `resign`).
     Resigned,
+    /// A minimax or alpha-beta player was asked for a game with chance turns, which
+    /// they do not search (no chance nodes).
+    ChanceTurns(&'static str),
 }
 
 impl fmt::Display for PlayerError {
@@ -141,6 +144,12 @@ impl fmt::Display for PlayerError {
             PlayerError::Gtp(e) => write!(f, "gtp player: {e}"),
             PlayerError::GtpMove { reply, reason } => write!(f, "gtp player answered '{reply}': {reason}"),
             PlayerError::Resigned => write!(f, "the player resigned"),
+            PlayerError::ChanceTurns(game) => {
+                write!(
+                    f,
+                    "minimax and alphabeta players do not search chance turns ({game} has dice): use mcts or random"
+                )
+            }
         }
     }
 }
@@ -370,6 +379,9 @@ impl PlayerSpec {
     /// the alpha-beta player's network cannot be loaded ([`PlayerError::Network`]).
     pub fn build_with_evaluation<G: Evaluate + SearchGame>(&self, seed: u64) -> Result<Box<dyn Agent<G>>, PlayerError> {
         Ok(match self {
+            PlayerSpec::Minimax { .. } | PlayerSpec::AlphaBeta { .. } if G::HAS_CHANCE => {
+                return Err(PlayerError::ChanceTurns(G::NAME));
+            }
             PlayerSpec::Minimax { depth } => Box::new(MinimaxAgent { depth: *depth }),
             PlayerSpec::AlphaBeta { limits, tt_mb, eval, endgame } => {
                 let mut search = AlphaBeta::with_memory_mb(*tt_mb)?;

@@ -68,6 +68,7 @@
 
 pub mod connect4;
 pub mod connect4x;
+pub mod einstein;
 pub mod evaluate;
 pub mod go;
 pub mod hex;
@@ -87,6 +88,7 @@ use crate::solver::Endgame;
 
 pub use connect4::ConnectFour;
 pub use connect4x::{BoardError, ConnectFourBoard};
+pub use einstein::Einstein;
 pub use evaluate::Evaluate;
 pub use go::{Go, Go13, Go19, Go9};
 pub use hex::{Hex, Hex11, Hex13, Hex19, Hex9};
@@ -231,6 +233,11 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// Short lowercase name used on the command line (`connect4`).
     const NAME: &'static str;
 
+    /// Whether some positions are chance turns ([`Turn::Chance`]): the referee of `play`
+    /// and `match` then rolls ([`roll`]), and players that search without chance nodes
+    /// (minimax, alpha-beta) refuse the game.
+    const HAS_CHANCE: bool = false;
+
     /// The legal-move list type, usually [`MoveList<N>`] with `N` the most moves a
     /// position can have.
     type Moves: AsRef<[Move]> + AsMut<[Move]> + IntoIterator<Item = Move>;
@@ -358,6 +365,16 @@ pub(crate) fn parse_coordinate(text: &str, n: usize, column: impl Fn(char) -> Op
     }
     let row: usize = digits.parse().ok().filter(|r| (1..=n).contains(r))?;
     Some((col, row - 1))
+}
+
+/// The referee's roll in a chance position: an outcome drawn by [`Game::chance_weight`];
+/// `None` at a player's turn (or at the end).
+pub fn roll<G: Game, R: RngCore>(game: &G, rng: &mut R) -> Option<Move> {
+    if game.turn() != Turn::Chance || game.outcome().is_some() {
+        return None;
+    }
+    let moves = game.legal_moves();
+    (!moves.as_ref().is_empty()).then(|| playout::sample_weighted(game, moves.as_ref(), rng))
 }
 
 /// A uniform integer in `0..n` from one 32-bit draw (Lemire's multiply-shift; the bias

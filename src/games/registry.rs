@@ -74,10 +74,11 @@ registry! {$
     Hex13: Hex13(hex), 200_000, "Hex 13x13";
     Hex19: Hex19(hex), 150_000, "Hex 19x19";
     ConnectFourBoard: ConnectFourBoard(connect4x), 300_000, "Connect Four on a run-time board: --width/--height 4-12, --blocked COL,ROW (default 7x6)";
+    Einstein: Einstein(einstein), 300_000, "EinStein würfelt nicht! (5x5, a die picks the piece)";
 }
 
 impl GameKind {
-    /// The names of every game, for messages: `tictactoe, connect4, othello, go, go13, go19, hex, hex9, hex13, hex19 or connect4x`.
+    /// The names of every game, for messages: `tictactoe, connect4, othello, go, go13, go19, hex, hex9, hex13, hex19, connect4x or einstein`.
     pub fn names() -> String {
         let names: Vec<&str> = GameKind::ALL.iter().map(|g| g.name()).collect();
         match names.split_last() {

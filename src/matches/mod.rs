@@ -228,6 +228,9 @@ fn random_opening<G: Game>(start: &G, plies: u32, seed: u64) -> Result<(G, Vec<S
     Err(MatchError::NoOpening { plies })
 }
 
+/// Distinguishes the referee's dice from the openings' and players' generators.
+const DICE_SEEDS: u64 = 0xD1CE_D1CE_0BAD_5EED;
+
 /// Plays one game; `p1_first` says which spec moves first.
 fn play_game<G: Evaluate + SearchGame>(
     start: &G,
@@ -265,7 +268,16 @@ fn play_game<G: Evaluate + SearchGame>(
     }
     let mut moves = Vec::new();
     let mut move_ms = [Vec::new(), Vec::new()];
+    // The referee's dice: one sequence per pair, so both colourings of a paired game
+    // see the same rolls.
+    let mut dice = Xoshiro256PlusPlus::seed_from_u64(config.seed ^ DICE_SEEDS ^ (index / 2).wrapping_mul(0x9E37_79B9));
     while lost.is_none() && game.outcome().is_none() {
+        if let Some(mv) = crate::games::roll(&game, &mut dice) {
+            moves.push(game.format_move(mv));
+            lost = observe_all(&mut agents, &game, mv)?;
+            game.play_unchecked(mv);
+            continue;
+        }
         let mover = game.side_to_move();
         let started = Instant::now();
         let mv = match agents[mover.index()].choose(&game) {

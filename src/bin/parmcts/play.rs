@@ -6,6 +6,8 @@ use parmcts::alphabeta::Evaluate;
 use parmcts::report::PlayReport;
 use parmcts::SearchGame;
 use parmcts::{with_game, GameKind, Outcome, Player};
+use rand_core::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::common::{game_parser, out, parse_position, parse_spec, print_json, BoardFlags, Failure};
 
@@ -55,7 +57,18 @@ fn run_game<G: Evaluate + SearchGame>(args: &PlayArgs, moves: &str) -> Result<()
     if !args.json {
         out!("{}", game.render());
     }
+    // The referee's dice (games with chance turns), from the seed.
+    let mut dice = Xoshiro256PlusPlus::seed_from_u64(args.seed ^ 0xD1CE);
     while game.outcome().is_none() {
+        if let Some(mv) = parmcts::games::roll(&game, &mut dice) {
+            let text = game.format_move(mv);
+            game.play_unchecked(mv);
+            if !args.json {
+                out!("the die shows {text}\n{}", game.render());
+            }
+            played.push(text);
+            continue;
+        }
         let side = game.side_to_move();
         let mv = players[side.index()].choose(&game)?;
         let text = game.format_move(mv);

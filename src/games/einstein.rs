@@ -1,0 +1,370 @@
+//! EinStein würfelt nicht! (Althöfer 2004): 5x5, six numbered pieces a side, a die
+//! decides which piece moves.
+//!
+//! # Rules
+//! Red (player one) starts in the corner a1, Blue (player two) in e5; each side's six
+//! pieces fill the six cells within two steps of its corner (`x + y <= 2` from it). Every
+//! turn starts with a roll of the die ([`Turn::Chance`], six outcomes of weight 1); the
+//! player then moves the piece with the rolled number, or, if that piece is captured,
+//! either the next-higher or the next-lower numbered piece still on the board. A piece
+//! steps one cell towards the opponent's corner: Red right, up or diagonally up-right,
+//! Blue the mirror. A piece on the destination cell, of either colour, is captured. A
+//! player wins by reaching the opponent's corner or by capturing all the opponent's
+//! pieces; there are no draws.
+//!
+//! # Setup
+//! In the real game each player arranges its pieces freely. Here the start position is
+//! one fixed arrangement ([`RED_START`], mirrored for Blue): piece 1 in the corner, then
+//! the pieces along the rows. A free setup is not modelled.
+//!
+//! # Notation
+//! Cells are a file letter `a`–`e` (x, left to right) and a rank `1`–`5` (y, bottom to
+//! top); Red's corner is `a1`, Blue's `e5`.
+//! * A die roll is `d` and the face: `d1` … `d6`.
+//! * A piece move is the piece number and its destination cell: `3c2` moves piece 3
+//!   (of the side to move) to c2.
+//!
+//! A game record alternates rolls and moves: `d3 3c2 d6 6d4 …`.
+
+use std::fmt::Write as _;
+
+use super::evaluate::{Evaluate, EVAL_LIMIT};
+use super::{Game, GameError, Move, MoveList, Outcome, Player, Playouts, Tuning, Turn};
+
+/// Board side length.
+const SIZE: u8 = 5;
+/// Number of cells.
+const CELLS: u8 = SIZE * SIZE;
+/// Pieces per side.
+const PIECES: usize = 6;
+/// The cell value of a captured piece.
+const CAPTURED: u8 = CELLS;
+/// First move index of a piece move; die faces are moves `0..6`.
+const PIECE_MOVE_BASE: u16 = 32;
+
+/// Red's start cells (index `y * 5 + x`) for pieces 1–6; Blue's are `24 - cell`.
+pub const RED_START: [u8; PIECES] = [0, 1, 2, 5, 6, 10];
+
+/// An EinStein würfelt nicht! position: piece cells per side plus occupancy bitboards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Einstein {
+    /// Occupancy bitboard per side (bit `y * 5 + x`).
+    boards: [u32; 2],
+    /// The cell of each piece per side, [`CAPTURED`] once captured.
+    cells: [[u8; PIECES]; 2],
+    /// The player to move (after the roll, if one is pending).
+    to_move: Player,
+    /// The rolled face 1–6, or 0 when the die is still to be rolled.
+    die: u8,
+}
+
+impl Einstein {
+    /// The corner cell `player` must reach.
+    const fn target(player: Player) -> u8 {
+        match player {
+            Player::One => CELLS - 1,
+            Player::Two => 0,
+        }
+    }
+
+    /// The rolled face (1–6), or `None` when a roll is pending.
+    pub fn die(&self) -> Option<u8> {
+        (self.die != 0).then_some(self.die)
+    }
+
+    /// The cell of `player`'s piece `number` (1–6), or `None` when it is captured or
+    /// `number` is out of range.
+    pub fn piece_cell(&self, player: Player, number: u8) -> Option<u8> {
+        let cell = *self.cells[player.index()].get(usize::from(number).checked_sub(1)?)?;
+        (cell != CAPTURED).then_some(cell)
+    }
+
+    /// The pieces (0-based indices) `player` may move after rolling `face` (1–6): the
+    /// piece itself if on the board, else its nearest higher and lower neighbours.
+    pub fn movable(&self, player: Player, face: u8) -> arrayvec::ArrayVec<usize, 2> {
+        let cells = &self.cells[player.index()];
+        let mut out = arrayvec::ArrayVec::new();
+        let rolled = usize::from(face.clamp(1, 6) - 1);
+        if cells[rolled] != CAPTURED {
+            out.push(rolled);
+            return out;
+        }
+        if let Some(up) = (rolled + 1..PIECES).find(|&p| cells[p] != CAPTURED) {
+            out.push(up);
+        }
+        if let Some(down) = (0..rolled).rev().find(|&p| cells[p] != CAPTURED) {
+            out.push(down);
+        }
+        out
+    }
+
+    /// The destinations of a piece of `player` on `cell`: up to three steps towards the
+    /// opponent's corner.
+    fn steps(player: Player, cell: u8) -> arrayvec::ArrayVec<u8, 3> {
+        let (x, y) = (cell % SIZE, cell / SIZE);
+        let mut out = arrayvec::ArrayVec::new();
+        match player {
+            Player::One => {
+                if x + 1 < SIZE {
+                    out.push(cell + 1);
+                }
+                if y + 1 < SIZE {
+                    out.push(cell + SIZE);
+                }
+                if x + 1 < SIZE && y + 1 < SIZE {
+                    out.push(cell + SIZE + 1);
+                }
+            }
+            Player::Two => {
+                if x > 0 {
+                    out.push(cell - 1);
+                }
+                if y > 0 {
+                    out.push(cell - SIZE);
+                }
+                if x > 0 && y > 0 {
+                    out.push(cell - SIZE - 1);
+                }
+            }
+        }
+        out
+    }
+
+    fn cell_name(cell: u8) -> String {
+        format!("{}{}", (b'a' + cell % SIZE) as char, cell / SIZE + 1)
+    }
+
+    /// Chebyshev distance of `cell` to `player`'s target corner (0–4).
+    fn distance(player: Player, cell: u8) -> i32 {
+        let t = Self::target(player);
+        let dx = (i32::from(cell % SIZE) - i32::from(t % SIZE)).abs();
+        let dy = (i32::from(cell / SIZE) - i32::from(t / SIZE)).abs();
+        dx.max(dy)
+    }
+
+    /// `player`'s progress: each piece scores `(5 - distance)^2`, weighted by the
+    /// number of die faces that let it move.
+    fn progress(&self, player: Player) -> i32 {
+        let mut faces = [0i32; PIECES];
+        for face in 1..=6 {
+            for p in self.movable(player, face) {
+                faces[p] += 1;
+            }
+        }
+        self.cells[player.index()]
+            .iter()
+            .zip(faces)
+            .filter(|(&c, _)| c != CAPTURED)
+            .map(|(&c, f)| {
+                let near = 5 - Self::distance(player, c);
+                f * near * near
+            })
+            .sum()
+    }
+}
+
+impl Game for Einstein {
+    const NAME: &'static str = "einstein";
+    const HAS_CHANCE: bool = true;
+    /// Six die faces, or two movable pieces with three steps each.
+    type Moves = MoveList<6>;
+
+    fn new() -> Self {
+        let mut game = Einstein { boards: [0; 2], cells: [[CAPTURED; PIECES]; 2], to_move: Player::One, die: 0 };
+        for (p, &cell) in RED_START.iter().enumerate() {
+            game.cells[0][p] = cell;
+            game.cells[1][p] = CELLS - 1 - cell;
+            game.boards[0] |= 1 << cell;
+            game.boards[1] |= 1 << (CELLS - 1 - cell);
+        }
+        game
+    }
+
+    fn side_to_move(&self) -> Player {
+        self.to_move
+    }
+
+    fn turn(&self) -> Turn {
+        if self.die == 0 {
+            Turn::Chance
+        } else {
+            Turn::Player(self.to_move)
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        for player in [Player::One, Player::Two] {
+            let (me, opp) = (self.boards[player.index()], self.boards[player.other().index()]);
+            if me & (1 << Self::target(player)) != 0 || opp == 0 {
+                return Some(Outcome::Win(player));
+            }
+        }
+        None
+    }
+
+    fn legal_moves(&self) -> MoveList<6> {
+        let mut moves = MoveList::new();
+        if self.outcome().is_some() {
+            return moves;
+        }
+        if self.die == 0 {
+            moves.extend((0..6).map(Move));
+            return moves;
+        }
+        let player = self.to_move;
+        for piece in self.movable(player, self.die) {
+            for dest in Self::steps(player, self.cells[player.index()][piece]) {
+                moves.push(Move(PIECE_MOVE_BASE + piece as u16 * u16::from(CELLS) + u16::from(dest)));
+            }
+        }
+        moves
+    }
+
+    fn play_unchecked(&mut self, mv: Move) {
+        if mv.0 < PIECE_MOVE_BASE {
+            self.die = (mv.0 % 6) as u8 + 1;
+            return;
+        }
+        let index = mv.0 - PIECE_MOVE_BASE;
+        let piece = usize::from(index / u16::from(CELLS)) % PIECES;
+        let dest = (index % u16::from(CELLS)) as u8;
+        let (me, opp) = (self.to_move.index(), self.to_move.other().index());
+        let from = self.cells[me][piece];
+        for side in [me, opp] {
+            if self.boards[side] & (1 << dest) != 0 {
+                self.boards[side] &= !(1 << dest);
+                if let Some(p) = self.cells[side].iter().position(|&c| c == dest) {
+                    self.cells[side][p] = CAPTURED;
+                }
+            }
+        }
+        if from != CAPTURED {
+            self.boards[me] &= !(1 << from);
+        }
+        self.boards[me] |= 1 << dest;
+        self.cells[me][piece] = dest;
+        self.to_move = self.to_move.other();
+        self.die = 0;
+    }
+
+    /// A perfect 64-bit key (twelve 5-bit cells, the side to move, the die) mixed by
+    /// splitmix64's bijective finaliser.
+    fn hash(&self) -> u64 {
+        let mut key = 0u64;
+        for &cell in self.cells.iter().flatten() {
+            key = key << 5 | u64::from(cell);
+        }
+        key = key << 1 | self.to_move.index() as u64;
+        key = key << 3 | u64::from(self.die);
+        key = (key ^ (key >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        key = (key ^ (key >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        key ^ (key >> 31)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, GameError> {
+        let bad = |note: &str| GameError::BadMove(format!("{text} ({note})"));
+        let bytes = text.as_bytes();
+        match bytes {
+            [b'd', face @ b'1'..=b'6'] => Ok(Move(u16::from(face - b'1'))),
+            [piece @ b'1'..=b'6', file @ b'a'..=b'e', rank @ b'1'..=b'5'] => {
+                let dest = (rank - b'1') * SIZE + (file - b'a');
+                Ok(Move(PIECE_MOVE_BASE + u16::from(piece - b'1') * u16::from(CELLS) + u16::from(dest)))
+            }
+            _ => Err(bad("expected a roll d1-d6 or a piece 1-6 and a cell a1-e5, like 3c2")),
+        }
+    }
+
+    fn format_move(&self, mv: Move) -> String {
+        if mv.0 < PIECE_MOVE_BASE {
+            return format!("d{}", mv.0 % 6 + 1);
+        }
+        let index = mv.0 - PIECE_MOVE_BASE;
+        let piece = index / u16::from(CELLS) % PIECES as u16 + 1;
+        format!("{piece}{}", Self::cell_name((index % u16::from(CELLS)) as u8))
+    }
+
+    fn render(&self) -> String {
+        let mut out = String::new();
+        for y in (0..SIZE).rev() {
+            let _ = write!(out, "{} ", y + 1);
+            for x in 0..SIZE {
+                let cell = y * SIZE + x;
+                let mut text = " .".to_string();
+                for (side, mark) in [(0, 'R'), (1, 'B')] {
+                    if let Some(p) = self.cells[side].iter().position(|&c| c == cell) {
+                        text = format!("{mark}{}", p + 1);
+                    }
+                }
+                let _ = write!(out, " {text}");
+            }
+            out.push('\n');
+        }
+        out.push_str("   a  b  c  d  e\n");
+        let mover = if self.to_move == Player::One { "Red" } else { "Blue" };
+        match self.die() {
+            Some(face) => {
+                let _ = writeln!(out, "{mover} to move, rolled {face}");
+            }
+            None => {
+                let _ = writeln!(out, "{mover} to roll");
+            }
+        }
+        out
+    }
+}
+
+impl Playouts for Einstein {}
+impl Tuning for Einstein {}
+impl crate::solver::Endgame for Einstein {}
+impl crate::evaluator::NTupleBoard for Einstein {}
+
+impl Evaluate for Einstein {
+    /// Progress of the side to move minus the opponent's (see `progress`), scaled.
+    fn evaluate(&self) -> i32 {
+        let me = self.progress(self.to_move);
+        let opp = self.progress(self.to_move.other());
+        (100 * (me - opp)).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_position_rolls_then_moves() {
+        let mut g = Einstein::new();
+        assert_eq!(g.turn(), Turn::Chance);
+        assert_eq!(g.legal_moves().len(), 6);
+        g.play_sequence("d1").unwrap();
+        assert_eq!(g.turn(), Turn::Player(Player::One));
+        // Piece 1 on a1 may go to b1 (own piece 2), a2 (own piece 4) or b2 (own 5).
+        let moves: Vec<String> = g.legal_moves().iter().map(|&m| g.format_move(m)).collect();
+        assert_eq!(moves, ["1b1", "1a2", "1b2"]);
+        assert_eq!(g.evaluate(), 0);
+    }
+
+    #[test]
+    fn notation_round_trips() {
+        let g = Einstein::new();
+        for text in ["d1", "d6", "3c2", "6e5", "1a1"] {
+            assert_eq!(g.format_move(g.parse_move(text).unwrap()), text);
+        }
+        for bad in ["d0", "d7", "7a1", "3f1", "3a6", "", "3c2x"] {
+            assert!(g.parse_move(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn captured_piece_roll_gives_neighbours_and_own_capture() {
+        let mut g = Einstein::new();
+        // Red piece 2 (b1) captures own piece 3? No: 2 goes to c1 which holds own 3.
+        g.play_sequence("d2 2c1").unwrap();
+        assert_eq!(g.piece_cell(Player::One, 3), None);
+        g.play_sequence("d1 1d5").unwrap();
+        g.play_sequence("d3").unwrap();
+        // Piece 3 is gone: pieces 4 (a2) and 2 (c1) may move.
+        let moves: Vec<String> = g.legal_moves().iter().map(|&m| g.format_move(m)).collect();
+        assert_eq!(moves, ["4b2", "4a3", "4b3", "2d1", "2c2", "2d2"]);
+    }
+}
