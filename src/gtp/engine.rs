@@ -312,7 +312,7 @@ impl Engine {
             return Err(bad(format!("a record of game GM[{}], not GM[{expected}]", game.game)));
         }
         if let Some(size) = game.size.filter(|&s| s != self.session.board_size()) {
-            self.boardsize(&size.to_string())?;
+            self.resize(size)?;
         }
         self.session.load(&game, moves)?;
         self.clocks = [self.time.clock(); 2];
@@ -321,6 +321,11 @@ impl Engine {
 
     fn boardsize(&mut self, size: &str) -> Reply {
         let size: u32 = size.parse().map_err(|_| GtpError::Syntax(format!("boardsize '{size}' is not a size")))?;
+        self.resize(size)
+    }
+
+    /// A cleared board of `size` (`boardsize`, and `loadsgf` of a record of another size).
+    fn resize(&mut self, size: u32) -> Reply {
         if size == self.session.board_size() {
             self.session.clear();
         } else {

@@ -54,6 +54,14 @@ fn escape(text: &str) -> String {
     text.replace('\\', "\\\\").replace(']', "\\]")
 }
 
+/// SGF's letter of a colour: `B` for the first player, `W` for the second.
+fn colour_letter(player: Player) -> char {
+    match player {
+        Player::One => 'B',
+        Player::Two => 'W',
+    }
+}
+
 /// The letters of SGF point coordinates: column `col` and row `row` counted from the
 /// top-left corner, both 0-based (`aa` is the top-left point).
 pub fn point(col: usize, row: usize) -> String {
@@ -73,11 +81,12 @@ pub fn write_record<G: GtpGame>(start: &G, game: &GameToRecord<'_>) -> Result<St
         moves.push((position.side_to_move(), mv));
         position.try_play(mv)?;
     }
-    let colour = |p: Player| if p == Player::One { 'B' } else { 'W' };
     let (result, last_comment) = match game.decision {
         Decision::Rules => (position.final_score(), None),
-        Decision::Resignation { winner } => (format!("{}+R", colour(winner)), None),
-        Decision::Forfeit { winner, reason } => (format!("{}+F", colour(winner)), Some(format!("forfeit: {reason}"))),
+        Decision::Resignation { winner } => (format!("{}+R", colour_letter(winner)), None),
+        Decision::Forfeit { winner, reason } => {
+            (format!("{}+F", colour_letter(winner)), Some(format!("forfeit: {reason}")))
+        }
     };
     let header = RecordHeader { players: game.players, result: Some(&result), comment: game.comment, to_play: None };
     Ok(write_moves(start, &moves, &header, last_comment.as_deref()))
@@ -107,14 +116,14 @@ pub(crate) fn write_moves<G: GtpGame>(
 ) -> String {
     let mut body = String::new();
     for &(player, mv) in moves {
-        let colour = if player == Player::One { 'B' } else { 'W' };
+        let colour = colour_letter(player);
         let point = if G::pass() == Some(mv) { String::new() } else { start.sgf_point(mv) };
         let _ = write!(body, ";{colour}[{point}]");
     }
     if let Some(comment) = last_comment {
         let _ = write!(body, "C[{}]", escape(comment));
     }
-    let to_play = header.to_play.map(|p| format!("PL[{}]", if p == Player::One { 'B' } else { 'W' }));
+    let to_play = header.to_play.map(|p| format!("PL[{}]", colour_letter(p)));
     let mut root =
         format!("(;FF[4]CA[UTF-8]GM[{}]AP[parmcts:{}]SZ[{}]", G::SGF_GAME, env!("CARGO_PKG_VERSION"), G::BOARD_SIZE);
     if start.komi() != 0.0 {
