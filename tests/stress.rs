@@ -3,7 +3,8 @@
 //! every quiescent invariant must hold (`parmcts::tree::invariants`).
 
 use parmcts::games::random_below;
-use parmcts::{ConnectFour, Game, Mode, Othello, Proof, Search, SearchConfig, SearchGame, TicTacToe};
+use parmcts::search::{ChanceSelection, SearchConfigBuilder};
+use parmcts::{ConnectFour, Einstein, Game, Mode, Othello, Proof, Search, SearchConfig, SearchGame, TicTacToe};
 use rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -15,16 +16,45 @@ fn stress<G: SearchGame>(root: &G, playouts: u64, virtual_loss: u32, expand: u32
         .virtual_loss(virtual_loss)
         .expand_threshold(expand)
         .arena_nodes(nodes)
-        .seed(playouts ^ virtual_loss as u64)
-        .build()
-        .unwrap();
+        .seed(playouts ^ virtual_loss as u64);
+    stress_built(root, config, &format!("vl={virtual_loss}"))
+}
+
+/// Runs the search `config` describes from `root` and checks the invariants and counts.
+fn stress_built<G: SearchGame>(root: &G, config: SearchConfigBuilder, label: &str) -> parmcts::SearchResult {
+    let config = config.build().unwrap();
+    let playouts = config.playouts().unwrap();
     let mut search = Search::new(config).unwrap();
     let result = search.run(root).unwrap();
-    let reachable = search.check_invariants().unwrap_or_else(|e| panic!("{} vl={virtual_loss}: {e}", G::NAME));
+    let reachable = search.check_invariants().unwrap_or_else(|e| panic!("{} {label}: {e}", G::NAME));
     assert_eq!(result.playouts, playouts);
     assert_eq!(result.root_visits, playouts);
     assert_eq!(reachable, result.nodes);
     result
+}
+
+/// Chance nodes (EinStein's die rolls, alternating with moves) under 16 workers, the
+/// outcomes sampled by their weights and walked in proportion (where the workers read
+/// each other's virtual loss to spread over the outcomes).
+#[test]
+fn stress_einstein_chance_nodes_16_threads() {
+    for chance in [ChanceSelection::Sample, ChanceSelection::Walk] {
+        for (virtual_loss, expand) in [(1, 1), (0, 1), (2, 8)] {
+            let config = SearchConfig::builder()
+                .playouts(400_000)
+                .mode(Mode::TreeParallel)
+                .threads(16)
+                .virtual_loss(virtual_loss)
+                .expand_threshold(expand)
+                .chance(chance)
+                .seed(u64::from(virtual_loss));
+            stress_built(&Einstein::new(), config, &format!("chance={chance} vl={virtual_loss}"));
+        }
+        // RAVE's AMAF credits beside chance nodes (whose outcomes get none).
+        let config =
+            SearchConfig::builder().playouts(200_000).mode(Mode::TreeParallel).threads(16).chance(chance).rave(1000.0);
+        stress_built(&Einstein::new(), config, &format!("chance={chance} rave"));
+    }
 }
 
 #[test]
@@ -171,4 +201,6 @@ fn stress_solver_16_threads() {
     stress_solver(&ConnectFour::new(), 2_000_000, 2);
     stress_solver(&random_position::<ConnectFour>(16, 3), 1_000_000, 3);
     stress_solver(&random_position::<Othello>(44, 4), 1_000_000, 4);
+    // Chance nodes are never proven; the player nodes below them are.
+    stress_solver(&random_position::<Einstein>(16, 5), 400_000, 5);
 }

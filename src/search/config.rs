@@ -14,7 +14,9 @@ use std::time::Duration;
 
 pub use super::error::ConfigError;
 pub use super::iteration::MAX_LEAVES;
-pub use super::options::{Evaluation, FinalMove, InFlight, Mode, Playout, Weights, DEFAULT_BIAS_K, SECURE_A};
+pub use super::options::{
+    ChanceSelection, Evaluation, FinalMove, InFlight, Mode, Playout, Weights, DEFAULT_BIAS_K, SECURE_A,
+};
 use crate::evaluator::{NTupleBoard, NTupleNetwork};
 use crate::games::Tuning;
 use crate::tree::NODE_BYTES;
@@ -138,6 +140,11 @@ search_settings! {
     /// How selection reads in-flight playouts: loss (virtual loss) or wu-uct.
     in_flight("in-flight", "loss|wu-uct", "loss"): InFlight = InFlight::Loss;
         set(in_flight: InFlight) => in_flight; text InFlight;
+    /// How the walk picks a chance node's outcome (games with dice): sample (drawn by its weight) or walk (each outcome in proportion to its weight).
+    ///
+    /// See [`ChanceSelection`]; games without chance turns never read it.
+    chance("chance", "sample|walk", "sample"): ChanceSelection = ChanceSelection::Sample;
+        set(chance: ChanceSelection) => chance; text ChanceSelection;
     /// Playouts each worker keeps in flight, 1-4.
     ///
     /// A worker descends to `n` leaves, virtual loss spreading them, then runs their `n`
@@ -651,6 +658,7 @@ setting_text_by_from_str!(
     FinalMove => "visits, value or secure",
     Playout => "random or biased",
     InFlight => "loss or wu-uct",
+    ChanceSelection => "sample or walk",
 );
 
 impl SettingText for bool {

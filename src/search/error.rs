@@ -74,6 +74,8 @@ pub enum ConfigError {
     UnknownPlayout(String),
     /// `in-flight` was not `loss` or `wu-uct`.
     UnknownInFlight(String),
+    /// `chance` was not `sample` or `walk`.
+    UnknownChance(String),
     /// `leaves` was 0 or above the most a worker keeps in flight.
     BadLeaves {
         /// The count given.
@@ -146,6 +148,7 @@ impl fmt::Display for ConfigError {
             ConfigError::BadBiasK(k) => write!(f, "progressive bias K must be finite and > 0 (got {k})"),
             ConfigError::UnknownPlayout(p) => write!(f, "unknown playout policy '{p}' (expected random or biased)"),
             ConfigError::UnknownInFlight(p) => write!(f, "unknown in-flight rule '{p}' (expected loss or wu-uct)"),
+            ConfigError::UnknownChance(p) => write!(f, "unknown chance selection '{p}' (expected sample or walk)"),
             ConfigError::BadLeaves { got, max } => write!(f, "leaves must be 1 to {max} (got {got})"),
             ConfigError::BadRave(k) => write!(f, "RAVE k must be finite and >= 0 (got {k})"),
             ConfigError::BadEvalWeight(l) => write!(f, "eval-weight must be 0 to 1 (got {l})"),
@@ -188,6 +191,7 @@ impl ConfigError {
             ConfigError::BadBiasK(_) => "bias-k",
             ConfigError::UnknownPlayout(_) => "playout",
             ConfigError::UnknownInFlight(_) => "in-flight",
+            ConfigError::UnknownChance(_) => "chance",
             ConfigError::BadLeaves { .. } => "leaves",
             ConfigError::BadRave(_) => "rave",
             ConfigError::BadEvalWeight(_) => "eval-weight",

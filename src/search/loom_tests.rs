@@ -7,8 +7,9 @@ use loom::sync::Arc;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::iteration::{expand, prove_ancestors, Step, Worker};
+use super::options::ChanceSelection;
 use super::params::IterationParams;
-use crate::games::{Game, GameError, Move, MoveList, Outcome, Player, Playouts, Tuning};
+use crate::games::{Game, GameError, Move, MoveList, Outcome, Player, Playouts, SearchGame, Tuning, Turn};
 use crate::policy::UctParams;
 use crate::tree::invariants::{check, check_proofs, Expectations};
 use crate::tree::{Arena, ExclusiveTree, Expansion, NodeId, Proof, SharedTree, TreeOps};
@@ -55,6 +56,78 @@ impl Playouts for Nim {}
 impl Tuning for Nim {}
 impl crate::solver::Endgame for Nim {}
 impl crate::evaluator::NTupleBoard for Nim {}
+
+/// Nim with dice: before each move a coin shows 1 (weight 1) or 2 (weight 3), and the
+/// player takes 1 stone or the number shown. Chance nodes alternate with player nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct CoinNim {
+    stones: u8,
+    to_move: Player,
+    /// The coin's face, 0 while it is still to be tossed.
+    shown: u8,
+}
+
+impl Game for CoinNim {
+    const NAME: &'static str = "coin-nim";
+    const HAS_CHANCE: bool = true;
+    type Moves = MoveList<2>;
+    fn new() -> Self {
+        CoinNim { stones: 3, to_move: Player::One, shown: 0 }
+    }
+    fn side_to_move(&self) -> Player {
+        self.to_move
+    }
+    fn turn(&self) -> Turn {
+        if self.shown == 0 {
+            Turn::Chance
+        } else {
+            Turn::Player(self.to_move)
+        }
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        (self.stones == 0).then(|| Outcome::Win(self.to_move.other()))
+    }
+    fn legal_moves(&self) -> MoveList<2> {
+        if self.shown == 0 {
+            return [Move(1), Move(2)].into_iter().collect();
+        }
+        let mut moves: MoveList<2> = [Move(1)].into_iter().collect();
+        if self.shown == 2 && self.stones >= 2 {
+            moves.push(Move(2));
+        }
+        moves
+    }
+    fn chance_weight(&self, mv: Move) -> f32 {
+        if mv.0 == 1 {
+            1.0
+        } else {
+            3.0
+        }
+    }
+    fn play_unchecked(&mut self, mv: Move) {
+        if self.shown == 0 {
+            self.shown = mv.0 as u8;
+        } else {
+            self.stones -= mv.0 as u8;
+            self.to_move = self.to_move.other();
+            self.shown = 0;
+        }
+    }
+    fn hash(&self) -> u64 {
+        u64::from(self.stones) | u64::from(self.shown) << 8
+    }
+    fn parse_move(&self, text: &str) -> Result<Move, GameError> {
+        Err(GameError::BadMove(text.to_string()))
+    }
+    fn format_move(&self, mv: Move) -> String {
+        mv.0.to_string()
+    }
+}
+
+impl Playouts for CoinNim {}
+impl Tuning for CoinNim {}
+impl crate::solver::Endgame for CoinNim {}
+impl crate::evaluator::NTupleBoard for CoinNim {}
 
 fn model(f: impl Fn() + Sync + Send + 'static) {
     let mut builder = loom::model::Builder::new();
@@ -142,9 +215,17 @@ fn loom_two_lanes_beside_a_worker_keep_invariants() {
 /// Two workers on one tree after two sequential iterations; worker 0 runs `lanes`
 /// iterations at once.
 fn concurrent_iterations(lanes: usize) {
+    concurrent_iterations_of(Nim::new(), lanes, ChanceSelection::Sample);
+}
+
+/// [`concurrent_iterations`] on any tiny game `root`, chance nodes picked by `chance`.
+fn concurrent_iterations_of<G: SearchGame + Copy + Send + Sync + 'static>(
+    root: G,
+    lanes: usize,
+    chance: ChanceSelection,
+) {
     model(move || {
         let mut arena = Arena::new(16).unwrap();
-        let root = Nim::new();
         let params = IterationParams {
             uct: UctParams { c: 1.4, ..UctParams::default() },
             virtual_loss: 1,
@@ -153,6 +234,7 @@ fn concurrent_iterations(lanes: usize) {
             biased_playouts: false,
             gammas: None,
             prune: false,
+            chance,
             solver: false,
             endgame_leaf_nodes: 0,
             network: None,
@@ -207,6 +289,20 @@ fn concurrent_iterations(lanes: usize) {
         };
         check(&arena, expect).unwrap();
     });
+}
+
+/// Chance nodes on the shared tree: two workers walk CoinNim's coin tosses in proportion
+/// (`chance=walk`, reading each other's virtual loss) while the tosses' children are
+/// expanded and backed up; the invariants hold whatever the interleaving.
+#[test]
+fn loom_walked_chance_nodes_keep_invariants() {
+    concurrent_iterations_of(CoinNim::new(), 1, ChanceSelection::Walk);
+}
+
+/// The same with the outcomes sampled by their weights (`chance=sample`).
+#[test]
+fn loom_sampled_chance_nodes_keep_invariants() {
+    concurrent_iterations_of(CoinNim::new(), 1, ChanceSelection::Sample);
 }
 
 /// MCTS-Solver on the shared tree. In a 3-stone game (lost for the player to move:

@@ -37,8 +37,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 pub use config::{
-    ConfigError, Evaluation, FinalMove, InFlight, Mode, Playout, SearchConfig, SearchConfigBuilder, Setting,
-    SettingError, Weights, DEFAULT_ARENA_NODES, DEFAULT_BIAS_K, DEFAULT_EXPAND_THRESHOLD, MAX_ARENA_NODES,
+    ChanceSelection, ConfigError, Evaluation, FinalMove, InFlight, Mode, Playout, SearchConfig, SearchConfigBuilder,
+    Setting, SettingError, Weights, DEFAULT_ARENA_NODES, DEFAULT_BIAS_K, DEFAULT_EXPAND_THRESHOLD, MAX_ARENA_NODES,
     MAX_EVAL_DEPTH, MAX_LEAVES, MAX_PLAYOUTS, MAX_THREADS, MIN_ARENA_NODES, SECURE_A, SETTINGS,
 };
 pub use params::BATCH_MIN_VISITS_PER_THREAD;
@@ -112,6 +112,9 @@ pub struct Search {
     last_leaves: usize,
     /// Whether the last run kept RAVE's statistics (its resolved `rave` > 0).
     last_rave: bool,
+    /// Whether the last search's game has chance turns (whose outcomes get no AMAF
+    /// credit, so invariant 5 is not checked).
+    last_chance: bool,
     /// Per arena: (visits, leaf visits) its root had when the last run started.
     prior_root: Vec<(u64, u64)>,
     /// Set by [`Search::reuse`]: the hash of the position whose subtree now sits at the
@@ -155,6 +158,7 @@ impl Search {
             last_playouts: vec![0; trees],
             last_leaves: 1,
             last_rave: false,
+            last_chance: false,
             prior_root: vec![(0, 0); trees],
             reuse_hash: None,
             scratch,
@@ -217,6 +221,7 @@ impl Search {
         let params = IterationParams::resolve::<G>(cfg, gammas, network.as_deref());
         self.last_leaves = params.leaves;
         self.last_rave = params.uct.rave > 0.0;
+        self.last_chance = G::HAS_CHANCE;
         if self.last_rave {
             // Allocated once, lazily zeroed (a no-op when `Search::new` allocated them).
             self.arenas.iter_mut().chain(self.scratch.as_mut()).for_each(Arena::enable_amaf);
@@ -369,7 +374,7 @@ impl Search {
                     exact_leaf_visits: self.one_walk_in_flight(),
                     prior_root_visits: prior.0,
                     prior_root_leaf: prior.1,
-                    amaf_covers_visits: self.last_rave,
+                    amaf_covers_visits: self.last_rave && !self.last_chance,
                 },
             )?;
         }

@@ -1,5 +1,6 @@
 //! The named choices of a search configuration: threading [`Mode`], [`FinalMove`] rule,
-//! [`Playout`] policy, [`InFlight`] rule, move [`Weights`] and leaf [`Evaluation`].
+//! [`Playout`] policy, [`InFlight`] rule, [`ChanceSelection`], move [`Weights`] and leaf
+//! [`Evaluation`].
 
 use std::fmt;
 use std::str::FromStr;
@@ -169,6 +170,41 @@ impl FromStr for InFlight {
             "loss" => Ok(InFlight::Loss),
             "wu-uct" => Ok(InFlight::WuUct),
             _ => Err(ConfigError::UnknownInFlight(s.to_string())),
+        }
+    }
+}
+
+/// How the walk down the tree picks the outcome at a chance node (a die roll).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ChanceSelection {
+    /// Draw the outcome by its weight ([`crate::Game::chance_weight`]), as the game would.
+    #[default]
+    Sample,
+    /// Walk the outcomes in proportion to their weights: take the one furthest below its
+    /// share of the node's walks, `p_i · (N + 1) − n_i` largest (ties: the first), with
+    /// the walks in flight (virtual loss) counted, so that concurrent walks spread. Each
+    /// outcome's share of the walks then stays within one walk of `p_i · N` (sequential
+    /// search), and no variance comes from the draw.
+    Walk,
+}
+
+impl fmt::Display for ChanceSelection {
+    /// The name [`ChanceSelection::from_str`] reads: `sample` or `walk`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ChanceSelection::Sample => "sample",
+            ChanceSelection::Walk => "walk",
+        })
+    }
+}
+
+impl FromStr for ChanceSelection {
+    type Err = ConfigError;
+    fn from_str(s: &str) -> Result<ChanceSelection, ConfigError> {
+        match s {
+            "sample" => Ok(ChanceSelection::Sample),
+            "walk" => Ok(ChanceSelection::Walk),
+            _ => Err(ConfigError::UnknownChance(s.to_string())),
         }
     }
 }

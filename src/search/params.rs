@@ -7,7 +7,7 @@ use crate::games::SearchGame;
 use crate::policy::UctParams;
 use crate::weights::MoveWeights;
 
-use super::config::{InFlight, Mode, Playout, SearchConfig, Weights};
+use super::config::{ChanceSelection, InFlight, Mode, Playout, SearchConfig, Weights};
 use super::iteration::MAX_LEAVES;
 use super::SearchError;
 
@@ -43,6 +43,8 @@ pub(crate) struct IterationParams<'a> {
     pub gammas: Option<&'a [f32]>,
     /// Win-first / block-first pruning at expansion and in playouts.
     pub prune: bool,
+    /// How a chance node's outcome is picked on the walk down.
+    pub chance: ChanceSelection,
     /// The leaf evaluator, if any, and its share λ of a leaf's value (1: no playout).
     pub network: Option<&'a NTupleNetwork>,
     pub eval_weight: f32,
@@ -120,6 +122,7 @@ impl<'a> IterationParams<'a> {
             biased_playouts: config.playout_for::<G>() == Playout::Biased,
             gammas,
             prune: config.prune_for::<G>(),
+            chance: config.chance,
             network,
             eval_weight: config.eval_weight,
             eval_depth: config.eval_depth,
