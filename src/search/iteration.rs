@@ -750,7 +750,7 @@ fn sample_chance_child<G: SearchGame, T: TreeOps, R: RngCore>(
 fn walk_chance_child<G: SearchGame, T: TreeOps>(tree: &mut T, state: &G, first: NodeId, count: u32, vl: u32) -> NodeId {
     let children = (0..count).map(|i| NodeId(first.0 + i));
     let walks_and_weight = |tree: &mut T, child: NodeId| {
-        let in_flight = if vl > 0 { tree.virtual_loss(child) / vl } else { 0 };
+        let in_flight = tree.virtual_loss(child).checked_div(vl).unwrap_or(0);
         let walks = f64::from(tree.stats(child).visits) + f64::from(in_flight);
         (walks, f64::from(state.chance_weight(Move(tree.mv(child))).max(0.0)))
     };
