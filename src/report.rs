@@ -276,6 +276,9 @@ impl MatchReport {
 pub struct RecordLine<'a> {
     /// The game's index in the match.
     pub game: u64,
+    /// The board's set-up, for games with more than one (`9x10@3,1`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub board: Option<&'a str>,
     /// The opening moves.
     pub opening: &'a [String],
     /// The moves after the opening.
@@ -300,6 +303,7 @@ impl<'a> RecordLine<'a> {
     pub fn new(record: &'a GameRecord, players: [&'a str; 2]) -> RecordLine<'a> {
         RecordLine {
             game: record.index,
+            board: record.setup.as_deref(),
             opening: &record.opening,
             moves: &record.moves,
             result: record.result,

@@ -329,6 +329,13 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         Ok(game)
     }
 
+    /// The set-up of the board this position is on, where the game has more than one
+    /// (Connect Four's run-time boards: `9x10@3,1`), for game records; `None` for a game
+    /// with one board.
+    fn setup(&self) -> Option<String> {
+        None
+    }
+
     /// The GTP commands that set an external engine up for this game before
     /// `clear_board` (`boardsize`, `komi`): none by default. Used by the `gtp:` player.
     fn gtp_setup(&self) -> Vec<String> {

@@ -80,6 +80,8 @@ pub struct GameRecord {
     pub result: &'static str,
     /// How the game ended.
     pub ending: Ending,
+    /// The board's set-up where the game has more than one ([`Game::setup`]).
+    pub setup: Option<String>,
     /// Wall time of each move in milliseconds, by spec (`p1`'s, then `p2`'s), in order.
     pub move_ms: [Vec<f64>; 2],
 }
@@ -322,7 +324,7 @@ fn play_game<G: Evaluate + SearchGame>(
         Some(w) if w == p1_first => "p1",
         Some(_) => "p2",
     };
-    Ok(GameRecord { index, p1_first, opening, moves, result, ending, move_ms })
+    Ok(GameRecord { index, p1_first, opening, moves, result, ending, setup: start.setup(), move_ms })
 }
 
 /// Shows the legal move `mv`, played from `before`, to both players. An external engine
