@@ -149,6 +149,16 @@ fn sharing_every_p_playouts_is_reproducible() {
     assert_ne!(rank_0_alone, children(&first[0]).iter().map(|c| c.1 / 2).collect::<Vec<_>>());
 }
 
+/// Rounds with several workers per rank (started once, waiting at a barrier while the
+/// calling thread shares): every playout is counted once and the ranks agree.
+#[test]
+fn rounds_with_several_threads_per_rank_count_every_playout() {
+    let mut args = search_args("connect4", &["--playouts", "30000"], "2", "17");
+    args.extend(["--dist-every", "500"]);
+    let reports = ranks("every-threads", 2, &[], &args);
+    check_agreement(&reports, Some(30_000));
+}
+
 #[test]
 fn rank_zero_clock_stops_a_timed_search_on_every_rank() {
     let start = Instant::now();

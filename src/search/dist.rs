@@ -43,6 +43,7 @@
 //! [`Stopper::share`]: super::stop::Stopper::share
 
 use std::collections::HashMap;
+use std::sync::Barrier;
 use std::time::{Duration, Instant};
 
 use crossbeam_utils::CachePadded;
@@ -103,30 +104,55 @@ impl Driver for Dist {
             Some(every) => {
                 // Rounds: the workers run `every` playouts of this rank's budget, stop,
                 // and the calling thread shares; the next round starts after the share.
-                loop {
-                    let round = Stopper::round(every);
-                    if let [worker] = workers {
-                        // One worker runs on this thread: no thread is started and ended
-                        // per round (ranks that did so crashed in 3 of 4 Othello matches of
-                        // 200 games under Open MPI 4.1, each in a worker's exit, in std's
-                        // `Arc` drops; the cause is not found).
-                        run_worker(&mut SharedTree(arena), job, worker, Round { budget: &budget, round: &round });
-                    } else {
-                        std::thread::scope(|scope| {
-                            for worker in workers.iter_mut() {
-                                let budget = Round { budget: &budget, round: &round };
-                                scope.spawn(move || run_worker(&mut SharedTree(arena), job, worker, budget));
-                            }
-                        });
-                    }
+                let round = Stopper::round(every);
+                let mut share = |tally: &mut Tally| {
                     // A round cut short: the budget, the clock or a proof stopped it.
                     let done = round.claimed() < u64::from(every);
                     let time_up = rank == 0 && deadline_passed(job);
                     let stop = tally.share(&mut exchange, &world, arena, done, time_up);
                     check_panic(panic_rank, rank);
-                    if stop {
-                        break;
+                    round.restart();
+                    stop
+                };
+                if let [worker] = workers {
+                    // One worker runs on this thread, between the shares.
+                    loop {
+                        run_worker(&mut SharedTree(arena), job, worker, Round { budget: &budget, round: &round });
+                        if share(&mut tally) {
+                            break;
+                        }
                     }
+                } else {
+                    // The workers are started once and wait at a barrier while this thread
+                    // shares: no thread is started and ended per round (ranks that did so
+                    // crashed in 3 of 4 Othello matches of 200 games under Open MPI 4.1,
+                    // each in a worker's exit, in std's `Arc` drops; the cause is not found).
+                    let barrier = Barrier::new(threads + 1);
+                    let stop = AtomicBool::new(false);
+                    std::thread::scope(|scope| {
+                        for worker in workers.iter_mut() {
+                            let (barrier, stop, round, budget) = (&barrier, &stop, &round, &budget);
+                            scope.spawn(move || loop {
+                                run_worker(&mut SharedTree(arena), job, worker, Round { budget, round });
+                                barrier.wait(); // The round is over,
+                                barrier.wait(); // and shared.
+                                                // ORDERING: Relaxed: the barrier orders it after the store.
+                                if stop.load(Ordering::Relaxed) {
+                                    break;
+                                }
+                            });
+                        }
+                        loop {
+                            barrier.wait();
+                            let stop_now = share(&mut tally);
+                            // ORDERING: Relaxed: the barrier below publishes it.
+                            stop.store(stop_now, Ordering::Relaxed);
+                            barrier.wait();
+                            if stop_now {
+                                break;
+                            }
+                        }
+                    });
                 }
             }
             None => {

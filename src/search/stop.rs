@@ -120,6 +120,14 @@ pub(crate) struct SharedBudget {
 }
 
 impl SharedBudget {
+    /// Starts the budget over for the next round, while no worker draws from it.
+    #[cfg(feature = "mpi")]
+    pub fn restart(&self) {
+        // ORDERING: Relaxed: the barrier between two rounds orders this store after the
+        // last claims of one round and before the first of the next.
+        self.claimed.store(0, Ordering::Relaxed);
+    }
+
     /// The playouts granted so far (read after the workers are joined).
     #[cfg(feature = "mpi")]
     pub fn claimed(&self) -> u64 {
