@@ -56,7 +56,7 @@ use std::time::{Duration, Instant};
 
 use crate::alphabeta::Limits;
 use crate::games::evaluate::Evaluate;
-use crate::games::{Game, Move, Outcome, Turn};
+use crate::games::{Game, Move, Outcome, Player, Turn};
 
 /// The value of a win at the root, and the upper bound `U` of every value.
 pub const WIN: f64 = 1.0;
@@ -128,7 +128,7 @@ fn outcomes<G: Game>(game: &G) -> Vec<(Move, f64)> {
 
 /// `value` (for `child`'s side to move) as seen by `me`.
 #[inline]
-fn signed<G: Game>(child: &G, me: crate::games::Player, value: f64) -> f64 {
+fn signed<G: Game>(child: &G, me: Player, value: f64) -> f64 {
     if child.side_to_move() == me {
         value
     } else {
@@ -148,42 +148,64 @@ pub fn expectimax<G: Evaluate>(game: &G, depth: u32) -> (f64, Option<Move>) {
 /// [`expectimax`], also returning the number of positions it visited (the root, the
 /// chance positions and the leaves included), to compare with [`ExpectimaxResult::nodes`].
 pub fn expectimax_counted<G: Evaluate>(game: &G, depth: u32) -> (f64, Option<Move>, u64) {
-    fn node<G: Evaluate>(game: &G, depth: u32, plies: u32, nodes: &mut u64) -> (f64, Option<Move>) {
-        *nodes += 1;
-        if let Some(outcome) = game.outcome() {
-            return (terminal_value(game, outcome, plies), None);
-        }
-        if depth == 0 {
-            return (cutoff_value(game), None);
-        }
-        let me = game.side_to_move();
-        match game.turn() {
-            Turn::Chance => {
-                let mut sum = 0.0;
-                for (mv, p) in outcomes(game) {
-                    let mut child = game.clone();
-                    child.play_unchecked(mv);
-                    sum += p * signed(&child, me, node(&child, depth, plies, nodes).0);
-                }
-                (sum, None)
-            }
-            Turn::Player(_) => {
-                let mut best = (f64::NEG_INFINITY, None);
-                for mv in game.legal_moves() {
-                    let mut child = game.clone();
-                    child.play_unchecked(mv);
-                    let value = signed(&child, me, node(&child, depth - 1, plies + 1, nodes).0);
-                    if value > best.0 {
-                        best = (value, Some(mv));
-                    }
-                }
-                best
-            }
-        }
+    let mut nodes = 0;
+    let (value, best) = plain(game, depth, 0, &mut nodes);
+    (value, best, nodes)
+}
+
+/// The value of each legal move at a player's turn as [`expectimax`] sees it from
+/// `game` to `depth` plies (each move's position searched `depth − 1` plies deeper, its
+/// wins discounted from `game`): the largest is [`expectimax`]'s value. Empty at a chance
+/// turn, at depth 0 or in a finished game.
+pub fn move_values<G: Evaluate>(game: &G, depth: u32) -> Vec<(Move, f64)> {
+    if depth == 0 || game.outcome().is_some() || game.turn() == Turn::Chance {
+        return Vec::new();
     }
     let mut nodes = 0;
-    let (value, best) = node(game, depth, 0, &mut nodes);
-    (value, best, nodes)
+    let me = game.side_to_move();
+    game.legal_moves()
+        .into_iter()
+        .map(|mv| {
+            let mut child = game.clone();
+            child.play_unchecked(mv);
+            (mv, signed(&child, me, plain(&child, depth - 1, 1, &mut nodes).0))
+        })
+        .collect()
+}
+
+/// Plain expectimax of `game`, `plies` player plies below the root, counting `nodes`.
+fn plain<G: Evaluate>(game: &G, depth: u32, plies: u32, nodes: &mut u64) -> (f64, Option<Move>) {
+    *nodes += 1;
+    if let Some(outcome) = game.outcome() {
+        return (terminal_value(game, outcome, plies), None);
+    }
+    if depth == 0 {
+        return (cutoff_value(game), None);
+    }
+    let me = game.side_to_move();
+    match game.turn() {
+        Turn::Chance => {
+            let mut sum = 0.0;
+            for (mv, p) in outcomes(game) {
+                let mut child = game.clone();
+                child.play_unchecked(mv);
+                sum += p * signed(&child, me, plain(&child, depth, plies, nodes).0);
+            }
+            (sum, None)
+        }
+        Turn::Player(_) => {
+            let mut best = (f64::NEG_INFINITY, None);
+            for mv in game.legal_moves() {
+                let mut child = game.clone();
+                child.play_unchecked(mv);
+                let value = signed(&child, me, plain(&child, depth - 1, plies + 1, nodes).0);
+                if value > best.0 {
+                    best = (value, Some(mv));
+                }
+            }
+            best
+        }
+    }
 }
 
 /// Errors from [`Expectimax::search`].
@@ -337,7 +359,7 @@ impl Expectimax {
     fn child_value<G: Evaluate>(
         &mut self,
         child: &G,
-        me: crate::games::Player,
+        me: Player,
         depth: u32,
         plies: u32,
         alpha: f64,
