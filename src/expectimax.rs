@@ -89,6 +89,10 @@ pub const SCALE: f64 = 2000.0;
 /// depth limit may ask for.
 pub const MAX_DEPTH: u32 = 64;
 
+/// Player positions with at least this many plies left order their moves by static
+/// value.
+const ORDER_MIN_DEPTH: u32 = 2;
+
 /// How often (in nodes, a power of two) the search looks at the clock.
 const CLOCK_INTERVAL: u64 = 1024;
 
@@ -269,8 +273,11 @@ pub struct ExpectimaxResult {
 /// (see the module docs). Without chance turns it is fail-soft alpha-beta on the
 /// squashed value scale.
 ///
-/// * **Move ordering**: the best root move of the previous iteration is searched first;
-///   other positions search their moves in [`Game::legal_moves`] order.
+/// * **Move ordering**: the best root move of the previous iteration first; at a
+///   player's turn with 2 or more plies left, the moves by the static value of their
+///   position (a win at once first, then [`cutoff_value`]); with 1 ply left, in
+///   [`Game::legal_moves`] order (ordering there would cost as many evaluations as it
+///   saves). Rolls are searched in [`Game::legal_moves`] order.
 /// * **Time**: checked every 1024 nodes; an interrupted iteration is discarded. Depth 1
 ///   always completes.
 /// * **Early stop**: an iteration that met no depth cut-off searched every line to its
@@ -375,25 +382,40 @@ impl Expectimax {
     /// A player's turn: fail-soft alpha-beta over the moves.
     fn player<G: Evaluate>(&mut self, game: &G, depth: u32, plies: u32, alpha: f64, beta: f64, root: bool) -> f64 {
         let me = game.side_to_move();
-        let mut moves = game.legal_moves();
+        let mut children: Vec<(Move, G, f64)> = game
+            .legal_moves()
+            .into_iter()
+            .map(|mv| {
+                let mut child = game.clone();
+                child.play_unchecked(mv);
+                (mv, child, 0.0)
+            })
+            .collect();
+        if depth >= ORDER_MIN_DEPTH {
+            // Best static value first (a win at once before anything else); stable.
+            for (_, child, key) in &mut children {
+                *key = match child.outcome() {
+                    Some(outcome) => signed(child, me, terminal_value(child, outcome, plies + 1)),
+                    None => signed(child, me, cutoff_value(child)),
+                };
+            }
+            children.sort_by(|a, b| b.2.total_cmp(&a.2));
+        }
         if root {
             // The previous iteration's best move first.
-            let moves = moves.as_mut();
-            if let Some(i) = self.root_best.and_then(|b| moves.iter().position(|&m| m == b)) {
-                moves[..=i].rotate_right(1);
+            if let Some(i) = self.root_best.and_then(|b| children.iter().position(|c| c.0 == b)) {
+                children[..=i].rotate_right(1);
             }
         }
         let (mut best, mut best_move, mut alpha) = (f64::NEG_INFINITY, None, alpha);
-        for mv in moves {
-            let mut child = game.clone();
-            child.play_unchecked(mv);
-            let value = self.child_value(&child, me, depth - 1, plies + 1, alpha, beta);
+        for (mv, child, _) in &children {
+            let value = self.child_value(child, me, depth - 1, plies + 1, alpha, beta);
             if self.aborted {
                 return 0.0;
             }
             if value > best {
                 best = value;
-                best_move = Some(mv);
+                best_move = Some(*mv);
                 alpha = alpha.max(value);
                 if best >= beta {
                     break;
