@@ -220,3 +220,28 @@ fn bad_expectimax_specs_exit_with_code_2() {
         assert_eq!(stderr.trim().lines().count(), 1, "{spec}: {stderr}");
     }
 }
+
+/// The node counts of plain expectimax and Star1 at depths 1-4 from the start position
+/// after each roll, printed as a table (Star1's count covers its iterations 1 to `d`):
+/// `cargo test --test expectimax -- --ignored --nocapture` (ignored: depth 4 takes a
+/// while in a debug build).
+#[test]
+#[ignore]
+fn einstein_nodes_from_the_start() {
+    println!("roll depth plain star1 ratio");
+    for depth in 1..=4 {
+        let (mut plain_total, mut star1_total) = (0, 0);
+        for face in 1..=6 {
+            let mut game = Einstein::new();
+            game.play_sequence(&format!("d{face}")).unwrap();
+            let (value, _, plain) = expectimax_counted(&game, depth);
+            let result = Expectimax::new().search(&game, Limits::depth(depth)).unwrap();
+            assert!((result.value - value).abs() < TOLERANCE);
+            assert!(result.nodes <= plain, "d{face} depth {depth}");
+            println!("d{face} {depth} {plain} {} {:.3}", result.nodes, result.nodes as f64 / plain as f64);
+            plain_total += plain;
+            star1_total += result.nodes;
+        }
+        println!("all {depth} {plain_total} {star1_total} {:.3}", star1_total as f64 / plain_total as f64);
+    }
+}
