@@ -158,7 +158,8 @@ impl fmt::Display for PlayerError {
             PlayerError::ChanceTurns(game) => {
                 write!(
                     f,
-"minimax and alphabeta players do not search chance turns ({game} has dice): use expectimax, mcts or random"
+                    "minimax and alphabeta players do not search chance turns ({game} has dice): \
+                     use expectimax, mcts or random"
                 )
             }
         }
