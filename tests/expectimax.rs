@@ -246,3 +246,22 @@ fn einstein_nodes_from_the_start() {
         println!("all {depth} {plain_total} {star1_total} {:.3}", star1_total as f64 / plain_total as f64);
     }
 }
+
+/// The `expectimax:` spec: its limits, its time budget, and a player that moves legally
+/// (built only with the game's evaluation).
+#[test]
+fn expectimax_specs_build_players() {
+    use parmcts::players::{PlayerError, PlayerSpec};
+    let spec = PlayerSpec::parse("expectimax:depth=3,time-ms=150").unwrap();
+    let limits = Limits { max_depth: Some(3), time: Some(Duration::from_millis(150)) };
+    assert_eq!(spec, PlayerSpec::Expectimax { limits });
+    assert_eq!(spec.time_budget(), Some(Duration::from_millis(150)));
+    assert_eq!(PlayerSpec::parse("expectimax:depth=3").unwrap().time_budget(), None);
+    assert!(matches!(spec.build::<Einstein>(0), Err(PlayerError::NeedsEvaluation("expectimax"))));
+    let mut player = PlayerSpec::parse("expectimax:depth=2").unwrap().build_with_evaluation::<Einstein>(0).unwrap();
+    let mut game = Einstein::new();
+    assert!(matches!(player.choose(&game), Err(PlayerError::ChanceToMove)));
+    game.play_sequence("d2").unwrap();
+    let mv = player.choose(&game).unwrap();
+    assert!(game.legal_moves().as_ref().contains(&mv));
+}
