@@ -17,6 +17,8 @@
 //!   [`training`] fits them by Coulom's MM.
 //! * [`evaluator`]: learned position evaluators, the n-tuple network ([`NTupleNetwork`])
 //!   and its TD(0) self-play training; Othello and Connect Four ship trained networks.
+//! * [`expectimax`]: the baseline for games with chance turns (EinStein): expectimax
+//!   with Star1 pruning.
 //! * [`alphabeta`], [`solver`], [`mod@matches`], [`players`]: the baselines, the exact
 //!   Connect Four solver and Othello endgame solver, the match harness and the players
 //!   behind one trait.
@@ -43,6 +45,7 @@ pub mod benchmark;
 #[cfg(feature = "mpi")]
 pub mod cluster;
 pub mod evaluator;
+pub mod expectimax;
 pub mod games;
 pub mod gtp;
 pub mod matches;

@@ -1,8 +1,10 @@
 //! Players behind one trait ([`Agent`]), built from text specs such as
 //! `mcts:playouts=10000,c=1.4`, `mcts:time-ms=500,mode=tree,threads=4`, `random`,
-//! `minimax:depth=4`, `alphabeta:depth=6`, `alphabeta:time-ms=200` or
+//! `minimax:depth=4`, `alphabeta:depth=6`, `alphabeta:time-ms=200`,
 //! `alphabeta:depth=4,eval=network` (the depth cut-off scored by the game's shipped
-//! n-tuple network; `eval=FILE` for a network file, `eval=heuristic` the default).
+//! n-tuple network; `eval=FILE` for a network file, `eval=heuristic` the default), or
+//! `expectimax:depth=3` / `expectimax:time-ms=200` (expectimax with Star1 pruning, the
+//! baseline for games with dice: [`crate::expectimax`]).
 //!
 //! The keys of an `mcts:` spec are the same as the `search` command's flags: both go
 //! through [`crate::search::SETTINGS`], so a flag and a spec key can never disagree.
@@ -16,6 +18,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::alphabeta::{minimax, AbError, AlphaBeta, Evaluate, Limits};
 use crate::evaluator::{NTupleNetwork, NetworkError};
+use crate::expectimax::{Expectimax, ExpectimaxError, MAX_DEPTH as EXPECTIMAX_MAX_DEPTH};
 use crate::games::{random_below, Game, Move, SearchGame};
 use crate::gtp::client::{ClientError, GtpClient};
 use crate::gtp::game::colour_name;
@@ -26,7 +29,8 @@ use crate::solver::{solved_to_play, Endgame, Solved};
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum SpecError {
-    /// The player kind is not `random`, `mcts`, `minimax` or `alphabeta`.
+    /// The player kind is not `random`, `mcts`, `minimax`, `alphabeta`, `expectimax` or
+    /// `gtp`.
     UnknownPlayer(String),
     /// An option is not `key=value`.
     MalformedOption {
@@ -76,7 +80,8 @@ impl fmt::Display for SpecError {
         match self {
             SpecError::UnknownPlayer(text) => write!(
                 f,
-                "unknown player '{text}' (expected random, mcts:key=value,..., minimax:depth=D or alphabeta:...)"
+                "unknown player '{text}' (expected random, mcts:key=value,..., minimax:depth=D, alphabeta:..., \
+                 expectimax:depth=D|time-ms=T or gtp:COMMAND)"
             ),
             SpecError::MalformedOption { spec, option } => {
                 write!(f, "bad option '{option}' in '{spec}' (expected key=value)")
@@ -107,6 +112,10 @@ pub enum PlayerError {
     Search(SearchError),
     /// The alpha-beta player's search failed.
     AlphaBeta(AbError),
+    /// The expectimax player's search failed.
+    Expectimax(ExpectimaxError),
+    /// A player was asked to move at a chance turn, where the referee rolls.
+    ChanceToMove,
     /// The position is already over.
     GameOver,
     /// A minimax or alpha-beta player was asked for a game without a heuristic
@@ -136,6 +145,8 @@ impl fmt::Display for PlayerError {
         match self {
             PlayerError::Search(e) => e.fmt(f),
             PlayerError::AlphaBeta(e) => e.fmt(f),
+            PlayerError::Expectimax(e) => e.fmt(f),
+            PlayerError::ChanceToMove => write!(f, "asked for a move at a chance turn (the referee rolls the die)"),
             PlayerError::GameOver => write!(f, "the game is already over"),
             PlayerError::NeedsEvaluation(kind) => {
                 write!(f, "a {kind} player needs the game's heuristic evaluation (build_with_evaluation)")
@@ -147,7 +158,8 @@ impl fmt::Display for PlayerError {
             PlayerError::ChanceTurns(game) => {
                 write!(
                     f,
-                    "minimax and alphabeta players do not search chance turns ({game} has dice): use mcts or random"
+                    "minimax and alphabeta players do not search chance turns ({game} has dice): \
+                     use expectimax, mcts or random"
                 )
             }
         }
@@ -165,6 +177,12 @@ impl From<SearchError> for PlayerError {
 impl From<NetworkError> for PlayerError {
     fn from(e: NetworkError) -> Self {
         PlayerError::Network(e)
+    }
+}
+
+impl From<ExpectimaxError> for PlayerError {
+    fn from(e: ExpectimaxError) -> Self {
+        PlayerError::Expectimax(e)
     }
 }
 
@@ -199,6 +217,12 @@ pub enum PlayerSpec {
         eval: EvalSpec,
         /// Node budget of the game's exact solver, tried before searching (0: off).
         endgame: u64,
+    },
+    /// Expectimax with Star1 pruning and iterative deepening ([`Expectimax`]): the
+    /// baseline for games with chance turns, and alpha-beta for the others.
+    Expectimax {
+        /// Depth (player plies) and/or time limit per move.
+        limits: Limits,
     },
     /// An external engine over GTP (`gtp:COMMAND LINE`): the program and its arguments.
     Gtp(Vec<String>),
@@ -263,9 +287,12 @@ fn options<'a>(text: &'a str, options: &'a str) -> Result<Vec<(&'a str, &'a str)
 }
 
 impl PlayerSpec {
-    /// Parses `random`, `mcts[:key=value,...]`, `minimax:depth=D`, or
+    /// Parses `random`, `mcts[:key=value,...]`, `minimax:depth=D`,
     /// `alphabeta:depth=D` / `alphabeta:time-ms=T` (both allowed; `tt-mb=M` sizes the
-    /// table, `eval=heuristic|network|FILE` picks the cut-off score). An `mcts` spec with no budget gets 10,000 playouts.
+    /// table, `eval=heuristic|network|FILE` picks the cut-off score),
+    /// `expectimax:depth=D` / `expectimax:time-ms=T` (both allowed; depth at most
+    /// [`EXPECTIMAX_MAX_DEPTH`]) or `gtp:COMMAND LINE`. An `mcts` spec with no budget
+    /// gets 10,000 playouts.
     ///
     /// # Errors
     /// [`SpecError`] naming the unknown player, key or bad value.
@@ -341,6 +368,26 @@ impl PlayerSpec {
                     _ => Ok(PlayerSpec::AlphaBeta { limits, tt_mb, eval, endgame }),
                 }
             }
+            "expectimax" => {
+                let mut limits = Limits::default();
+                for (key, value) in options {
+                    match key {
+                        "depth" => limits.max_depth = Some(parse_num(key, value)?),
+                        "time-ms" => limits.time = Some(Duration::from_millis(parse_num(key, value)?)),
+                        _ => {
+                            let expected = "depth, time-ms";
+                            return Err(SpecError::UnknownOption { player: "expectimax", key: key.into(), expected });
+                        }
+                    }
+                }
+                match (limits.max_depth, limits.time) {
+                    (None, None) => missing("expectimax needs depth=D or time-ms=T"),
+                    (Some(0), _) => missing("depth must be at least 1 (got 0)"),
+                    (Some(d), _) if d > EXPECTIMAX_MAX_DEPTH => missing("depth must be at most 64"),
+                    (_, Some(t)) if t.is_zero() => missing("time-ms must be at least 1 (got 0)"),
+                    _ => Ok(PlayerSpec::Expectimax { limits }),
+                }
+            }
             _ => Err(SpecError::UnknownPlayer(text.to_string())),
         }
     }
@@ -349,17 +396,17 @@ impl PlayerSpec {
     pub fn time_budget(&self) -> Option<std::time::Duration> {
         match self {
             PlayerSpec::Mcts(config) => config.time(),
-            PlayerSpec::AlphaBeta { limits, .. } => limits.time,
+            PlayerSpec::AlphaBeta { limits, .. } | PlayerSpec::Expectimax { limits } => limits.time,
             PlayerSpec::Random | PlayerSpec::Minimax { .. } | PlayerSpec::Gtp(_) => None,
         }
     }
 
     /// Builds a random or MCTS player for any game the search takes; `seed` decorrelates
-    /// players that share a spec. Minimax and alpha-beta players need the game's
-    /// heuristic evaluation: build them with [`PlayerSpec::build_with_evaluation`].
+    /// players that share a spec. Minimax, alpha-beta and expectimax players need the
+    /// game's heuristic evaluation: build them with [`PlayerSpec::build_with_evaluation`].
     ///
     /// # Errors
-    /// [`PlayerError::NeedsEvaluation`] for a minimax or alpha-beta spec;
+    /// [`PlayerError::NeedsEvaluation`] for a minimax, alpha-beta or expectimax spec;
     /// [`PlayerError::Search`] if the search memory cannot be set up.
     pub fn build<G: SearchGame>(&self, seed: u64) -> Result<Box<dyn Agent<G>>, PlayerError> {
         Ok(match self {
@@ -368,15 +415,18 @@ impl PlayerSpec {
             PlayerSpec::Gtp(command) => Box::new(GtpAgent::new(command.clone())),
             PlayerSpec::Minimax { .. } => return Err(PlayerError::NeedsEvaluation("minimax")),
             PlayerSpec::AlphaBeta { .. } => return Err(PlayerError::NeedsEvaluation("alphabeta")),
+            PlayerSpec::Expectimax { .. } => return Err(PlayerError::NeedsEvaluation("expectimax")),
         })
     }
 
-    /// Builds any player, minimax and alpha-beta included, for a game with a heuristic
-    /// evaluation ([`Evaluate`]).
+    /// Builds any player, minimax, alpha-beta and expectimax included, for a game with a
+    /// heuristic evaluation ([`Evaluate`]).
     ///
     /// # Errors
     /// [`PlayerError`] if the search or the transposition table cannot be set up, or
-    /// the alpha-beta player's network cannot be loaded ([`PlayerError::Network`]).
+    /// the alpha-beta player's network cannot be loaded ([`PlayerError::Network`]);
+    /// [`PlayerError::ChanceTurns`] for a minimax or alpha-beta player in a game with
+    /// dice (expectimax searches them).
     pub fn build_with_evaluation<G: Evaluate + SearchGame>(&self, seed: u64) -> Result<Box<dyn Agent<G>>, PlayerError> {
         Ok(match self {
             PlayerSpec::Minimax { .. } | PlayerSpec::AlphaBeta { .. } if G::HAS_CHANCE => {
@@ -389,6 +439,9 @@ impl PlayerSpec {
                     search = search.with_network(network);
                 }
                 Box::new(AlphaBetaAgent { search, limits: *limits, endgame: *endgame })
+            }
+            PlayerSpec::Expectimax { limits } => {
+                Box::new(ExpectimaxAgent { search: Expectimax::new(), limits: *limits })
             }
             PlayerSpec::Random | PlayerSpec::Mcts(_) | PlayerSpec::Gtp(_) => self.build(seed)?,
         })
@@ -594,5 +647,18 @@ impl<G: Evaluate + Endgame> Agent<G> for AlphaBetaAgent<G> {
             return Ok(best);
         }
         Ok(self.search.search(game, self.limits)?.best_move)
+    }
+}
+
+/// Plays the move of an iterative-deepening expectimax search with Star1 pruning.
+#[derive(Debug)]
+pub struct ExpectimaxAgent {
+    search: Expectimax,
+    limits: Limits,
+}
+
+impl<G: Evaluate> Agent<G> for ExpectimaxAgent {
+    fn choose(&mut self, game: &G) -> Result<Move, PlayerError> {
+        self.search.search(game, self.limits)?.best_move.ok_or(PlayerError::ChanceToMove)
     }
 }

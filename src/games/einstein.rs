@@ -67,6 +67,38 @@ impl Einstein {
         }
     }
 
+    /// A position with these pieces, `to_move` to roll: each piece is written as in a
+    /// piece move, its number and its cell (`"1d4"`: piece 1 on d4); pieces not listed
+    /// are captured. For hand positions (tests, puzzles).
+    ///
+    /// # Errors
+    /// [`GameError::BadPosition`] naming a piece that is not a number 1-6 and a cell, or a
+    /// piece number or cell given twice.
+    pub fn from_pieces(red: &[&str], blue: &[&str], to_move: Player) -> Result<Einstein, GameError> {
+        let mut game = Einstein { boards: [0; 2], cells: [[CAPTURED; PIECES]; 2], to_move, die: 0 };
+        for (side, pieces) in [red, blue].into_iter().enumerate() {
+            for &text in pieces {
+                let bad = |note: &str| GameError::BadPosition(format!("piece '{text}' ({note})"));
+                let mv = game
+                    .parse_move(text)
+                    .ok()
+                    .filter(|m| m.0 >= PIECE_MOVE_BASE)
+                    .ok_or_else(|| bad("expected a piece 1-6 and a cell a1-e5, like 1d4"))?;
+                let index = mv.0 - PIECE_MOVE_BASE;
+                let (piece, cell) = (usize::from(index / u16::from(CELLS)), (index % u16::from(CELLS)) as u8);
+                if game.cells[side][piece] != CAPTURED {
+                    return Err(bad("the piece is given twice"));
+                }
+                if (game.boards[0] | game.boards[1]) & (1 << cell) != 0 {
+                    return Err(bad("the cell is taken"));
+                }
+                game.cells[side][piece] = cell;
+                game.boards[side] |= 1 << cell;
+            }
+        }
+        Ok(game)
+    }
+
     /// The rolled face (1–6), or `None` when a roll is pending.
     pub fn die(&self) -> Option<u8> {
         (self.die != 0).then_some(self.die)
@@ -366,5 +398,25 @@ mod tests {
         // Piece 3 is gone: pieces 4 (a2) and 2 (c1) may move.
         let moves: Vec<String> = g.legal_moves().iter().map(|&m| g.format_move(m)).collect();
         assert_eq!(moves, ["4b2", "4a3", "4b3", "2d1", "2c2", "2d2"]);
+    }
+
+    #[test]
+    fn hand_positions_place_the_pieces_given() {
+        let g = Einstein::from_pieces(&["1d4", "6e1"], &["1b1"], Player::Two).unwrap();
+        assert_eq!((g.piece_cell(Player::One, 1), g.piece_cell(Player::One, 6)), (Some(18), Some(4)));
+        assert_eq!((g.piece_cell(Player::One, 2), g.piece_cell(Player::Two, 1)), (None, Some(1)));
+        assert_eq!((g.turn(), g.side_to_move()), (Turn::Chance, Player::Two));
+        let start: Vec<String> =
+            RED_START.iter().enumerate().map(|(p, &c)| format!("{}{}", p + 1, Einstein::cell_name(c))).collect();
+        let blue: Vec<String> =
+            RED_START.iter().enumerate().map(|(p, &c)| format!("{}{}", p + 1, Einstein::cell_name(24 - c))).collect();
+        fn as_str(v: &[String]) -> Vec<&str> {
+            v.iter().map(String::as_str).collect()
+        }
+        assert_eq!(Einstein::from_pieces(&as_str(&start), &as_str(&blue), Player::One).unwrap(), Einstein::new());
+        for (red, blue) in [(&["1d4", "1e1"][..], &[][..]), (&["1d4"], &["2d4"]), (&["d4"], &[]), (&["7d4"], &[])] {
+            let err = Einstein::from_pieces(red, blue, Player::One).unwrap_err();
+            assert!(matches!(err, GameError::BadPosition(_)), "{red:?} {blue:?}: {err}");
+        }
     }
 }

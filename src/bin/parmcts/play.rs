@@ -14,7 +14,8 @@ use crate::common::{game_parser, out, parse_position, parse_spec, print_json, Bo
 /// The grammar of a player spec, for `--help`.
 pub const SPEC_HELP: &str = "Player specs: `random`; `mcts[:key=value,...]` with the search settings' keys \
 (`mcts:playouts=10000,c=1.4`, `mcts:time-ms=500,mode=tree,threads=4`; no budget: 10000 playouts); \
-`minimax:depth=D`; `alphabeta:depth=D`, `alphabeta:time-ms=T` (both allowed; `tt-mb=M` sizes the table).";
+`minimax:depth=D`; `alphabeta:depth=D`, `alphabeta:time-ms=T` (both allowed; `tt-mb=M` sizes the table); \
+`expectimax:depth=D`, `expectimax:time-ms=T` (both allowed; searches die rolls, for einstein).";
 
 #[derive(Args, Debug)]
 #[command(after_help = SPEC_HELP)]
