@@ -14,12 +14,17 @@ struct Reference {
 
 impl Reference {
     fn new() -> Self {
+        Self::with_setup([[1, 2, 3, 4, 5, 6]; 2])
+    }
+
+    /// `setup[side][i]`: the piece on the side's i-th start cell.
+    fn with_setup(setup: [[u8; 6]; 2]) -> Self {
         let mut board = [[0i8; 5]; 5];
-        // Red's pieces 1-6 along the rows from a1: a1 b1 c1 a2 b2 a3 (x, y).
+        // Red's start cells along the rows from a1: a1 b1 c1 a2 b2 a3 (x, y); Blue's mirrored.
         let red = [(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (0, 2)];
-        for (k, &(x, y)) in red.iter().enumerate() {
-            board[y][x] = k as i8 + 1;
-            board[4 - y][4 - x] = -(k as i8 + 1);
+        for (i, &(x, y)) in red.iter().enumerate() {
+            board[y][x] = setup[0][i] as i8;
+            board[4 - y][4 - x] = -(setup[1][i] as i8);
         }
         Reference { board, red_to_move: true, die: None }
     }
@@ -109,7 +114,18 @@ fn einstein_matches_the_array_reference_over_random_games() {
     let mut state = 0x9e37_79b9_7f4a_7c15u64;
     let mut wins = [0u32; 2];
     for game_index in 0..3000 {
-        let (mut g, mut r) = (Einstein::new(), Reference::new());
+        // The first half from the fixed arrangement, the rest from random ones.
+        let (mut g, mut r) = if game_index < 1500 {
+            (Einstein::new(), Reference::new())
+        } else {
+            let mut setup = [[1, 2, 3, 4, 5, 6]; 2];
+            for numbers in &mut setup {
+                for i in (1..6).rev() {
+                    numbers.swap(i, (next(&mut state) % (i as u64 + 1)) as usize);
+                }
+            }
+            (Einstein::with_setup(setup).unwrap(), Reference::with_setup(setup))
+        };
         for ply in 0..1000 {
             let mut expected = r.moves();
             expected.sort();
@@ -246,5 +262,61 @@ fn the_referee_rolls_the_same_dice_for_both_games_of_a_pair() {
         assert_eq!(out.status.code(), Some(2), "{p2}");
         assert!(String::from_utf8_lossy(&out.stderr).contains("do not search chance turns"), "{p2}");
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Free set-ups: random arrangements are permutations on the start cells, written and
+/// read back as text; bad ones are errors; `match --variant random` gives both games of a
+/// pair one arrangement, and its records name it.
+#[test]
+fn random_setups_are_arrangements_that_records_name() {
+    assert_eq!(Einstein::new().setup().as_deref(), Some("123456/123456"));
+    let mut seen = std::collections::HashSet::new();
+    for seed in 0..300 {
+        let g = Einstein::setup_from_seed(seed);
+        let text = g.setup().expect("a start position");
+        assert_eq!(Einstein::parse_setup(&text).unwrap(), g, "{text}");
+        for player in [Player::One, Player::Two] {
+            let cells: std::collections::HashSet<u8> = (1..=6).map(|n| g.piece_cell(player, n).unwrap()).collect();
+            let start: std::collections::HashSet<u8> =
+                (1..=6).map(|n| Einstein::new().piece_cell(player, n).unwrap()).collect();
+            assert_eq!(cells, start, "{text}");
+        }
+        seen.insert(text);
+    }
+    assert!(seen.len() > 290, "only {} distinct set-ups", seen.len());
+    for bad in ["123455/123456", "12345/123456", "123456-123456", "723456/123456"] {
+        let err = Einstein::parse_setup(bad).unwrap_err().to_string();
+        assert!(err.contains("set-up"), "{bad}: {err}");
+    }
+    let mut g = Einstein::new();
+    g.play_sequence("d1 1b2").unwrap();
+    assert_eq!(g.setup(), None, "a piece left its start cell");
+
+    let dir = std::env::temp_dir().join(format!("parmcts-einstein-setup-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let records = dir.join("games.jsonl");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_parmcts"))
+        .args(["match", "--game", "einstein", "--variant", "random", "--p1", "random", "--p2", "random"])
+        .args(["--games", "6", "--seed", "3", "--records"])
+        .arg(&records)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut boards: Vec<(u64, String)> = std::fs::read_to_string(&records)
+        .unwrap()
+        .lines()
+        .map(|line| {
+            let record: serde_json::Value = serde_json::from_str(line).unwrap();
+            (record["game"].as_u64().unwrap(), record["board"].as_str().unwrap().to_string())
+        })
+        .collect();
+    boards.sort();
+    assert_eq!(boards.len(), 6);
+    for pair in boards.chunks(2) {
+        assert_eq!(pair[0].1, pair[1].1, "one arrangement per pair");
+        Einstein::parse_setup(&pair[0].1).unwrap();
+    }
+    assert!(boards[0].1 != boards[2].1 || boards[2].1 != boards[4].1, "{boards:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

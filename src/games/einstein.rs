@@ -13,9 +13,11 @@
 //! pieces; there are no draws.
 //!
 //! # Setup
-//! In the real game each player arranges its pieces freely. Here the start position is
-//! one fixed arrangement ([`RED_START`], mirrored for Blue): piece 1 in the corner, then
-//! the pieces along the rows. A free setup is not modelled.
+//! In the real game each player arranges its pieces freely on its six start cells.
+//! [`Game::new`] is one fixed arrangement ([`RED_START`], mirrored for Blue): piece 1 in
+//! the corner, then the pieces along the rows; [`Einstein::with_setup`] takes any other,
+//! and `parmcts match --variant random` draws both sides' arrangements at random for each
+//! pair of games ([`Einstein::setup_from_seed`]), as a stand-in for the players' choice.
 //!
 //! # Notation
 //! Cells are a file letter `a`–`e` (x, left to right) and a rank `1`–`5` (y, bottom to
@@ -97,6 +99,83 @@ impl Einstein {
             }
         }
         Ok(game)
+    }
+
+    /// The start position with each side's pieces arranged by `setup`: `setup[side][i]` is
+    /// the number (1–6) of the piece on that side's `i`-th start cell ([`RED_START`]'s
+    /// order for Red, mirrored for Blue). [`Game::new`] is `[[1, 2, 3, 4, 5, 6]; 2]`.
+    ///
+    /// # Errors
+    /// [`GameError::BadPosition`] unless each side's numbers are 1–6, each once.
+    pub fn with_setup(setup: [[u8; PIECES]; 2]) -> Result<Einstein, GameError> {
+        let mut game = Einstein { boards: [0; 2], cells: [[CAPTURED; PIECES]; 2], to_move: Player::One, die: 0 };
+        for (side, numbers) in setup.iter().enumerate() {
+            for (i, &number) in numbers.iter().enumerate() {
+                let piece = usize::from(number).wrapping_sub(1);
+                if piece >= PIECES || game.cells[side][piece] != CAPTURED {
+                    let numbers: String = numbers.iter().map(|n| n.to_string()).collect();
+                    return Err(GameError::BadPosition(format!(
+                        "set-up '{numbers}': each of the pieces 1-6 once, on the start cells in order"
+                    )));
+                }
+                let cell = if side == 0 { RED_START[i] } else { CELLS - 1 - RED_START[i] };
+                game.cells[side][piece] = cell;
+                game.boards[side] |= 1 << cell;
+            }
+        }
+        Ok(game)
+    }
+
+    /// A start position with both sides' pieces arranged at random (uniformly, each side
+    /// independently), as players of the real game arrange them freely.
+    pub fn random_setup<R: rand_core::RngCore>(rng: &mut R) -> Einstein {
+        let mut setup = [[1, 2, 3, 4, 5, 6]; 2];
+        for numbers in &mut setup {
+            for i in (1..PIECES).rev() {
+                numbers.swap(i, super::random_below(rng, i as u32 + 1) as usize);
+            }
+        }
+        Einstein::with_setup(setup).expect("a permutation of 1-6")
+    }
+
+    /// [`Einstein::random_setup`] from a seed (the set-ups of a match's pairs).
+    pub fn setup_from_seed(seed: u64) -> Einstein {
+        use rand_core::SeedableRng;
+        Self::random_setup(&mut rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed))
+    }
+
+    /// Reads a set-up as [`Game::setup`] writes it, `123456/654321` (Red's numbers on its
+    /// start cells, then Blue's), into its start position.
+    ///
+    /// # Errors
+    /// [`GameError::BadPosition`] naming the text.
+    pub fn parse_setup(text: &str) -> Result<Einstein, GameError> {
+        let bad = || GameError::BadPosition(format!("set-up '{text}' (expected six digits 1-6, '/', six more)"));
+        let (red, blue) = text.trim().split_once('/').ok_or_else(bad)?;
+        let mut setup = [[0u8; PIECES]; 2];
+        for (numbers, digits) in setup.iter_mut().zip([red, blue]) {
+            if digits.len() != PIECES || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(bad());
+            }
+            for (n, b) in numbers.iter_mut().zip(digits.bytes()) {
+                *n = b - b'0';
+            }
+        }
+        Self::with_setup(setup)
+    }
+
+    /// The numbers on each side's start cells (which pieces still stand there), as
+    /// [`Einstein::with_setup`] takes them; `None` once a start cell is left or a piece
+    /// is lost.
+    fn start_setup(&self) -> Option<[[u8; PIECES]; 2]> {
+        let mut setup = [[0u8; PIECES]; 2];
+        for (side, numbers) in setup.iter_mut().enumerate() {
+            for (i, n) in numbers.iter_mut().enumerate() {
+                let cell = if side == 0 { RED_START[i] } else { CELLS - 1 - RED_START[i] };
+                *n = self.cells[side].iter().position(|&c| c == cell)? as u8 + 1;
+            }
+        }
+        Some(setup)
     }
 
     /// The rolled face (1–6), or `None` when a roll is pending.
@@ -210,6 +289,15 @@ impl Game for Einstein {
             game.boards[1] |= 1 << (CELLS - 1 - cell);
         }
         game
+    }
+
+    /// The arrangement of the start position (`123456/654321`: the piece numbers on
+    /// Red's start cells a1, b1, c1, a2, b2, a3, then on Blue's e5, d5, c5, e4, d4, e3),
+    /// while every piece is still on its start cell; `None` after that.
+    fn setup(&self) -> Option<String> {
+        let setup = self.start_setup()?;
+        let digits = |numbers: &[u8; PIECES]| numbers.iter().map(|n| n.to_string()).collect::<String>();
+        Some(format!("{}/{}", digits(&setup[0]), digits(&setup[1])))
     }
 
     fn side_to_move(&self) -> Player {

@@ -329,9 +329,9 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         Ok(game)
     }
 
-    /// The set-up of the board this position is on, where the game has more than one
-    /// (Connect Four's run-time boards: `9x10@3,1`), for game records; `None` for a game
-    /// with one board.
+    /// The set-up of this position's game where the game has more than one, for game
+    /// records: Connect Four's run-time board (`9x10@3,1`), EinStein's arrangement of the
+    /// pieces (read from a start position); `None` for a game with one.
     fn setup(&self) -> Option<String> {
         None
     }

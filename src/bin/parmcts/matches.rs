@@ -11,7 +11,7 @@ use parmcts::gtp::sgf::{self, Decision, GameToRecord, RecordWriter};
 use parmcts::matches::{run_match_from, Ending, GameRecord, MatchConfig, Openings, Sprt};
 use parmcts::players::PlayerSpec;
 use parmcts::report::{MatchReport, MoveTimesReport, RecordLine};
-use parmcts::{with_game, ConnectFourBoard, GameKind};
+use parmcts::{with_game, ConnectFourBoard, Einstein, GameKind};
 use parmcts::{Mode, Player, SearchGame};
 
 use crate::common::{
@@ -46,8 +46,9 @@ pub struct MatchArgs {
     seed: u64,
     #[command(flatten)]
     board: BoardFlags,
-    /// Connect Four: `random` draws each pair of games a board of the value-guided
-    /// Connect Four report (width and height in 9-12, one blocked cell) from the seed.
+    /// `random`: each pair of games gets, from the seed, a Connect Four board of the
+    /// value-guided Connect Four report (width and height in 9-12, one blocked cell), or
+    /// EinStein arrangements of both sides' pieces.
     #[arg(long, help_heading = "Connect Four board")]
     variant: Option<String>,
     /// Append one JSON line per game to this file.
@@ -77,8 +78,16 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
                 move |pair: u64| ConnectFourBoard::variant_from_seed(seed ^ pair.wrapping_mul(0x9E37_79B9_7F4A_7C15));
             return run_game::<ConnectFourBoard>(args, start);
         }
+        Some("random") if args.game == GameKind::Einstein => {
+            let seed = args.seed;
+            let start = move |pair: u64| Einstein::setup_from_seed(seed ^ pair.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            return run_game::<Einstein>(args, start);
+        }
         Some("random") => {
-            return Err(Failure::flag("--variant", format!("only Connect Four has variants (not '{}')", args.game)));
+            return Err(Failure::flag(
+                "--variant",
+                format!("only Connect Four and EinStein have variants (not '{}')", args.game),
+            ));
         }
         Some(other) => return Err(Failure::flag("--variant", format!("bad value '{other}' (expected random)"))),
     }
