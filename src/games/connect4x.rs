@@ -7,11 +7,17 @@
 //!
 //! The 7x6 game without a blocked cell has its own type, [`super::ConnectFour`], on a
 //! 64-bit bitboard; this type leaves it untouched, so the 7x6 speed is unchanged by
-//! construction. Here each player's stones are one `u16` per column (bit `row`), at most
-//! 12 columns: a 12x12 board with a sentinel row needs 156 bits, more than a `u128`.
-//! A move's four in a row is found by walking the four lines through its cell (at most
-//! three cells each way), and the action values by the same walk on the cells a move
-//! could fill.
+//! construction. Here each player's stones are a column-major bitboard of `height + 1`
+//! bits per column (bit `col * (height + 1) + row`, the top bit of each column an
+//! always-empty sentinel, as in `connect4.rs`): up to 12 x 13 = 156 bits, kept in three
+//! `u64` words (`Wide`). The blocked cell is in neither player's stones, so it breaks
+//! every line through it. Four in a row, and the cells where a stone would complete four,
+//! are shifts and ANDs along the strides 1, `height`, `height + 1` and `height + 2`
+//! (Tromp's Fhourstones; Pons, "Solving Connect 4", part 9), so a move's class for the
+//! action values and the pruning is a few bit tests once the two sides' winning cells
+//! are known. The playouts run on the narrowest word that holds the board: a `u64` up to
+//! 64 bits (7x6 with a blocked cell), a `u128` up to 128 (9x9, 10x10), else the three
+//! words.
 //!
 //! # Notation
 //! Moves are columns `1..=width`, separated by spaces or commas (`10` is one column).
@@ -19,10 +25,16 @@
 //! row 1 at the bottom) followed by the moves: `9x10@3,1: 5 5 4`. Without a header the
 //! board is 7x6 with no blocked cell.
 
+use std::ops::{BitAnd, BitOr, Shl, Shr};
+
 use rand_core::RngCore;
 
 use super::evaluate::Evaluate;
-use super::{random_below, Game, GameError, Move, MoveList, Outcome, Player, Playouts, Tuning};
+use super::playout::recorded_play_out;
+use super::{
+    random_below, roulette_by, Game, GameError, Move, MoveList, MovesPlayed, Outcome, Player, PlayoutPolicy, Playouts,
+    Tuning,
+};
 
 /// The fewest columns or rows a board may have.
 pub const MIN_SIDE: u8 = 4;
@@ -76,24 +88,15 @@ impl From<BoardError> for GameError {
 /// blocked cell. The first player moves first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ConnectFourBoard {
-    /// Each player's stones, one `u16` per column, bit `row` (row 0 at the bottom).
-    stones: [[u16; MAX_SIDE as usize]; 2],
-    /// The next free row of each column (`height` when full).
-    next: [u8; MAX_SIDE as usize],
+    /// The stones, the columns' next free rows and the plies.
+    stones: Stones<Wide>,
     width: u8,
     height: u8,
     /// The blocked cell's column, or `NONE`.
     blocked_col: u8,
     /// The blocked cell's row (meaningless without a blocked column).
     blocked_row: u8,
-    /// Plies played.
-    plies: u8,
-    /// Whether the last move made four in a row.
-    won: bool,
 }
-
-/// The four line directions: up, right, up-right, down-right.
-const DIRECTIONS: [(i32, i32); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
 
 impl ConnectFourBoard {
     /// The empty board of `width` columns and `height` rows, with the cell in column
@@ -110,14 +113,11 @@ impl ConnectFourBoard {
             return Err(BoardError::Height(height));
         }
         let mut board = ConnectFourBoard {
-            stones: [[0; MAX_SIDE as usize]; 2],
-            next: [0; MAX_SIDE as usize],
+            stones: Stones { by_player: [Wide::default(); 2], next: [0; MAX_SIDE as usize], plies: 0, won: false },
             width: width as u8,
             height: height as u8,
             blocked_col: NONE,
             blocked_row: 0,
-            plies: 0,
-            won: false,
         };
         if let Some((col, row)) = blocked {
             if col >= width || row >= height {
@@ -127,7 +127,7 @@ impl ConnectFourBoard {
             board.blocked_row = row as u8;
             // A stone dropped into the column stops on the blocked cell: the cells below
             // it stay empty for ever.
-            board.next[col as usize] = row as u8 + 1;
+            board.stones.next[col as usize] = row as u8 + 1;
         }
         Ok(board)
     }
@@ -204,7 +204,7 @@ impl ConnectFourBoard {
 
     /// Plies played.
     pub fn plies(&self) -> u32 {
-        u32::from(self.plies)
+        u32::from(self.stones.plies)
     }
 
     /// Cells a stone may ever fill: the board less the blocked cell and the cells below it.
@@ -216,7 +216,7 @@ impl ConnectFourBoard {
     /// Whether `col` (0-based) is on the board and not full.
     #[inline]
     pub fn can_play(&self, col: u32) -> bool {
-        col < self.width() && self.next[col as usize] < self.height
+        col < self.width() && self.stones.next[col as usize] < self.height
     }
 
     /// The stone in column `col`, row `row` (0-based), if any; `None` also for the
@@ -225,82 +225,36 @@ impl ConnectFourBoard {
         if col >= self.width() || row >= self.height() {
             return None;
         }
-        let bit = 1 << row;
-        if self.stones[0][col as usize] & bit != 0 {
+        let bit = col * self.shape().h1 + row;
+        if self.stones.by_player[0].test(bit) {
             Some(Player::One)
-        } else if self.stones[1][col as usize] & bit != 0 {
+        } else if self.stones.by_player[1].test(bit) {
             Some(Player::Two)
         } else {
             None
         }
     }
 
-    /// Whether `player` has a stone at (`col`, `row`), which may be off the board.
-    #[inline(always)]
-    fn has(&self, player: usize, col: i32, row: i32) -> bool {
-        (col as u32) < self.width() && (row as u32) < self.height() && self.stones[player][col as usize] >> row & 1 != 0
-    }
-
-    /// Whether a stone of `player` at the empty cell (`col`, `row`) would make four in a
-    /// row with its stones already there.
-    #[inline]
-    fn completes_four(&self, player: usize, col: i32, row: i32) -> bool {
-        DIRECTIONS.iter().any(|&(dc, dr)| {
-            let mut count = 1;
-            for sign in [1, -1] {
-                let (mut c, mut r) = (col + sign * dc, row + sign * dr);
-                while count < 4 && self.has(player, c, r) {
-                    count += 1;
-                    c += sign * dc;
-                    r += sign * dr;
-                }
-            }
-            count >= 4
-        })
-    }
-
-    /// The row a stone dropped into `col` (not full) lands on.
-    #[inline]
-    fn landing_row(&self, col: u32) -> i32 {
-        i32::from(self.next[col as usize])
-    }
-
     /// Whether playing `col` (not full) wins at once for the side to move.
     #[inline]
     pub fn is_winning_move(&self, col: u32) -> bool {
-        self.completes_four(self.mover_index(), col as i32, self.landing_row(col))
+        let shape = self.shape();
+        let stones = &self.stones;
+        has_four(stones.by_player[stones.mover()] | Wide::bit(stones.landing(shape, col)), shape.h1)
     }
 
+    /// The geometry the rules run on.
     #[inline]
-    fn mover_index(&self) -> usize {
-        usize::from(self.plies & 1)
+    fn shape(&self) -> Shape {
+        Shape { width: self.width(), height: self.height(), h1: self.height() + 1, cells: self.playable_cells() }
     }
 
     /// The class of move `col` for the action values and the pruning (see
     /// [`Playouts::action_value`] for this type).
     #[inline]
     fn class(&self, col: u32) -> MoveClass {
-        let me = self.mover_index();
-        let (c, r) = (col as i32, self.landing_row(col));
-        if self.completes_four(me, c, r) {
-            return MoveClass::Win;
-        }
-        if self.completes_four(1 - me, c, r) {
-            return MoveClass::Block;
-        }
-        // The cell above becomes playable: a gift when it wins for the opponent, a spoil
-        // when it wins for the mover (the opponent can block it). The blocked cell is
-        // never above a playable one.
-        let above = r + 1;
-        if above < i32::from(self.height) {
-            if self.completes_four(1 - me, c, above) {
-                return MoveClass::Gift;
-            }
-            if self.completes_four(me, c, above) {
-                return MoveClass::Spoil;
-            }
-        }
-        MoveClass::Plain
+        let shape = self.shape();
+        self.stones.class(shape, &self.stones.threats(shape), col)
     }
 
     fn render_board(&self) -> String {
@@ -324,6 +278,424 @@ impl ConnectFourBoard {
     }
 }
 
+/// A board's geometry as the rules need it.
+#[derive(Clone, Copy, Debug)]
+struct Shape {
+    width: u32,
+    height: u32,
+    /// Bits per column: the rows and the sentinel.
+    h1: u32,
+    /// Cells a stone may ever fill: the game is drawn when they all are.
+    cells: u32,
+}
+
+impl Shape {
+    /// Bits the board spans.
+    #[inline]
+    fn bits(&self) -> u32 {
+        self.width * self.h1
+    }
+}
+
+/// Runs `$body` with the type `$w` the narrowest [`Word`] that holds the bits of
+/// `$shape` (a [`Shape`]).
+macro_rules! on_narrowest_word {
+    ($shape:expr, $w:ident => $body:expr) => {{
+        let bits = $shape.bits();
+        if bits <= u64::BITS {
+            type $w = u64;
+            $body
+        } else if bits <= u128::BITS {
+            type $w = u128;
+            $body
+        } else {
+            type $w = Wide;
+            $body
+        }
+    }};
+}
+
+/// What changes as moves are played, on bitboards of word `W` (`Wide` in the board;
+/// the narrowest word that holds it during a playout).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Stones<W> {
+    /// Each player's stones (index 0 the first player), bit `col * (height + 1) + row`.
+    by_player: [W; 2],
+    /// The next free row of each column (`height` when full).
+    next: [u8; MAX_SIDE as usize],
+    /// Plies played.
+    plies: u8,
+    /// Whether the last move made four in a row.
+    won: bool,
+}
+
+/// The cells where a stone would complete four in a row, for the side to move (`mine`)
+/// and its opponent (`theirs`): sentinels and filled cells included, so only the bits of
+/// empty cells on the board mean anything.
+struct Threats<W> {
+    mine: W,
+    theirs: W,
+}
+
+impl<W: Word> Stones<W> {
+    /// The same position on another word (one that holds the board).
+    #[inline]
+    fn convert<V: Word>(&self) -> Stones<V> {
+        Stones {
+            by_player: self.by_player.map(|stones| V::from_wide(stones.to_wide())),
+            next: self.next,
+            plies: self.plies,
+            won: self.won,
+        }
+    }
+
+    /// The side to move's index in `by_player`.
+    #[inline(always)]
+    fn mover(&self) -> usize {
+        usize::from(self.plies & 1)
+    }
+
+    #[inline(always)]
+    fn side_to_move(&self) -> Player {
+        if self.plies & 1 == 0 {
+            Player::One
+        } else {
+            Player::Two
+        }
+    }
+
+    #[inline(always)]
+    fn outcome(&self, shape: Shape) -> Option<Outcome> {
+        if self.won {
+            Some(Outcome::Win(self.side_to_move().other()))
+        } else if u32::from(self.plies) == shape.cells {
+            Some(Outcome::Draw)
+        } else {
+            None
+        }
+    }
+
+    /// Whether column `col` (on the board) is not full.
+    #[inline(always)]
+    fn can_play(&self, shape: Shape, col: u32) -> bool {
+        u32::from(self.next[col as usize]) < shape.height
+    }
+
+    /// The bit of the cell a stone dropped into `col` (not full) lands on.
+    #[inline(always)]
+    fn landing(&self, shape: Shape, col: u32) -> u32 {
+        col * shape.h1 + u32::from(self.next[col as usize])
+    }
+
+    /// The open columns, left to right (the game not over).
+    #[inline]
+    fn legal_moves(&self, shape: Shape) -> MoveList<{ MAX_SIDE as usize }> {
+        let mut moves = MoveList::new();
+        for col in 0..shape.width {
+            if self.can_play(shape, col) {
+                moves.push(Move(col as u16));
+            }
+        }
+        moves
+    }
+
+    /// Drops the side to move's stone into `col` (on the board, not full).
+    #[inline(always)]
+    fn play(&mut self, shape: Shape, col: u32) {
+        let me = self.mover();
+        let stones = self.by_player[me] | W::bit(self.landing(shape, col));
+        // A four is new: the mover had none before (the game would be over).
+        self.won = has_four(stones, shape.h1);
+        self.by_player[me] = stones;
+        self.next[col as usize] += 1;
+        self.plies += 1;
+    }
+
+    #[inline(always)]
+    fn threats(&self, shape: Shape) -> Threats<W> {
+        let me = self.mover();
+        Threats {
+            mine: winning_cells(self.by_player[me], shape.h1),
+            theirs: winning_cells(self.by_player[1 - me], shape.h1),
+        }
+    }
+
+    /// The class of move `col` (not full) from the winning cells: its landing cell wins
+    /// for the mover, else for the opponent (a block); else the cell above it wins for the
+    /// opponent (a gift) or the mover (a spoil). The cells above the landing one are empty,
+    /// so only the stones below and beside a cell decide whether it completes four; the
+    /// blocked cell is never above a playable one.
+    #[inline(always)]
+    fn class(&self, shape: Shape, threats: &Threats<W>, col: u32) -> MoveClass {
+        let cell = self.landing(shape, col);
+        let has_above = u32::from(self.next[col as usize]) + 1 < shape.height;
+        if threats.mine.test(cell) {
+            MoveClass::Win
+        } else if threats.theirs.test(cell) {
+            MoveClass::Block
+        } else if has_above && threats.theirs.test(cell + 1) {
+            MoveClass::Gift
+        } else if has_above && threats.mine.test(cell + 1) {
+            MoveClass::Spoil
+        } else {
+            MoveClass::Plain
+        }
+    }
+
+    /// Uniform over the open columns by rejection (draw a column, redraw while it is
+    /// full), no move list, to the end.
+    #[inline]
+    fn random_playout<R: RngCore>(&mut self, shape: Shape, rng: &mut R) -> Outcome {
+        loop {
+            if let Some(outcome) = self.outcome(shape) {
+                return outcome;
+            }
+            let col = loop {
+                let col = random_below(rng, shape.width);
+                if self.can_play(shape, col) {
+                    break col;
+                }
+            };
+            self.play(shape, col);
+        }
+    }
+
+    /// The trait's playout loop (`recorded_play_out`) with the move classes of each ply
+    /// computed once from the winning cells: the same legal moves in the same order, the
+    /// same pruning, the same draws from `rng`, so the same game. With `prune`,
+    /// [`prune_by_class`]; among the moves kept, with `biased` the roulette wheel of the
+    /// action values, else uniform; `on_move` hears each (player, move).
+    #[inline]
+    fn policy_playout<R: RngCore>(
+        &mut self,
+        shape: Shape,
+        rng: &mut R,
+        prune: bool,
+        biased: bool,
+        mut on_move: impl FnMut(Player, Move),
+    ) -> Outcome {
+        loop {
+            if let Some(outcome) = self.outcome(shape) {
+                return outcome;
+            }
+            let mut moves = self.legal_moves(shape);
+            let moves = moves.as_mut();
+            let mv = if prune || biased {
+                let threats = self.threats(shape);
+                let class = |mv: Move| self.class(shape, &threats, u32::from(mv.0));
+                let kept = if prune { prune_by_class(moves, class) } else { moves.len() };
+                let kept = &moves[..kept];
+                if biased {
+                    roulette_by(kept, rng, |mv| class(mv).action_value())
+                } else {
+                    kept[random_below(rng, kept.len() as u32) as usize]
+                }
+            } else {
+                moves[random_below(rng, moves.len() as u32) as usize]
+            };
+            on_move(self.side_to_move(), mv);
+            self.play(shape, u32::from(mv.0));
+        }
+    }
+}
+
+/// Win-first / block-first from the move classes, without playing anything: reorders
+/// `moves` and returns how many come first. A winning move alone; else the blocks; else
+/// the moves that do not give the opponent a winning cell; else all.
+fn prune_by_class(moves: &mut [Move], class: impl Fn(Move) -> MoveClass) -> usize {
+    let mut classes = [MoveClass::Plain; MAX_SIDE as usize];
+    for (class_of, &mv) in classes.iter_mut().zip(moves.iter()) {
+        *class_of = class(mv);
+    }
+    let n = moves.len();
+    if let Some(i) = classes[..n].iter().position(|&c| c == MoveClass::Win) {
+        moves.swap(0, i);
+        return 1;
+    }
+    let any_block = classes[..n].contains(&MoveClass::Block);
+    let keep = |class: MoveClass| -> bool {
+        if any_block {
+            class == MoveClass::Block
+        } else {
+            class != MoveClass::Gift
+        }
+    };
+    let mut kept = 0;
+    for i in 0..n {
+        if keep(classes[i]) {
+            moves.swap(kept, i);
+            classes.swap(kept, i);
+            kept += 1;
+        }
+    }
+    if kept == 0 {
+        n
+    } else {
+        kept
+    }
+}
+
+/// Whether `stones` hold four in a row; `h1` bits per column.
+#[inline(always)]
+fn has_four<W: Word>(stones: W, h1: u32) -> bool {
+    let line = |dir: u32| {
+        let pairs = stones & (stones >> dir);
+        pairs & (pairs >> (2 * dir))
+    };
+    (line(1) | line(h1) | line(h1 - 1) | line(h1 + 1)) != W::ZERO
+}
+
+/// The cells where a stone would complete four in a row with `stones` (`h1` bits per
+/// column), filled or not, sentinels included: vertical (three stones below), horizontal
+/// and both diagonals (the four windows of four through each cell). As `connect4.rs`'s
+/// `winning_cells` (Pons, part 9, `compute_winning_position`) without the final mask;
+/// the sentinels stop lines from wrapping across columns.
+#[inline(always)]
+fn winning_cells<W: Word>(stones: W, h1: u32) -> W {
+    let mut cells = (stones << 1) & (stones << 2) & (stones << 3);
+    for dir in [h1, h1 - 1, h1 + 1] {
+        // Two neighbours on one side, then either a third on that side or one opposite.
+        let pair = (stones << dir) & (stones << (2 * dir));
+        cells = cells | (pair & (stones << (3 * dir))) | (pair & (stones >> dir));
+        let pair = (stones >> dir) & (stones >> (2 * dir));
+        cells = cells | (pair & (stones >> (3 * dir))) | (pair & (stones << dir));
+    }
+    cells
+}
+
+/// The words the bitboards live in: `u64` and `u128` for the boards that fit, [`Wide`]
+/// for every board. Shifts are by 1 to 63 bits (the line strides and their multiples,
+/// at most 3 x 14 = 42).
+trait Word:
+    Copy + PartialEq + BitAnd<Output = Self> + BitOr<Output = Self> + Shl<u32, Output = Self> + Shr<u32, Output = Self>
+{
+    /// No bit set.
+    const ZERO: Self;
+    /// Bit `i` alone (`i` below the word's bits).
+    fn bit(i: u32) -> Self;
+    /// Whether bit `i` (below the word's bits) is set.
+    fn test(self, i: u32) -> bool;
+    /// The low bits of `wide` that fit.
+    fn from_wide(wide: Wide) -> Self;
+    /// The same bits in a [`Wide`].
+    fn to_wide(self) -> Wide;
+}
+
+impl Word for u64 {
+    const ZERO: Self = 0;
+    #[inline(always)]
+    fn bit(i: u32) -> Self {
+        1 << i
+    }
+    #[inline(always)]
+    fn test(self, i: u32) -> bool {
+        self >> i & 1 != 0
+    }
+    #[inline(always)]
+    fn from_wide(wide: Wide) -> Self {
+        wide.0[0]
+    }
+    #[inline(always)]
+    fn to_wide(self) -> Wide {
+        Wide([self, 0, 0])
+    }
+}
+
+impl Word for u128 {
+    const ZERO: Self = 0;
+    #[inline(always)]
+    fn bit(i: u32) -> Self {
+        1 << i
+    }
+    #[inline(always)]
+    fn test(self, i: u32) -> bool {
+        self >> i & 1 != 0
+    }
+    #[inline(always)]
+    fn from_wide(wide: Wide) -> Self {
+        u128::from(wide.0[0]) | u128::from(wide.0[1]) << 64
+    }
+    #[inline(always)]
+    fn to_wide(self) -> Wide {
+        Wide([self as u64, (self >> 64) as u64, 0])
+    }
+}
+
+/// A bitboard of 192 bits, bit `i` in word `i / 64`: room for the widest board's 156.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+struct Wide([u64; 3]);
+
+impl Wide {
+    /// The `len` (below 64) bits from bit `from` (below 192) on, at the bottom of a `u64`.
+    fn bits_at(self, from: u32, len: u32) -> u64 {
+        let (word, shift) = ((from / 64) as usize, from % 64);
+        let low = self.0[word] >> shift;
+        let high = match self.0.get(word + 1) {
+            Some(&next) if shift > 0 => next << (64 - shift),
+            _ => 0,
+        };
+        (low | high) & ((1 << len) - 1)
+    }
+}
+
+impl Word for Wide {
+    const ZERO: Self = Wide([0; 3]);
+    #[inline(always)]
+    fn bit(i: u32) -> Self {
+        let mut words = [0; 3];
+        words[(i / 64) as usize] = 1 << (i % 64);
+        Wide(words)
+    }
+    #[inline(always)]
+    fn test(self, i: u32) -> bool {
+        self.0[(i / 64) as usize] >> (i % 64) & 1 != 0
+    }
+    #[inline(always)]
+    fn from_wide(wide: Wide) -> Self {
+        wide
+    }
+    #[inline(always)]
+    fn to_wide(self) -> Wide {
+        self
+    }
+}
+
+impl BitAnd for Wide {
+    type Output = Wide;
+    #[inline(always)]
+    fn bitand(self, other: Wide) -> Wide {
+        Wide([self.0[0] & other.0[0], self.0[1] & other.0[1], self.0[2] & other.0[2]])
+    }
+}
+
+impl BitOr for Wide {
+    type Output = Wide;
+    #[inline(always)]
+    fn bitor(self, other: Wide) -> Wide {
+        Wide([self.0[0] | other.0[0], self.0[1] | other.0[1], self.0[2] | other.0[2]])
+    }
+}
+
+impl Shl<u32> for Wide {
+    type Output = Wide;
+    /// Towards higher bits by `n` in 1..64; the bits past 192 are lost.
+    #[inline(always)]
+    fn shl(self, n: u32) -> Wide {
+        let [a, b, c] = self.0;
+        Wide([a << n, b << n | a >> (64 - n), c << n | b >> (64 - n)])
+    }
+}
+
+impl Shr<u32> for Wide {
+    type Output = Wide;
+    /// Towards lower bits by `n` in 1..64.
+    #[inline(always)]
+    fn shr(self, n: u32) -> Wide {
+        let [a, b, c] = self.0;
+        Wide([a >> n | b << (64 - n), b >> n | c << (64 - n), c >> n])
+    }
+}
+
 /// The classes of moves behind the action values and the pruning, strongest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum MoveClass {
@@ -343,6 +715,12 @@ impl MoveClass {
             MoveClass::Gift | MoveClass::Spoil => 1,
             MoveClass::Plain => 20,
         }
+    }
+
+    /// The action value ([`Playouts::action_value`]): the weight / 20.
+    #[inline(always)]
+    fn action_value(self) -> f32 {
+        self.weight() as f32 / 20.0
     }
 }
 
@@ -368,34 +746,20 @@ impl Game for ConnectFourBoard {
 
     #[inline]
     fn side_to_move(&self) -> Player {
-        if self.plies & 1 == 0 {
-            Player::One
-        } else {
-            Player::Two
-        }
+        self.stones.side_to_move()
     }
 
     #[inline]
     fn outcome(&self) -> Option<Outcome> {
-        if self.won {
-            Some(Outcome::Win(self.side_to_move().other()))
-        } else if self.plies() == self.playable_cells() {
-            Some(Outcome::Draw)
-        } else {
-            None
-        }
+        self.stones.outcome(self.shape())
     }
 
     fn legal_moves(&self) -> Self::Moves {
-        let mut moves = MoveList::new();
-        if self.outcome().is_none() {
-            for col in 0..self.width() {
-                if self.can_play(col) {
-                    moves.push(Move(col as u16));
-                }
-            }
+        let shape = self.shape();
+        match self.stones.outcome(shape) {
+            None => self.stones.legal_moves(shape),
+            Some(_) => MoveList::new(),
         }
-        moves
     }
 
     #[inline]
@@ -405,21 +769,19 @@ impl Game for ConnectFourBoard {
             // Outside the precondition: leave the state as it is (memory safe).
             return;
         }
-        let row = self.landing_row(col);
-        let me = self.mover_index();
-        self.won = self.completes_four(me, col as i32, row);
-        let c = col as usize;
-        self.stones[me][c] |= 1 << row;
-        self.next[c] = row as u8 + 1;
-        self.plies += 1;
+        let shape = self.shape();
+        self.stones.play(shape, col);
     }
 
     fn hash(&self) -> u64 {
         let mut x = (u64::from(self.width) << 8 | u64::from(self.height)) << 16
             | u64::from(self.blocked_col) << 8
             | u64::from(self.blocked_row);
-        for col in 0..self.width as usize {
-            let word = u64::from(self.stones[0][col]) | u64::from(self.stones[1][col]) << 16;
+        let (height, h1) = (self.height(), self.height() + 1);
+        for col in 0..self.width() {
+            // Each player's column as a `u16`, bit `row`.
+            let [one, two] = self.stones.by_player.map(|stones| stones.bits_at(col * h1, height));
+            let word = one | two << 16;
             x = (x ^ word).wrapping_mul(0x9E37_79B9_7F4A_7C15);
             x ^= x >> 29;
         }
@@ -458,59 +820,62 @@ impl Playouts for ConnectFourBoard {
     /// winning cell of either side 0.05; otherwise 1.
     #[inline]
     fn action_value(&self, mv: Move) -> f32 {
-        self.class(u32::from(mv.0)).weight() as f32 / 20.0
+        self.class(u32::from(mv.0)).action_value()
     }
 
-    /// Win-first / block-first from the move classes, without playing anything: a
-    /// winning move alone; else the blocks; else the moves that do not give the opponent
-    /// a winning cell; else all.
+    /// Win-first / block-first from the move classes ([`prune_by_class`]), without
+    /// playing anything: a winning move alone; else the blocks; else the moves that do not
+    /// give the opponent a winning cell; else all.
     fn prune_moves(&self, moves: &mut [Move]) -> usize {
-        let mut classes = [MoveClass::Plain; MAX_SIDE as usize];
-        for (class, mv) in classes.iter_mut().zip(moves.iter()) {
-            *class = self.class(u32::from(mv.0));
-        }
-        let n = moves.len();
-        if let Some(i) = classes[..n].iter().position(|&c| c == MoveClass::Win) {
-            moves.swap(0, i);
-            return 1;
-        }
-        let any_block = classes[..n].contains(&MoveClass::Block);
-        let keep = |class: MoveClass| -> bool {
-            if any_block {
-                class == MoveClass::Block
-            } else {
-                class != MoveClass::Gift
-            }
-        };
-        let mut kept = 0;
-        for i in 0..n {
-            if keep(classes[i]) {
-                moves.swap(kept, i);
-                classes.swap(kept, i);
-                kept += 1;
-            }
-        }
-        if kept == 0 {
-            n
-        } else {
-            kept
-        }
+        let shape = self.shape();
+        let threats = self.stones.threats(shape);
+        prune_by_class(moves, |mv| self.stones.class(shape, &threats, u32::from(mv.0)))
     }
 
-    /// Uniform over the open columns by rejection, no move list.
-    fn random_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
-        loop {
-            if let Some(outcome) = self.outcome() {
-                return outcome;
-            }
-            let col = loop {
-                let col = random_below(rng, self.width());
-                if self.can_play(col) {
-                    break col;
-                }
-            };
-            self.play_unchecked(Move(col as u16));
+    /// The trait's roulette wheel of the action values, with the classes of each ply
+    /// computed once from the two sides' winning cells, on the narrowest word: the same
+    /// game from the same generator state (tested).
+    fn biased_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
+        let shape = self.shape();
+        on_narrowest_word!(shape, W => {
+            let mut stones = self.stones.convert::<W>();
+            let outcome = stones.policy_playout(shape, rng, false, true, |_, _| {});
+            self.stones = stones.convert();
+            outcome
+        })
+    }
+
+    /// As the trait's loop (the same game from the same generator state, tested), the
+    /// classes of each ply computed once, on the narrowest word. Learned strengths (this
+    /// game has no move features, so every move's is 1) take the trait's loop.
+    fn recorded_playout<R: RngCore>(
+        &mut self,
+        rng: &mut R,
+        policy: PlayoutPolicy,
+        played: &mut MovesPlayed,
+    ) -> Outcome {
+        if policy.biased && policy.gammas.is_some() {
+            return recorded_play_out(self, rng, policy, played);
         }
+        let shape = self.shape();
+        on_narrowest_word!(shape, W => {
+            let mut stones = self.stones.convert::<W>();
+            let on_move = |player, mv| played.insert(player, mv);
+            let outcome = stones.policy_playout(shape, rng, policy.prune, policy.biased, on_move);
+            self.stones = stones.convert();
+            outcome
+        })
+    }
+
+    /// Uniform over the open columns by rejection, no move list, on the narrowest word.
+    fn random_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
+        let shape = self.shape();
+        on_narrowest_word!(shape, W => {
+            let mut stones = self.stones.convert::<W>();
+            let outcome = stones.random_playout(shape, rng);
+            self.stones = stones.convert();
+            outcome
+        })
     }
 }
 
@@ -533,6 +898,147 @@ impl crate::evaluator::NTupleBoard for ConnectFourBoard {}
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::roulette;
+    use rand_core::SeedableRng;
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// The reference: whether a stone of `player` at the empty cell (`col`, `row`) would
+    /// make four in a row, by walking the four lines through it cell by cell.
+    fn completes_four_by_walking(game: &ConnectFourBoard, player: Player, col: i32, row: i32) -> bool {
+        let has = |c: i32, r: i32| c >= 0 && r >= 0 && game.cell(c as u32, r as u32) == Some(player);
+        [(0, 1), (1, 0), (1, 1), (1, -1)].iter().any(|&(dc, dr)| {
+            let mut count = 1;
+            for sign in [1, -1] {
+                let (mut c, mut r) = (col + sign * dc, row + sign * dr);
+                while count < 4 && has(c, r) {
+                    count += 1;
+                    c += sign * dc;
+                    r += sign * dr;
+                }
+            }
+            count >= 4
+        })
+    }
+
+    /// The reference class of move `col`, by walking.
+    fn class_by_walking(game: &ConnectFourBoard, col: u32) -> MoveClass {
+        let me = game.side_to_move();
+        let (c, r) = (col as i32, i32::from(game.stones.next[col as usize]));
+        if completes_four_by_walking(game, me, c, r) {
+            MoveClass::Win
+        } else if completes_four_by_walking(game, me.other(), c, r) {
+            MoveClass::Block
+        } else if r + 1 < game.height() as i32 && completes_four_by_walking(game, me.other(), c, r + 1) {
+            MoveClass::Gift
+        } else if r + 1 < game.height() as i32 && completes_four_by_walking(game, me, c, r + 1) {
+            MoveClass::Spoil
+        } else {
+            MoveClass::Plain
+        }
+    }
+
+    /// The boards of every size, half with a blocked cell.
+    fn boards(rng: &mut Xoshiro256PlusPlus) -> Vec<ConnectFourBoard> {
+        let mut boards = Vec::new();
+        for width in 4..=12 {
+            for height in 4..=12 {
+                boards.push(ConnectFourBoard::try_new(width, height, None).unwrap());
+                let blocked = (random_below(rng, width), random_below(rng, height));
+                boards.push(ConnectFourBoard::try_new(width, height, Some(blocked)).unwrap());
+            }
+        }
+        boards
+    }
+
+    #[test]
+    fn bitboard_classes_wins_and_hash_match_a_walk_on_every_size() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(41);
+        let mut seen = [0u32; 5];
+        for board in boards(&mut rng) {
+            for _ in 0..6 {
+                let mut game = board;
+                while game.outcome().is_none() {
+                    for mv in game.legal_moves() {
+                        let col = u32::from(mv.0);
+                        let class = class_by_walking(&game, col);
+                        assert_eq!(game.class(col), class, "column {col}\n{}", game.render());
+                        assert_eq!(game.is_winning_move(col), class == MoveClass::Win);
+                        seen[class as usize] += 1;
+                    }
+                    // The hash of the per-column words (bit `row`) it always had.
+                    let mut x = (u64::from(game.width) << 8 | u64::from(game.height)) << 16
+                        | u64::from(game.blocked_col) << 8
+                        | u64::from(game.blocked_row);
+                    for col in 0..game.width() {
+                        let column = |player| {
+                            (0..game.height())
+                                .filter(|&row| game.cell(col, row) == Some(player))
+                                .map(|row| 1 << row)
+                                .sum::<u64>()
+                        };
+                        x = (x ^ (column(Player::One) | column(Player::Two) << 16)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                        x ^= x >> 29;
+                    }
+                    assert_eq!(game.hash(), x);
+                    let moves = game.legal_moves();
+                    game.play_unchecked(moves[random_below(&mut rng, moves.len() as u32) as usize]);
+                }
+            }
+        }
+        // Every class was met.
+        assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
+    }
+
+    /// Plays `game` to the end with `pick` choosing among the legal moves; the final
+    /// position and its outcome.
+    fn play_out_with(
+        mut game: ConnectFourBoard,
+        rng: &mut Xoshiro256PlusPlus,
+        mut pick: impl FnMut(&ConnectFourBoard, &mut [Move], &mut Xoshiro256PlusPlus) -> Move,
+    ) -> (ConnectFourBoard, Outcome) {
+        loop {
+            if let Some(outcome) = game.outcome() {
+                return (game, outcome);
+            }
+            let mut moves = game.legal_moves();
+            let mv = pick(&game, moves.as_mut(), rng);
+            game.play_unchecked(mv);
+        }
+    }
+
+    #[test]
+    fn playouts_on_every_word_play_the_trait_loops_games() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(42);
+        for board in boards(&mut rng) {
+            for seed in 0..4 {
+                let fresh = || Xoshiro256PlusPlus::seed_from_u64(seed);
+                // Random: a column by rejection.
+                let mut game = board;
+                let outcome = game.random_playout(&mut fresh());
+                let rejection = |g: &ConnectFourBoard, _: &mut [Move], rng: &mut Xoshiro256PlusPlus| loop {
+                    let col = random_below(rng, g.width());
+                    if g.can_play(col) {
+                        break Move(col as u16);
+                    }
+                };
+                assert_eq!((game, outcome), play_out_with(board, &mut fresh(), rejection));
+                // Biased: the roulette wheel of the action values.
+                let mut game = board;
+                let outcome = game.biased_playout(&mut fresh());
+                let wheel = |g: &ConnectFourBoard, moves: &mut [Move], rng: &mut _| roulette(g, moves, rng);
+                assert_eq!((game, outcome), play_out_with(board, &mut fresh(), wheel));
+                // Every recorded policy against the trait's loop.
+                for (prune, biased) in [(true, true), (true, false), (false, true), (false, false)] {
+                    let policy = PlayoutPolicy { biased, prune, gammas: None };
+                    let (mut game, mut played) = (board, MovesPlayed::default());
+                    let outcome = game.recorded_playout(&mut fresh(), policy, &mut played);
+                    let (mut expected, mut expected_played) = (board, MovesPlayed::default());
+                    let expected_outcome = recorded_play_out(&mut expected, &mut fresh(), policy, &mut expected_played);
+                    assert_eq!((game, outcome, played), (expected, expected_outcome, expected_played));
+                }
+            }
+        }
+    }
 
     #[test]
     fn stones_land_on_the_blocked_cell() {
