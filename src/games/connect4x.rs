@@ -32,8 +32,7 @@ use rand_core::RngCore;
 use super::evaluate::Evaluate;
 use super::playout::recorded_play_out;
 use super::{
-    random_below, roulette_by, Game, GameError, Move, MoveList, MovesPlayed, Outcome, Player, PlayoutPolicy, Playouts,
-    Tuning,
+    random_below, Game, GameError, Move, MoveList, MovesPlayed, Outcome, Player, PlayoutPolicy, Playouts, Tuning,
 };
 
 /// The fewest columns or rows a board may have.
@@ -113,7 +112,7 @@ impl ConnectFourBoard {
             return Err(BoardError::Height(height));
         }
         let mut board = ConnectFourBoard {
-            stones: Stones { by_player: [Wide::default(); 2], next: [0; MAX_SIDE as usize], plies: 0, won: false },
+            stones: Stones { by_player: [Wide::ZERO; 2], next: [0; MAX_SIDE as usize], plies: 0, won: false },
             width: width as u8,
             height: height as u8,
             blocked_col: NONE,
@@ -305,8 +304,8 @@ macro_rules! on_narrowest_word {
         if bits <= u64::BITS {
             type $w = u64;
             $body
-        } else if bits <= u128::BITS {
-            type $w = u128;
+        } else if bits <= 2 * u64::BITS {
+            type $w = Words<2>;
             $body
         } else {
             type $w = Wide;
@@ -463,7 +462,7 @@ impl<W: Word> Stones<W> {
     /// The trait's playout loop (`recorded_play_out`) with the move classes of each ply
     /// computed once from the winning cells: the same legal moves in the same order, the
     /// same pruning, the same draws from `rng`, so the same game. With `prune`,
-    /// [`prune_by_class`]; among the moves kept, with `biased` the roulette wheel of the
+    /// [`prune_classified`]; among the moves kept, with `biased` the roulette wheel of the
     /// action values, else uniform; `on_move` hears each (player, move).
     #[inline]
     fn policy_playout<R: RngCore>(
@@ -478,19 +477,27 @@ impl<W: Word> Stones<W> {
             if let Some(outcome) = self.outcome(shape) {
                 return outcome;
             }
-            let mut moves = self.legal_moves(shape);
-            let moves = moves.as_mut();
             let mv = if prune || biased {
+                // The legal moves in column order, each with its class.
                 let threats = self.threats(shape);
-                let class = |mv: Move| self.class(shape, &threats, u32::from(mv.0));
-                let kept = if prune { prune_by_class(moves, class) } else { moves.len() };
-                let kept = &moves[..kept];
-                if biased {
-                    roulette_by(kept, rng, |mv| class(mv).action_value())
-                } else {
-                    kept[random_below(rng, kept.len() as u32) as usize]
+                let (mut moves, mut classes) = ([Move(0); MAX_SIDE as usize], [MoveClass::Plain; MAX_SIDE as usize]);
+                let mut n = 0;
+                for col in 0..shape.width {
+                    if self.can_play(shape, col) {
+                        moves[n] = Move(col as u16);
+                        classes[n] = self.class(shape, &threats, col);
+                        n += 1;
+                    }
                 }
+                let kept = if prune { prune_classified(&mut moves[..n], &mut classes[..n]) } else { n };
+                let i = if biased {
+                    roulette_of_classes(&classes[..kept], rng)
+                } else {
+                    random_below(rng, kept as u32) as usize
+                };
+                moves[i]
             } else {
+                let moves = self.legal_moves(shape);
                 moves[random_below(rng, moves.len() as u32) as usize]
             };
             on_move(self.side_to_move(), mv);
@@ -500,19 +507,17 @@ impl<W: Word> Stones<W> {
 }
 
 /// Win-first / block-first from the move classes, without playing anything: reorders
-/// `moves` and returns how many come first. A winning move alone; else the blocks; else
-/// the moves that do not give the opponent a winning cell; else all.
-fn prune_by_class(moves: &mut [Move], class: impl Fn(Move) -> MoveClass) -> usize {
-    let mut classes = [MoveClass::Plain; MAX_SIDE as usize];
-    for (class_of, &mv) in classes.iter_mut().zip(moves.iter()) {
-        *class_of = class(mv);
-    }
+/// `moves` and their `classes` alike and returns how many come first. A winning move
+/// alone; else the blocks; else the moves that do not give the opponent a winning cell;
+/// else all.
+fn prune_classified(moves: &mut [Move], classes: &mut [MoveClass]) -> usize {
     let n = moves.len();
-    if let Some(i) = classes[..n].iter().position(|&c| c == MoveClass::Win) {
+    if let Some(i) = classes.iter().position(|&c| c == MoveClass::Win) {
         moves.swap(0, i);
+        classes.swap(0, i);
         return 1;
     }
-    let any_block = classes[..n].contains(&MoveClass::Block);
+    let any_block = classes.contains(&MoveClass::Block);
     let keep = |class: MoveClass| -> bool {
         if any_block {
             class == MoveClass::Block
@@ -533,6 +538,24 @@ fn prune_by_class(moves: &mut [Move], class: impl Fn(Move) -> MoveClass) -> usiz
     } else {
         kept
     }
+}
+
+/// The index drawn by the trait's roulette wheel ([`roulette_by`](super::roulette_by)) over the action values
+/// of `classes` (not empty), the same `f32` sums in the same order from one 32-bit draw:
+/// the same move from the same generator state (tested), without a closure per move.
+#[inline]
+fn roulette_of_classes<R: RngCore>(classes: &[MoveClass], rng: &mut R) -> usize {
+    // Every value is positive and finite, so the total is too.
+    let total = classes.iter().fold(0.0f32, |total, class| total + class.action_value());
+    let mut x = (rng.next_u32() as f32 / 4_294_967_296.0) * total;
+    for (i, class) in classes.iter().enumerate() {
+        x -= class.action_value();
+        if x < 0.0 {
+            return i;
+        }
+    }
+    // Rounding left a sliver past the last move: the last (every value is positive).
+    classes.len() - 1
 }
 
 /// Whether `stones` hold four in a row; `h1` bits per column.
@@ -563,8 +586,8 @@ fn winning_cells<W: Word>(stones: W, h1: u32) -> W {
     cells
 }
 
-/// The words the bitboards live in: `u64` and `u128` for the boards that fit, [`Wide`]
-/// for every board. Shifts are by 1 to 63 bits (the line strides and their multiples,
+/// The words the bitboards live in: `u64` and `Words<2>` for the boards that fit,
+/// [`Wide`] for every board. Shifts are by 1 to 63 bits (the line strides and their multiples,
 /// at most 3 x 14 = 42).
 trait Word:
     Copy + PartialEq + BitAnd<Output = Self> + BitOr<Output = Self> + Shl<u32, Output = Self> + Shr<u32, Output = Self>
@@ -597,33 +620,18 @@ impl Word for u64 {
     }
     #[inline(always)]
     fn to_wide(self) -> Wide {
-        Wide([self, 0, 0])
+        Words([self, 0, 0])
     }
 }
 
-impl Word for u128 {
-    const ZERO: Self = 0;
-    #[inline(always)]
-    fn bit(i: u32) -> Self {
-        1 << i
-    }
-    #[inline(always)]
-    fn test(self, i: u32) -> bool {
-        self >> i & 1 != 0
-    }
-    #[inline(always)]
-    fn from_wide(wide: Wide) -> Self {
-        u128::from(wide.0[0]) | u128::from(wide.0[1]) << 64
-    }
-    #[inline(always)]
-    fn to_wide(self) -> Wide {
-        Wide([self as u64, (self >> 64) as u64, 0])
-    }
-}
+/// A bitboard of `N` words, bit `i` in word `i / 64`: `Words<3>` ([`Wide`]) holds the
+/// widest board's 156 bits. Not a `u128` for two words: its shifts by a run-time amount
+/// must allow for 64 and more, these only for 1 to 63 (one double-word shift a word).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Words<const N: usize>([u64; N]);
 
-/// A bitboard of 192 bits, bit `i` in word `i / 64`: room for the widest board's 156.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-struct Wide([u64; 3]);
+/// Room for every board.
+type Wide = Words<3>;
 
 impl Wide {
     /// The `len` (below 64) bits from bit `from` (below 192) on, at the bottom of a `u64`.
@@ -638,13 +646,13 @@ impl Wide {
     }
 }
 
-impl Word for Wide {
-    const ZERO: Self = Wide([0; 3]);
+impl<const N: usize> Word for Words<N> {
+    const ZERO: Self = Words([0; N]);
     #[inline(always)]
     fn bit(i: u32) -> Self {
-        let mut words = [0; 3];
+        let mut words = [0; N];
         words[(i / 64) as usize] = 1 << (i % 64);
-        Wide(words)
+        Words(words)
     }
     #[inline(always)]
     fn test(self, i: u32) -> bool {
@@ -652,47 +660,47 @@ impl Word for Wide {
     }
     #[inline(always)]
     fn from_wide(wide: Wide) -> Self {
-        wide
+        Words(std::array::from_fn(|k| wide.0[k]))
     }
     #[inline(always)]
     fn to_wide(self) -> Wide {
-        self
+        Words(std::array::from_fn(|k| self.0.get(k).copied().unwrap_or(0)))
     }
 }
 
-impl BitAnd for Wide {
-    type Output = Wide;
+impl<const N: usize> BitAnd for Words<N> {
+    type Output = Self;
     #[inline(always)]
-    fn bitand(self, other: Wide) -> Wide {
-        Wide([self.0[0] & other.0[0], self.0[1] & other.0[1], self.0[2] & other.0[2]])
+    fn bitand(self, other: Self) -> Self {
+        Words(std::array::from_fn(|k| self.0[k] & other.0[k]))
     }
 }
 
-impl BitOr for Wide {
-    type Output = Wide;
+impl<const N: usize> BitOr for Words<N> {
+    type Output = Self;
     #[inline(always)]
-    fn bitor(self, other: Wide) -> Wide {
-        Wide([self.0[0] | other.0[0], self.0[1] | other.0[1], self.0[2] | other.0[2]])
+    fn bitor(self, other: Self) -> Self {
+        Words(std::array::from_fn(|k| self.0[k] | other.0[k]))
     }
 }
 
-impl Shl<u32> for Wide {
-    type Output = Wide;
-    /// Towards higher bits by `n` in 1..64; the bits past 192 are lost.
+impl<const N: usize> Shl<u32> for Words<N> {
+    type Output = Self;
+    /// Towards higher bits by `n` in 1..64; the bits past the last word are lost.
     #[inline(always)]
-    fn shl(self, n: u32) -> Wide {
-        let [a, b, c] = self.0;
-        Wide([a << n, b << n | a >> (64 - n), c << n | b >> (64 - n)])
+    fn shl(self, n: u32) -> Self {
+        let w = self.0;
+        Words(std::array::from_fn(|k| if k == 0 { w[0] << n } else { w[k] << n | w[k - 1] >> (64 - n) }))
     }
 }
 
-impl Shr<u32> for Wide {
-    type Output = Wide;
+impl<const N: usize> Shr<u32> for Words<N> {
+    type Output = Self;
     /// Towards lower bits by `n` in 1..64.
     #[inline(always)]
-    fn shr(self, n: u32) -> Wide {
-        let [a, b, c] = self.0;
-        Wide([a >> n | b << (64 - n), b >> n | c << (64 - n), c >> n])
+    fn shr(self, n: u32) -> Self {
+        let w = self.0;
+        Words(std::array::from_fn(|k| if k + 1 == N { w[k] >> n } else { w[k] >> n | w[k + 1] << (64 - n) }))
     }
 }
 
@@ -720,7 +728,17 @@ impl MoveClass {
     /// The action value ([`Playouts::action_value`]): the weight / 20.
     #[inline(always)]
     fn action_value(self) -> f32 {
-        self.weight() as f32 / 20.0
+        const VALUES: [f32; 5] = {
+            let classes = [MoveClass::Win, MoveClass::Block, MoveClass::Gift, MoveClass::Spoil, MoveClass::Plain];
+            let mut values = [0.0; 5];
+            let mut i = 0;
+            while i < 5 {
+                values[classes[i] as usize] = classes[i].weight() as f32 / 20.0;
+                i += 1;
+            }
+            values
+        };
+        VALUES[self as usize]
     }
 }
 
@@ -823,13 +841,18 @@ impl Playouts for ConnectFourBoard {
         self.class(u32::from(mv.0)).action_value()
     }
 
-    /// Win-first / block-first from the move classes ([`prune_by_class`]), without
+    /// Win-first / block-first from the move classes ([`prune_classified`]), without
     /// playing anything: a winning move alone; else the blocks; else the moves that do not
     /// give the opponent a winning cell; else all.
     fn prune_moves(&self, moves: &mut [Move]) -> usize {
         let shape = self.shape();
         let threats = self.stones.threats(shape);
-        prune_by_class(moves, |mv| self.stones.class(shape, &threats, u32::from(mv.0)))
+        let mut classes = [MoveClass::Plain; MAX_SIDE as usize];
+        let classes = &mut classes[..moves.len()];
+        for (class, mv) in classes.iter_mut().zip(moves.iter()) {
+            *class = self.stones.class(shape, &threats, u32::from(mv.0));
+        }
+        prune_classified(moves, classes)
     }
 
     /// The trait's roulette wheel of the action values, with the classes of each ply
