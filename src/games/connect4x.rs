@@ -25,7 +25,7 @@
 //! row 1 at the bottom) followed by the moves: `9x10@3,1: 5 5 4`. Without a header the
 //! board is 7x6 with no blocked cell.
 
-use std::ops::{BitAnd, BitOr, Shl, Shr};
+use std::ops::{BitAnd, BitOr, BitXor, Shl, Shr};
 
 use rand_core::RngCore;
 
@@ -473,34 +473,63 @@ impl<W: Word> Stones<W> {
         biased: bool,
         mut on_move: impl FnMut(Player, Move),
     ) -> Outcome {
+        // The board's cells (no sentinels) and the landing cells, kept up to date.
+        let (mut board, mut playable) = (W::ZERO, W::ZERO);
+        for col in 0..shape.width {
+            for row in 0..shape.height {
+                board = board | W::bit(col * shape.h1 + row);
+            }
+            if self.can_play(shape, col) {
+                playable = playable | W::bit(self.landing(shape, col));
+            }
+        }
+        // The side to move's winning cells when the ply before computed them (as its
+        // opponent's: its stones have not changed since).
+        let mut known: Option<W> = None;
         loop {
             if let Some(outcome) = self.outcome(shape) {
                 return outcome;
             }
-            let mv = if prune || biased {
-                // The legal moves in column order, each with its class.
-                let threats = self.threats(shape);
-                let (mut moves, mut classes) = ([Move(0); MAX_SIDE as usize], [MoveClass::Plain; MAX_SIDE as usize]);
-                let mut n = 0;
-                for col in 0..shape.width {
-                    if self.can_play(shape, col) {
-                        moves[n] = Move(col as u16);
-                        classes[n] = self.class(shape, &threats, col);
-                        n += 1;
+            let mut moves = [Move(0); MAX_SIDE as usize];
+            let mut n = 0;
+            for col in 0..shape.width {
+                if self.can_play(shape, col) {
+                    moves[n] = Move(col as u16);
+                    n += 1;
+                }
+            }
+            let i = if prune || biased {
+                let me = self.mover();
+                let mine = known.unwrap_or_else(|| winning_cells(self.by_player[me], shape.h1) & board);
+                let theirs = winning_cells(self.by_player[1 - me], shape.h1) & board;
+                known = Some(theirs);
+                // Most plies: no landing cell nor a cell above one is a winning cell, so
+                // every move is plain (none pruned, all of value 1).
+                let threatened = playable & (mine | theirs | ((mine | theirs) >> 1));
+                let mut classes = [MoveClass::Plain; MAX_SIDE as usize];
+                let mut kept = n;
+                if threatened != W::ZERO {
+                    let threats = Threats { mine, theirs };
+                    for (class, mv) in classes.iter_mut().zip(&moves[..n]) {
+                        *class = self.class(shape, &threats, u32::from(mv.0));
+                    }
+                    if prune {
+                        kept = prune_classified(&mut moves[..n], &mut classes[..n]);
                     }
                 }
-                let kept = if prune { prune_classified(&mut moves[..n], &mut classes[..n]) } else { n };
-                let i = if biased {
+                if biased {
                     roulette_of_classes(&classes[..kept], rng)
                 } else {
                     random_below(rng, kept as u32) as usize
-                };
-                moves[i]
+                }
             } else {
-                let moves = self.legal_moves(shape);
-                moves[random_below(rng, moves.len() as u32) as usize]
+                random_below(rng, n as u32) as usize
             };
-            on_move(self.side_to_move(), mv);
+            let (mv, player) = (moves[i], self.side_to_move());
+            on_move(player, mv);
+            let cell = W::bit(self.landing(shape, u32::from(mv.0)));
+            // The cell fills; the one above it opens, unless it is the sentinel.
+            playable = playable ^ cell ^ ((cell << 1) & board);
             self.play(shape, u32::from(mv.0));
         }
     }
@@ -590,7 +619,13 @@ fn winning_cells<W: Word>(stones: W, h1: u32) -> W {
 /// [`Wide`] for every board. Shifts are by 1 to 63 bits (the line strides and their multiples,
 /// at most 3 x 14 = 42).
 trait Word:
-    Copy + PartialEq + BitAnd<Output = Self> + BitOr<Output = Self> + Shl<u32, Output = Self> + Shr<u32, Output = Self>
+    Copy
+    + PartialEq
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Shl<u32, Output = Self>
+    + Shr<u32, Output = Self>
 {
     /// No bit set.
     const ZERO: Self;
@@ -681,6 +716,14 @@ impl<const N: usize> BitOr for Words<N> {
     #[inline(always)]
     fn bitor(self, other: Self) -> Self {
         Words(std::array::from_fn(|k| self.0[k] | other.0[k]))
+    }
+}
+
+impl<const N: usize> BitXor for Words<N> {
+    type Output = Self;
+    #[inline(always)]
+    fn bitxor(self, other: Self) -> Self {
+        Words(std::array::from_fn(|k| self.0[k] ^ other.0[k]))
     }
 }
 
