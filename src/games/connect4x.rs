@@ -442,21 +442,49 @@ impl<W: Word> Stones<W> {
     }
 
     /// Uniform over the open columns by rejection (draw a column, redraw while it is
-    /// full), no move list, to the end.
+    /// full), no move list, to the end: [`Stones::play`]'s steps on locals, the side to
+    /// move's stones and the opponent's swapped each ply, each column's landing bit and
+    /// end (its sentinel's bit) kept as bit numbers, so no multiply or indexed stones.
     #[inline]
     fn random_playout<R: RngCore>(&mut self, shape: Shape, rng: &mut R) -> Outcome {
-        loop {
-            if let Some(outcome) = self.outcome(shape) {
-                return outcome;
+        if let Some(outcome) = self.outcome(shape) {
+            return outcome;
+        }
+        let me = self.mover();
+        let (mut mine, mut theirs) = (self.by_player[me], self.by_player[1 - me]);
+        let mut plies = u32::from(self.plies);
+        let (mut landing, mut end) = ([0u8; MAX_SIDE as usize], [0u8; MAX_SIDE as usize]);
+        for col in 0..shape.width {
+            landing[col as usize] = self.landing(shape, col) as u8;
+            end[col as usize] = (col * shape.h1 + shape.height) as u8;
+        }
+        let won = loop {
+            if plies == shape.cells {
+                break false;
             }
             let col = loop {
-                let col = random_below(rng, shape.width);
-                if self.can_play(shape, col) {
+                let col = random_below(rng, shape.width) as usize;
+                if landing[col] < end[col] {
                     break col;
                 }
             };
-            self.play(shape, col);
+            let stones = mine | W::bit(u32::from(landing[col]));
+            landing[col] += 1;
+            plies += 1;
+            (mine, theirs) = (theirs, stones);
+            if has_four(stones, shape.h1) {
+                break true;
+            }
+        };
+        let me = (plies & 1) as usize;
+        self.by_player[me] = mine;
+        self.by_player[1 - me] = theirs;
+        for col in 0..shape.width {
+            self.next[col as usize] = (u32::from(landing[col as usize]) - col * shape.h1) as u8;
         }
+        self.plies = plies as u8;
+        self.won = won;
+        self.outcome(shape).unwrap_or(Outcome::Draw)
     }
 
     /// The trait's playout loop (`recorded_play_out`) with the move classes of each ply
