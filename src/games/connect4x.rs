@@ -42,6 +42,24 @@ pub const MAX_SIDE: u8 = 12;
 /// No blocked cell (the `blocked_col` value).
 const NONE: u8 = u8::MAX;
 
+/// Runs `$body` with the type `$w` the narrowest [`Word`] that holds the bits of
+/// `$shape` (a [`Shape`]).
+macro_rules! on_narrowest_word {
+    ($shape:expr, $w:ident => $body:expr) => {{
+        let bits = $shape.bits();
+        if bits <= u64::BITS {
+            type $w = u64;
+            $body
+        } else if bits <= 2 * u64::BITS {
+            type $w = Words<2>;
+            $body
+        } else {
+            type $w = Wide;
+            $body
+        }
+    }};
+}
+
 /// A board specification that is not playable: a side outside 4..=12, or a blocked
 /// cell outside the board.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -239,7 +257,8 @@ impl ConnectFourBoard {
     pub fn is_winning_move(&self, col: u32) -> bool {
         let shape = self.shape();
         let stones = &self.stones;
-        has_four(stones.by_player[stones.mover()] | Wide::bit(stones.landing(shape, col)), shape.h1)
+        let mine = stones.by_player[stones.mover()] | Wide::bit(stones.landing(shape, col));
+        on_narrowest_word!(shape, W => has_four(W::from_wide(mine), shape.h1))
     }
 
     /// The geometry the rules run on.
@@ -253,7 +272,10 @@ impl ConnectFourBoard {
     #[inline]
     fn class(&self, col: u32) -> MoveClass {
         let shape = self.shape();
-        self.stones.class(shape, &self.stones.threats(shape), col)
+        on_narrowest_word!(shape, W => {
+            let stones = self.stones.convert::<W>();
+            stones.class(shape, &stones.threats(shape), col)
+        })
     }
 
     fn render_board(&self) -> String {
@@ -294,24 +316,6 @@ impl Shape {
     fn bits(&self) -> u32 {
         self.width * self.h1
     }
-}
-
-/// Runs `$body` with the type `$w` the narrowest [`Word`] that holds the bits of
-/// `$shape` (a [`Shape`]).
-macro_rules! on_narrowest_word {
-    ($shape:expr, $w:ident => $body:expr) => {{
-        let bits = $shape.bits();
-        if bits <= u64::BITS {
-            type $w = u64;
-            $body
-        } else if bits <= 2 * u64::BITS {
-            type $w = Words<2>;
-            $body
-        } else {
-            type $w = Wide;
-            $body
-        }
-    }};
 }
 
 /// What changes as moves are played, on bitboards of word `W` (`Wide` in the board;
@@ -401,13 +405,20 @@ impl<W: Word> Stones<W> {
     /// Drops the side to move's stone into `col` (on the board, not full).
     #[inline(always)]
     fn play(&mut self, shape: Shape, col: u32) {
-        let me = self.mover();
-        let stones = self.by_player[me] | W::bit(self.landing(shape, col));
+        let stones = self.place(shape, col);
         // A four is new: the mover had none before (the game would be over).
         self.won = has_four(stones, shape.h1);
+    }
+
+    /// [`Stones::play`] less setting `won`: the mover's stones with the new one.
+    #[inline(always)]
+    fn place(&mut self, shape: Shape, col: u32) -> W {
+        let me = self.mover();
+        let stones = self.by_player[me] | W::bit(self.landing(shape, col));
         self.by_player[me] = stones;
         self.next[col as usize] += 1;
         self.plies += 1;
+        stones
     }
 
     #[inline(always)]
@@ -859,7 +870,8 @@ impl Game for ConnectFourBoard {
             return;
         }
         let shape = self.shape();
-        self.stones.play(shape, col);
+        let mine = self.stones.place(shape, col);
+        self.stones.won = on_narrowest_word!(shape, W => has_four(W::from_wide(mine), shape.h1));
     }
 
     fn hash(&self) -> u64 {
@@ -917,12 +929,15 @@ impl Playouts for ConnectFourBoard {
     /// give the opponent a winning cell; else all.
     fn prune_moves(&self, moves: &mut [Move]) -> usize {
         let shape = self.shape();
-        let threats = self.stones.threats(shape);
         let mut classes = [MoveClass::Plain; MAX_SIDE as usize];
         let classes = &mut classes[..moves.len()];
-        for (class, mv) in classes.iter_mut().zip(moves.iter()) {
-            *class = self.stones.class(shape, &threats, u32::from(mv.0));
-        }
+        on_narrowest_word!(shape, W => {
+            let stones = self.stones.convert::<W>();
+            let threats = stones.threats(shape);
+            for (class, mv) in classes.iter_mut().zip(moves.iter()) {
+                *class = stones.class(shape, &threats, u32::from(mv.0));
+            }
+        });
         prune_classified(moves, classes)
     }
 
