@@ -15,9 +15,9 @@
 //! are shifts and ANDs along the strides 1, `height`, `height + 1` and `height + 2`
 //! (Tromp's Fhourstones; Pons, "Solving Connect 4", part 9), so a move's class for the
 //! action values and the pruning is a few bit tests once the two sides' winning cells
-//! are known. The playouts run on the narrowest word that holds the board: a `u64` up to
-//! 64 bits (7x6 with a blocked cell), a `u128` up to 128 (9x9, 10x10), else the three
-//! words.
+//! are known. The playouts (and the single-position win test, classes and pruning) run
+//! on the narrowest word that holds the board: one `u64` up to 64 bits (7x6 with a
+//! blocked cell), two up to 128 (9x9, 10x10), else three.
 //!
 //! # Notation
 //! Moves are columns `1..=width`, separated by spaces or commas (`10` is one column).
@@ -924,7 +924,7 @@ impl Playouts for ConnectFourBoard {
         self.class(u32::from(mv.0)).action_value()
     }
 
-    /// Win-first / block-first from the move classes ([`prune_classified`]), without
+    /// Win-first / block-first from the move classes (`prune_classified`), without
     /// playing anything: a winning move alone; else the blocks; else the moves that do not
     /// give the opponent a winning cell; else all.
     fn prune_moves(&self, moves: &mut [Move]) -> usize {
