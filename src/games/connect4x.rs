@@ -405,9 +405,10 @@ impl<W: Word> Stones<W> {
     /// Drops the side to move's stone into `col` (on the board, not full).
     #[inline(always)]
     fn play(&mut self, shape: Shape, col: u32) {
+        let cell = self.landing(shape, col);
         let stones = self.place(shape, col);
         // A four is new: the mover had none before (the game would be over).
-        self.won = has_four(stones, shape.h1);
+        self.won = stones.has_four_through(cell, shape.h1);
     }
 
     /// [`Stones::play`] less setting `won`: the mover's stones with the new one.
@@ -479,11 +480,12 @@ impl<W: Word> Stones<W> {
                     break col;
                 }
             };
-            let stones = mine | W::bit(u32::from(landing[col]));
+            let cell = u32::from(landing[col]);
+            let stones = mine | W::bit(cell);
             landing[col] += 1;
             plies += 1;
             (mine, theirs) = (theirs, stones);
-            if has_four(stones, shape.h1) {
+            if stones.has_four_through(cell, shape.h1) {
                 break true;
             }
         };
@@ -676,6 +678,11 @@ trait Word:
     fn from_wide(wide: Wide) -> Self;
     /// The same bits in a [`Wide`].
     fn to_wide(self) -> Wide;
+    /// [`has_four`] for stones with no four but, perhaps, one through bit `cell`.
+    #[inline(always)]
+    fn has_four_through(self, _cell: u32, h1: u32) -> bool {
+        has_four(self, h1)
+    }
 }
 
 impl Word for u64 {
@@ -739,6 +746,23 @@ impl<const N: usize> Word for Words<N> {
     #[inline(always)]
     fn to_wide(self) -> Wide {
         Words(std::array::from_fn(|k| self.0.get(k).copied().unwrap_or(0)))
+    }
+    /// On three words, [`has_four`] of the two-word window from bit `cell - 63` on: the
+    /// lines through `cell` lie within 3 x 14 = 42 bits of it, and the strides are the
+    /// same in the window (a line cut at its edge is not through `cell`; none other has
+    /// four).
+    #[inline(always)]
+    fn has_four_through(self, cell: u32, h1: u32) -> bool {
+        if N < 3 {
+            return has_four(self, h1);
+        }
+        let from = cell.saturating_sub(63);
+        let (k, shift) = ((from / 64) as usize, from % 64);
+        let word = |k: usize| u128::from(self.0.get(k).copied().unwrap_or(0));
+        // The third word's bits past the window's top fall off; `<< 64 << (64 - shift)`
+        // is 0 when `shift` is 0.
+        let window = (word(k) | word(k + 1) << 64) >> shift | word(k + 2) << 64 << (64 - shift);
+        has_four(Words([window as u64, (window >> 64) as u64]), h1)
     }
 }
 
@@ -870,8 +894,9 @@ impl Game for ConnectFourBoard {
             return;
         }
         let shape = self.shape();
+        let cell = self.stones.landing(shape, col);
         let mine = self.stones.place(shape, col);
-        self.stones.won = on_narrowest_word!(shape, W => has_four(W::from_wide(mine), shape.h1));
+        self.stones.won = on_narrowest_word!(shape, W => W::from_wide(mine).has_four_through(cell, shape.h1));
     }
 
     fn hash(&self) -> u64 {
