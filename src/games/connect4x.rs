@@ -547,21 +547,24 @@ impl<W: Word> Stones<W> {
                 // Most plies: no landing cell nor a cell above one is a winning cell, so
                 // every move is plain (none pruned, all of value 1).
                 let threatened = playable & (mine | theirs | ((mine | theirs) >> 1));
-                let mut classes = [MoveClass::Plain; MAX_SIDE as usize];
-                let mut kept = n;
-                if threatened != W::ZERO {
+                if threatened == W::ZERO {
+                    if biased {
+                        plain_roulette(n, rng)
+                    } else {
+                        random_below(rng, n as u32) as usize
+                    }
+                } else {
+                    let mut classes = [MoveClass::Plain; MAX_SIDE as usize];
                     let threats = Threats { mine, theirs };
                     for (class, mv) in classes.iter_mut().zip(&moves[..n]) {
                         *class = self.class(shape, &threats, u32::from(mv.0));
                     }
-                    if prune {
-                        kept = prune_classified(&mut moves[..n], &mut classes[..n]);
+                    let kept = if prune { prune_classified(&mut moves[..n], &mut classes[..n]) } else { n };
+                    if biased {
+                        roulette_of_classes(&classes[..kept], rng)
+                    } else {
+                        random_below(rng, kept as u32) as usize
                     }
-                }
-                if biased {
-                    roulette_of_classes(&classes[..kept], rng)
-                } else {
-                    random_below(rng, kept as u32) as usize
                 }
             } else {
                 random_below(rng, n as u32) as usize
@@ -580,6 +583,7 @@ impl<W: Word> Stones<W> {
 /// `moves` and their `classes` alike and returns how many come first. A winning move
 /// alone; else the blocks; else the moves that do not give the opponent a winning cell;
 /// else all.
+#[inline]
 fn prune_classified(moves: &mut [Move], classes: &mut [MoveClass]) -> usize {
     let n = moves.len();
     if let Some(i) = classes.iter().position(|&c| c == MoveClass::Win) {
@@ -608,6 +612,16 @@ fn prune_classified(moves: &mut [Move], classes: &mut [MoveClass]) -> usize {
     } else {
         kept
     }
+}
+
+/// [`roulette_of_classes`] over `n` (1 to 12) plain moves, in closed form: the total is
+/// `n` exactly, and taking 1 from the draw `x < n` again and again is exact (integers off
+/// a float below 16), so the first move that takes it below 0 is the `floor(x)`th (the
+/// last if rounding made `x` equal `n`).
+#[inline(always)]
+fn plain_roulette<R: RngCore>(n: usize, rng: &mut R) -> usize {
+    let x = (rng.next_u32() as f32 / 4_294_967_296.0) * n as f32;
+    (x as usize).min(n - 1)
 }
 
 /// The index drawn by the trait's roulette wheel ([`roulette_by`](super::roulette_by)) over the action values
