@@ -19,6 +19,13 @@
 //! on the narrowest word that holds the board: one `u64` up to 64 bits (7x6 with a
 //! blocked cell), two up to 128 (9x9, 10x10), else three.
 //!
+//! Measured on 2026-11-25 on a 2-vCPU machine, against the cell-walking version this
+//! replaced (same games move for move): `parmcts search --game connect4 --width 10
+//! --height 11 --blocked 3,2 --playouts 20000 --nodes 200000 --seed 1` (biased, pruned
+//! playouts) 971 ms to 74 ms; `parmcts bench --game connect4 --width 7 --height 6
+//! --blocked 1,1 --modes pure` 647 to 107 ns a random playout, against 90 ns for
+//! [`super::ConnectFour`].
+//!
 //! # Notation
 //! Moves are columns `1..=width`, separated by spaces or commas (`10` is one column).
 //! A position is `WxH:` or `WxH@C,R:` (blocked cell in column `C`, row `R`, both 1-based,
