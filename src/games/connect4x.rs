@@ -694,7 +694,7 @@ trait Word:
     /// Bit `i` alone (`i` below the word's bits).
     fn bit(i: u32) -> Self;
     /// Whether bit `i` (below the word's bits) is set.
-    fn test(self, i: u32) -> bool;
+    fn test(&self, i: u32) -> bool;
     /// The low bits of `wide` that fit.
     fn from_wide(wide: Wide) -> Self;
     /// The same bits in a [`Wide`].
@@ -713,8 +713,8 @@ impl Word for u64 {
         1 << i
     }
     #[inline(always)]
-    fn test(self, i: u32) -> bool {
-        self >> i & 1 != 0
+    fn test(&self, i: u32) -> bool {
+        *self >> i & 1 != 0
     }
     #[inline(always)]
     fn from_wide(wide: Wide) -> Self {
@@ -757,7 +757,7 @@ impl<const N: usize> Word for Words<N> {
         Words(words)
     }
     #[inline(always)]
-    fn test(self, i: u32) -> bool {
+    fn test(&self, i: u32) -> bool {
         self.0[(i / 64) as usize] >> (i % 64) & 1 != 0
     }
     #[inline(always)]
