@@ -299,3 +299,41 @@ fn cli_boards_reach_the_commands_and_bad_flags_exit_2() {
     ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+/// `match --variant random` records name each game's board, the same for both games of a
+/// pair, and a recorded game replays on it.
+#[test]
+fn variant_records_name_the_board() {
+    let dir = std::env::temp_dir().join(format!("parmcts-c4-variant-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let records = dir.join("games.jsonl");
+    let out = Command::new(env!("CARGO_BIN_EXE_parmcts"))
+        .args(["match", "--game", "connect4", "--variant", "random", "--p1", "random", "--p2", "random"])
+        .args(["--games", "4", "--seed", "9", "--records"])
+        .arg(&records)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut games: Vec<(u64, String, Vec<String>)> = std::fs::read_to_string(&records)
+        .unwrap()
+        .lines()
+        .map(|line| {
+            let r: serde_json::Value = serde_json::from_str(line).unwrap();
+            let moves = r["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().to_string()).collect();
+            (r["game"].as_u64().unwrap(), r["board"].as_str().unwrap().to_string(), moves)
+        })
+        .collect();
+    games.sort();
+    assert_eq!(games.len(), 4);
+    assert_eq!(games[0].1, games[1].1);
+    assert_eq!(games[2].1, games[3].1);
+    for (_, board, moves) in &games {
+        let mut game = ConnectFourBoard::parse_board(board).unwrap();
+        for mv in moves {
+            let m = game.parse_move(mv).unwrap();
+            game.try_play(m).unwrap();
+        }
+        assert!(game.outcome().is_some(), "{board}: {moves:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
