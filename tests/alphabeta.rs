@@ -7,36 +7,14 @@
 //!   a perfect player never loses against any sequence of replies and draws against
 //!   itself.
 
+mod common;
+
 use std::time::Duration;
 
+use common::random_positions;
 use parmcts::alphabeta::{minimax, AbError, AlphaBeta, Evaluate, Limits, EVAL_LIMIT, WIN};
 use parmcts::games::othello::Othello;
-use parmcts::games::random_below;
 use parmcts::{ConnectFour, Game, Outcome, Player, TicTacToe};
-use rand_core::SeedableRng;
-use rand_xoshiro::Xoshiro256PlusPlus;
-
-/// `count` non-terminal positions reached by random playouts of 0..`max_len` plies.
-fn random_positions<G: Game>(seed: u64, count: usize, max_len: u32) -> Vec<G> {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut positions = Vec::with_capacity(count);
-    while positions.len() < count {
-        let mut game = G::new();
-        let len = random_below(&mut rng, max_len + 1);
-        for _ in 0..len {
-            let moves = game.legal_moves();
-            let moves = moves.as_ref();
-            if moves.is_empty() {
-                break;
-            }
-            game.play_unchecked(moves[random_below(&mut rng, moves.len() as u32) as usize]);
-        }
-        if game.outcome().is_none() {
-            positions.push(game);
-        }
-    }
-    positions
-}
 
 /// Alpha-beta (one searcher reused over every position, so the table carries over)
 /// equals minimax at each depth, and its move is worth that value.

@@ -8,44 +8,21 @@
 //! * Oracle: an EinStein position whose expectation is worked out by hand.
 //! * Pruning: Star1 visits fewer positions than plain expectimax.
 
+mod common;
+
 use std::process::Command;
 use std::time::Duration;
 
+use common::random_positions;
 use parmcts::alphabeta::Limits;
 use parmcts::expectimax::{
     expectimax, expectimax_counted, move_values, Expectimax, ExpectimaxError, PLY_DISCOUNT, WIN,
 };
-use parmcts::games::random_below;
 use parmcts::{ConnectFour, Einstein, Game, Player, TicTacToe, Turn};
-use rand_core::SeedableRng;
-use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// Tolerance of the differential: Star1 and the reference add the same terms in the
 /// same order, so they agree far closer than this.
 const TOLERANCE: f64 = 1e-9;
-
-/// `count` non-terminal positions reached by random play of 0..=`max_len` plies (a die
-/// roll is a ply, drawn uniformly like any move).
-fn random_positions<G: Game>(seed: u64, count: usize, max_len: u32) -> Vec<G> {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut positions = Vec::with_capacity(count);
-    while positions.len() < count {
-        let mut game = G::new();
-        let len = random_below(&mut rng, max_len + 1);
-        for _ in 0..len {
-            let moves = game.legal_moves();
-            let moves = moves.as_ref();
-            if moves.is_empty() {
-                break;
-            }
-            game.play_unchecked(moves[random_below(&mut rng, moves.len() as u32) as usize]);
-        }
-        if game.outcome().is_none() {
-            positions.push(game);
-        }
-    }
-    positions
-}
 
 /// Star1 (one searcher reused over every position) equals plain expectimax at each
 /// depth, and its move is worth that value; returns (Star1 nodes, plain nodes) at

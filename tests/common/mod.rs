@@ -7,6 +7,11 @@ pub mod nim;
 
 use std::path::PathBuf;
 
+use parmcts::games::random_below;
+use parmcts::Game;
+use rand_core::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
 /// Path of a file under `tests/data`.
 pub fn test_data(relative: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(relative)
@@ -42,4 +47,27 @@ pub fn connect4_positions(file: &str) -> Vec<(String, i32)> {
             (moves, score)
         })
         .collect()
+}
+
+/// `count` non-terminal positions reached by random play of 0..=`max_len` plies from the
+/// start (a die roll is a ply, drawn uniformly like any move), from `seed`.
+pub fn random_positions<G: Game>(seed: u64, count: usize, max_len: u32) -> Vec<G> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut positions = Vec::with_capacity(count);
+    while positions.len() < count {
+        let mut game = G::new();
+        let len = random_below(&mut rng, max_len + 1);
+        for _ in 0..len {
+            let moves = game.legal_moves();
+            let moves = moves.as_ref();
+            if moves.is_empty() {
+                break;
+            }
+            game.play_unchecked(moves[random_below(&mut rng, moves.len() as u32) as usize]);
+        }
+        if game.outcome().is_none() {
+            positions.push(game);
+        }
+    }
+    positions
 }
