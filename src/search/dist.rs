@@ -134,9 +134,10 @@ impl Driver for Dist {
                             let (barrier, stop, round, budget) = (&barrier, &stop, &round, &budget);
                             scope.spawn(move || loop {
                                 run_worker(&mut SharedTree(arena), job, worker, Round { budget, round });
-                                barrier.wait(); // The round is over,
-                                barrier.wait(); // and shared.
-                                                // ORDERING: Relaxed: the barrier orders it after the store.
+                                // The round is over; then it is shared.
+                                barrier.wait();
+                                barrier.wait();
+                                // ORDERING: Relaxed: the barrier orders it after the store.
                                 if stop.load(Ordering::Relaxed) {
                                     break;
                                 }
