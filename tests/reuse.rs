@@ -1,6 +1,8 @@
 //! Tree reuse: after a move and a reply, the subtree of the position reached becomes the
 //! new root, compacted; the next search continues it and every invariant still holds.
 
+use std::time::Duration;
+
 use parmcts::players::PlayerSpec;
 use parmcts::{ConnectFour, Game, Mode, Othello, Search, SearchConfig, SearchGame};
 
@@ -77,6 +79,28 @@ fn a_reused_position_must_be_the_one_searched_next() {
     let result = search.run(&other).unwrap();
     assert_eq!((result.reused_nodes, result.root_visits), (0, 50_000));
     search.check_invariants().unwrap();
+}
+
+/// A move's time budget counts from the start of its reuse: the time spent finding and
+/// compacting the kept subtree is part of it. A run whose budget ran out before it began
+/// plays no new playout, and still answers from the kept tree.
+#[test]
+fn the_time_budget_counts_from_the_reuse() {
+    let timed = SearchConfig::builder().time(Duration::from_millis(30)).reuse(true).seed(2).build().unwrap();
+    let mut search = Search::new(timed).unwrap();
+    let root = ConnectFour::new();
+    search.run(&root).unwrap();
+    let next = ConnectFour::parse_position("44").unwrap();
+    assert!(search.reuse(&root, &next, 4) > 0);
+    std::thread::sleep(Duration::from_millis(40));
+    let result = search.run(&next).unwrap();
+    assert_eq!(result.playouts, 0, "the budget was spent before the run");
+    assert!(result.elapsed >= Duration::from_millis(40), "elapsed {:?}", result.elapsed);
+    assert!(result.best_move.is_some() && result.reused_nodes > 0);
+    search.check_invariants().unwrap();
+    // Without a reuse just before it, a run has its whole budget.
+    let third = ConnectFour::parse_position("4444").unwrap();
+    assert!(search.run(&third).unwrap().playouts > 0);
 }
 
 #[test]

@@ -120,6 +120,10 @@ pub struct Search {
     /// Set by [`Search::reuse`]: the hash of the position whose subtree now sits at the
     /// roots; the next [`Search::run`] on that position keeps the trees.
     reuse_hash: Option<u64>,
+    /// Set by [`Search::reuse`]: when it began. The next [`Search::run`] counts its time
+    /// budget from there, so the time the move spends finding and compacting the kept
+    /// subtree is part of its budget, not added to it.
+    reuse_started: Option<Instant>,
     /// Spare arena for compaction (allocated on first reuse; pages untouched until used).
     scratch: Option<Arena>,
     /// The shipped weights of the last game searched ([`Tuning::SHIPPED_WEIGHTS`](crate::games::Tuning::SHIPPED_WEIGHTS)), read
@@ -161,6 +165,7 @@ impl Search {
             last_chance: false,
             prior_root: vec![(0, 0); trees],
             reuse_hash: None,
+            reuse_started: None,
             scratch,
             shipped: None,
         })
@@ -194,6 +199,8 @@ impl Search {
     /// [`SearchError::GameOver`] if `root` is finished; [`ConfigError::ArenaTooSmall`] (in
     /// [`SearchError::Config`]) if an arena cannot hold the root's children.
     pub fn run<G: SearchGame>(&mut self, root: &G) -> Result<SearchResult, SearchError> {
+        // The move's clock started with the reuse before this run, if there was one.
+        let start = self.reuse_started.take().unwrap_or_else(Instant::now);
         if root.outcome().is_some() {
             return Err(SearchError::GameOver);
         }
@@ -226,7 +233,6 @@ impl Search {
             // Allocated once, lazily zeroed (a no-op when `Search::new` allocated them).
             self.arenas.iter_mut().chain(self.scratch.as_mut()).for_each(Arena::enable_amaf);
         }
-        let start = Instant::now();
         if let Some(solved) = solved_to_play(root, cfg.endgame_for::<G>()) {
             // The tree is not searched: left fresh (root expanded, no visits), so tree
             // reuse and the invariants see a search of no playouts.
@@ -280,9 +286,12 @@ impl Search {
     /// last run searched) by at most `max_plies` moves whose position hashes like
     /// `new_root` becomes the root, compacted to the front of the arena. Returns the
     /// nodes kept (0 when the position is not in the tree, or reuse is off in the
-    /// configuration; the next run then starts afresh).
+    /// configuration; the next run then starts afresh). With reuse on, the next run's
+    /// time budget counts from the start of this call: the search stops when the move's
+    /// time is up, the time spent here included.
     pub fn reuse<G: SearchGame>(&mut self, old_root: &G, new_root: &G, max_plies: u32) -> u64 {
         self.reuse_hash = None;
+        self.reuse_started = self.config.reuse.then(Instant::now);
         // A distributed search keeps each rank's own subtree (its tree holds only its own
         // playouts after a search); the first share of the next search sends its shallow
         // statistics to the other ranks.
