@@ -37,7 +37,8 @@ pub struct SearchResult {
     pub nodes: u64,
     /// Deepest path from the root, in plies.
     pub max_depth: u32,
-    /// Wall time of the search.
+    /// Wall time of the search, counted from the start of the [`Search::reuse`](super::Search::reuse)
+    /// just before it, if any (the move's time: its budget counts from there too).
     pub elapsed: Duration,
     /// Whether an expansion was refused because the arena was full.
     pub arena_full: bool,
