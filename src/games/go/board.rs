@@ -251,15 +251,36 @@ impl<const N: usize> Board<N> {
             || self.is_legal_crowded(cell, color)
     }
 
+    /// Whether the light playout may play `cell` (an empty point) for `color`: legal
+    /// under simple ko ([`Board::is_legal`]) and not one of `color`'s one-point eyes
+    /// ([`Board::is_eye`]). One load of the four neighbours serves both tests; an empty
+    /// neighbour (most points, most of the game) settles both at once, since neither an
+    /// eye nor the ko point has one.
+    #[inline(always)]
+    pub(super) fn is_playable(&self, cell: usize, color: u8, ko: u16) -> bool {
+        let [a, b, c, d] = Self::neighbours(cell).map(|n| self.color[n]);
+        if (a == EMPTY) | (b == EMPTY) | (c == EMPTY) | (d == EMPTY) {
+            return true;
+        }
+        !(a & b & c & d & color != 0 && self.is_eye_shape(cell, color)) && cell != ko as usize && self.is_legal_crowded(cell, color)
+    }
+
     /// [`Board::is_legal`] for an empty point with no empty neighbour: a neighbouring
     /// chain of our own left with a liberty, or an opponent's left with none (captured),
-    /// makes the move legal. The stone takes one pseudo-liberty from each chain per
-    /// adjacency.
+    /// makes the move legal. A chain is left with none exactly when all its
+    /// pseudo-liberties are adjacencies to `cell`. Border cells name the scratch chain
+    /// [`NO_CHAIN`], which is skipped.
     #[inline(never)]
     fn is_legal_crowded(&self, cell: usize, color: u8) -> bool {
         let around = Self::neighbours(cell);
-        let chains = self.neighbour_chains(cell);
-        (0..4).any(|i| chains[i] != usize::MAX && (self.color[around[i]] == color) == (self.libs_after(&chains, i) > 0))
+        let chains = around.map(|n| self.head[n]);
+        // All four without a branch (they were two mispredictions a call).
+        (0..4).fold(false, |legal, i| {
+            let c = chains[i];
+            let adjacencies = chains.iter().map(|&x| u16::from(x == c)).sum::<u16>();
+            let own = self.color[around[i]] == color;
+            legal | ((c != NO_CHAIN) & (own != (self.libs[c as usize] == adjacencies)))
+        })
     }
 
     /// The chain of each neighbour of `cell` (`usize::MAX` where there is no stone).
@@ -283,9 +304,13 @@ impl<const N: usize> Board<N> {
     #[inline(always)]
     pub(super) fn is_eye(&self, cell: usize, color: u8) -> bool {
         let [a, b, c, d] = Self::neighbours(cell).map(|n| self.color[n]);
-        if a & b & c & d & color == 0 {
-            return false;
-        }
+        a & b & c & d & color != 0 && self.is_eye_shape(cell, color)
+    }
+
+    /// The diagonal half of [`Board::is_eye`], for a point whose on-board neighbours are
+    /// all `color`: the opponent holds fewer than two diagonals (none on the edge).
+    #[inline(always)]
+    fn is_eye_shape(&self, cell: usize, color: u8) -> bool {
         let opp = opponent(color);
         let diagonals = Self::diagonals(cell).map(|n| self.color[n]);
         let opponents: u8 = diagonals.iter().map(|&v| u8::from(v == opp)).sum();
@@ -312,13 +337,37 @@ impl<const N: usize> Board<N> {
             let c = self.chain(n);
             self.libs[c] = self.libs[c].wrapping_sub(1);
         }
-        let mut captured = 0;
-        let mut ko = NO_POINT;
-        for &n in &around {
+        // Which neighbours are ours and which are opponents left with no liberty, as bit
+        // masks without a branch: the colours around a playout's move are random, and a
+        // branch per neighbour cost two mispredictions a move.
+        let opp = opponent(color);
+        let (mut ours, mut dead) = (0u32, 0u32);
+        for (i, &n) in around.iter().enumerate() {
             let stone = self.color[n];
-            if stone == color {
-                self.merge(cell, n);
-            } else if stone == opponent(color) && self.libs[self.chain(n)] == 0 {
+            ours |= u32::from(stone == color) << i;
+            dead |= u32::from((stone == opp) & (self.libs[self.chain(n)] == 0)) << i;
+        }
+        while ours != 0 {
+            self.merge(cell, around[ours.trailing_zeros() as usize]);
+            ours &= ours - 1;
+        }
+        let (captured, ko) = if dead == 0 { (0, NO_POINT) } else { self.capture(&around, dead, opp) };
+        let own = self.chain(cell);
+        let is_ko = captured == 1 && self.size[own] == 1 && self.libs[own] == 1;
+        Placed { captured, ko: if is_ko { ko } else { NO_POINT } }
+    }
+
+    /// Removes the opponent's chains on the neighbours `around[i]` of a new stone for
+    /// each bit `i` of `dead`; returns the stones removed and the last single stone's
+    /// cell (the ko point if the new stone took one stone).
+    #[cold]
+    fn capture(&mut self, around: &[usize; 4], mut dead: u32, opp: u8) -> (u32, u16) {
+        let (mut captured, mut ko) = (0, NO_POINT);
+        while dead != 0 {
+            let n = around[dead.trailing_zeros() as usize];
+            dead &= dead - 1;
+            // Two neighbours may hold one chain: the second finds its stone gone.
+            if self.color[n] == opp {
                 let removed = self.remove_chain(n);
                 if removed == 1 {
                     ko = n as u16;
@@ -326,9 +375,7 @@ impl<const N: usize> Board<N> {
                 captured += removed;
             }
         }
-        let own = self.chain(cell);
-        let is_ko = captured == 1 && self.size[own] == 1 && self.libs[own] == 1;
-        Placed { captured, ko: if is_ko { ko } else { NO_POINT } }
+        (captured, ko)
     }
 
     /// Merges the chains of the stones `a` and `b` (same colour), the smaller into the larger.

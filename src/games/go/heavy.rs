@@ -202,7 +202,14 @@ impl<const N: usize> Go<N> {
 
     /// The heavy playout's move here, `last` being the cell of the last move
     /// ([`NO_POINT`] after a pass or at the playout's start): see the module doc.
+    #[cfg(test)]
     pub(super) fn heavy_move<R: RngCore>(&mut self, rng: &mut R, last: u16) -> Move {
+        Self::move_of(self.heavy_cell(rng, last))
+    }
+
+    /// [`Go::heavy_move`] as a cell ([`NO_POINT`]: the pass), for the playout loop.
+    #[inline(always)]
+    pub(super) fn heavy_cell<R: RngCore>(&mut self, rng: &mut R, last: u16) -> usize {
         if last != NO_POINT {
             let last = usize::from(last);
             if chance(rng, CAPTURE_PROBABILITY) {
@@ -225,7 +232,7 @@ impl<const N: usize> Go<N> {
                 }
             }
         }
-        self.playout_move(rng)
+        self.playout_cell(rng)
     }
 
     /// The liberties of the chains in atari on and next to `last`: captures of the
@@ -258,7 +265,7 @@ impl<const N: usize> Go<N> {
 
     /// A random one of `suggested` that is legal, not the mover's own eye and (mostly)
     /// not a self-atari; `None` when there is none.
-    fn pick<R: RngCore>(&self, rng: &mut R, mut suggested: Suggestions) -> Option<Move> {
+    fn pick<R: RngCore>(&self, rng: &mut R, mut suggested: Suggestions) -> Option<usize> {
         let color = self.color();
         while suggested.len > 0 {
             let i = random_below(rng, suggested.len as u32) as usize;
@@ -269,7 +276,7 @@ impl<const N: usize> Go<N> {
                 && !self.board.is_eye(cell, color)
                 && !(self.is_self_atari(cell) && chance(rng, SELF_ATARI_REFUSAL))
             {
-                return Some(Move(Board::<N>::point(cell) as u16));
+                return Some(cell);
             }
         }
         None

@@ -15,18 +15,35 @@ impl<const N: usize> Go<N> {
     /// uniform, no move list). It takes `&mut self` for that reordering of the internal
     /// empty-point list only: the position is unchanged.
     pub fn playout_move<R: RngCore>(&mut self, rng: &mut R) -> Move {
+        Self::move_of(self.playout_cell(rng))
+    }
+
+    /// [`Go::playout_move`] as a cell, [`NO_POINT`] for the pass: the playout loop
+    /// places cells, so it skips the conversions to points and back.
+    #[inline(always)]
+    pub(super) fn playout_cell<R: RngCore>(&mut self, rng: &mut R) -> usize {
         let color = self.color();
         let mut left = self.board.empties as usize;
         while left > 0 {
             let i = random_below(rng, left as u32) as usize;
             let cell = self.board.empty[i] as usize;
-            if !self.board.is_eye(cell, color) && self.board.is_legal(cell, color, self.ko) {
-                return Move(Board::<N>::point(cell) as u16);
+            if self.board.is_playable(cell, color, self.ko) {
+                return cell;
             }
             left -= 1;
             self.board.swap_empty(i, left);
         }
-        Self::PASS
+        NO_POINT as usize
+    }
+
+    /// The move of a playout's cell ([`NO_POINT`]: the pass).
+    #[inline(always)]
+    pub(super) fn move_of(cell: usize) -> Move {
+        if cell == NO_POINT as usize {
+            Self::PASS
+        } else {
+            Move(Board::<N>::point(cell) as u16)
+        }
     }
 
     /// Whether point `mv` is an empty one-point eye of `player`: all its on-board
@@ -46,26 +63,24 @@ impl<const N: usize> Go<N> {
 
 impl<const N: usize> Go<N> {
     /// The playout loop, light or (`HEAVY`) heavy ([`super::heavy`]), telling `on_move`
-    /// every move played.
+    /// every move played, as a cell ([`NO_POINT`]: the pass).
     #[inline(always)]
     fn run_playout<const HEAVY: bool, R: RngCore>(
         &mut self,
         rng: &mut R,
-        mut on_move: impl FnMut(crate::Player, Move),
+        mut on_move: impl FnMut(crate::Player, usize),
     ) -> Outcome {
         let mut last = NO_POINT;
         while self.passes < 2 && self.plies < Self::MAX_PLIES {
-            let mv = if HEAVY { self.heavy_move(rng, last) } else { self.playout_move(rng) };
-            on_move(self.to_move, mv);
-            if mv == Self::PASS {
+            let cell = if HEAVY { self.heavy_cell(rng, last) } else { self.playout_cell(rng) };
+            on_move(self.to_move, cell);
+            if cell == NO_POINT as usize {
                 self.passes += 1;
                 self.ko = NO_POINT;
-                last = NO_POINT;
             } else {
-                let cell = Board::<N>::cell(mv.0 as usize);
                 self.place(cell);
-                last = cell as u16;
             }
+            last = cell as u16;
             self.plies += 1;
             self.to_move = self.to_move.other();
         }
@@ -74,12 +89,12 @@ impl<const N: usize> Go<N> {
 
     /// The light playout loop.
     #[inline(always)]
-    fn light_playout<R: RngCore>(&mut self, rng: &mut R, on_move: impl FnMut(crate::Player, Move)) -> Outcome {
+    fn light_playout<R: RngCore>(&mut self, rng: &mut R, on_move: impl FnMut(crate::Player, usize)) -> Outcome {
         self.run_playout::<false, R>(rng, on_move)
     }
 
     /// The heavy playout loop.
-    fn heavy_playout<R: RngCore>(&mut self, rng: &mut R, on_move: impl FnMut(crate::Player, Move)) -> Outcome {
+    fn heavy_playout<R: RngCore>(&mut self, rng: &mut R, on_move: impl FnMut(crate::Player, usize)) -> Outcome {
         self.run_playout::<true, R>(rng, on_move)
     }
 }
@@ -163,9 +178,9 @@ impl<const N: usize> Playouts for Go<N> {
         played: &mut MovesPlayed,
     ) -> Outcome {
         if policy.biased {
-            self.heavy_playout(rng, |player, mv| played.insert(player, mv))
+            self.heavy_playout(rng, |player, cell| played.insert(player, Self::move_of(cell)))
         } else {
-            self.light_playout(rng, |player, mv| played.insert(player, mv))
+            self.light_playout(rng, |player, cell| played.insert(player, Self::move_of(cell)))
         }
     }
 }
