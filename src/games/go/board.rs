@@ -262,7 +262,9 @@ impl<const N: usize> Board<N> {
         if (a == EMPTY) | (b == EMPTY) | (c == EMPTY) | (d == EMPTY) {
             return true;
         }
-        !(a & b & c & d & color != 0 && self.is_eye_shape(cell, color)) && cell != ko as usize && self.is_legal_crowded(cell, color)
+        !(a & b & c & d & color != 0 && self.is_eye_shape(cell, color))
+            && cell != ko as usize
+            && self.is_legal_crowded(cell, color)
     }
 
     /// [`Board::is_legal`] for an empty point with no empty neighbour: a neighbouring
@@ -270,7 +272,7 @@ impl<const N: usize> Board<N> {
     /// makes the move legal. A chain is left with none exactly when all its
     /// pseudo-liberties are adjacencies to `cell`. Border cells name the scratch chain
     /// [`NO_CHAIN`], which is skipped.
-    #[inline(never)]
+    #[inline(always)]
     fn is_legal_crowded(&self, cell: usize, color: u8) -> bool {
         let around = Self::neighbours(cell);
         let chains = around.map(|n| self.head[n]);
@@ -327,14 +329,14 @@ impl<const N: usize> Board<N> {
         self.head[cell] = cell as u16;
         self.next[cell] = cell as u16;
         self.size[cell] = 1;
-        self.libs[cell] = 0;
         let around = Self::neighbours(cell);
+        let stones = around.map(|n| self.color[n]);
+        let chains = around.map(|n| self.chain(n));
         // Branch-free: the stone's liberties are its empty neighbours, and every
         // neighbour's chain loses one (empty and border cells name the scratch chain
         // `NO_CHAIN`, whose count means nothing).
-        for &n in &around {
-            self.libs[cell] += u16::from(self.color[n] == EMPTY);
-            let c = self.chain(n);
+        self.libs[cell] = stones.iter().map(|&stone| u16::from(stone == EMPTY)).sum();
+        for c in chains {
             self.libs[c] = self.libs[c].wrapping_sub(1);
         }
         // Which neighbours are ours and which are opponents left with no liberty, as bit
@@ -342,10 +344,9 @@ impl<const N: usize> Board<N> {
         // branch per neighbour cost two mispredictions a move.
         let opp = opponent(color);
         let (mut ours, mut dead) = (0u32, 0u32);
-        for (i, &n) in around.iter().enumerate() {
-            let stone = self.color[n];
-            ours |= u32::from(stone == color) << i;
-            dead |= u32::from((stone == opp) & (self.libs[self.chain(n)] == 0)) << i;
+        for i in 0..4 {
+            ours |= u32::from(stones[i] == color) << i;
+            dead |= u32::from((stones[i] == opp) & (self.libs[chains[i]] == 0)) << i;
         }
         while ours != 0 {
             self.merge(cell, around[ours.trailing_zeros() as usize]);
