@@ -479,7 +479,7 @@ fn help_shows_defaults_and_the_spec_grammar() {
         per_game,
         "[default: per game: tictactoe none, connect4 none, othello network, go none,",
         "[default: per game: tictactoe 0, connect4 0, othello 0.6, go 0,",
-        "[default: per game: tictactoe biased, connect4 biased, othello biased, go random,",
+        "[default: per game: tictactoe biased, connect4 biased, othello biased, go biased,",
         "[default: per game: tictactoe 0, connect4 0, othello 0, go 1000,",
     ] {
         assert!(search.contains(needle), "search --help lacks {needle}: {search}");
