@@ -263,8 +263,8 @@ impl<const N: usize> Go<N> {
         suggested
     }
 
-    /// A random one of `suggested` that is legal, not the mover's own eye and (mostly)
-    /// not a self-atari; `None` when there is none.
+    /// A random one of `suggested` (empty points) that is legal and not the mover's own
+    /// eye ([`Board::is_playable`]) and (mostly) not a self-atari; `None` when there is none.
     fn pick<R: RngCore>(&self, rng: &mut R, mut suggested: Suggestions) -> Option<usize> {
         let color = self.color();
         while suggested.len > 0 {
@@ -272,8 +272,7 @@ impl<const N: usize> Go<N> {
             let cell = usize::from(suggested.cells[i]);
             suggested.len -= 1;
             suggested.cells[i] = suggested.cells[suggested.len];
-            if self.board.is_legal(cell, color, self.ko)
-                && !self.board.is_eye(cell, color)
+            if self.board.is_playable(cell, color, self.ko)
                 && !(self.is_self_atari(cell) && chance(rng, SELF_ATARI_REFUSAL))
             {
                 return Some(cell);
