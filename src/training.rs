@@ -2,13 +2,17 @@
 //! minorization-maximization (MM) algorithm for the generalized Bradley-Terry model
 //! (Coulom 2007, "Computing 'Elo Ratings' of Move Patterns in the Game of Go", §3).
 //!
-//! Model: in a position with legal moves `L`, the player picks move `m` with probability
-//! `gamma(m) / Σ_{m' in L} gamma(m')`, where `gamma(m)` is the gamma of `m`'s feature.
-//! MM update for feature `i`, all others fixed:
-//! `gamma_i ← W_i / Σ_j (C_ij / E_j)`, with `W_i` the times a move of feature `i` was
-//! chosen, `C_ij` the number of legal moves of feature `i` in position `j` and `E_j` the
-//! summed gammas of position `j`'s legal moves. As Coulom does, a prior of one virtual win
-//! and one virtual loss against an opponent of gamma 1 keeps every gamma finite.
+//! Model: every move is a *team* of features, one from each of the game's feature groups
+//! ([`Playouts::FEATURE_GROUPS`]; Othello has one group, its square classes, Go two, the
+//! tactics and the 3x3 pattern). Its strength is the product of its features' gammas,
+//! and in a position with legal moves `L` the player picks move `m` with probability
+//! `strength(m) / Σ_{m' in L} strength(m')`. MM update for feature `i`, every feature of
+//! the other groups fixed: `gamma_i ← W_i / Σ_j Σ_{m in L_j, i in m} (strength(m) /
+//! gamma_i) / E_j`, with `W_i` the times a move with feature `i` was chosen and `E_j` the
+//! summed strengths of position `j`'s legal moves. The features of one group never share
+//! a team, so a whole group is updated at once from the same `E_j` (Coulom's §3.3); the
+//! groups take turns. As Coulom does, a prior of one virtual win and one virtual loss
+//! against an opponent of gamma 1 keeps every gamma finite.
 
 use std::fmt;
 
@@ -17,19 +21,36 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::iter::{IntoParallelIterator, ParallelIterator};
 
 use crate::alphabeta::Evaluate;
-use crate::games::{random_below, Move, Playouts, SearchGame};
+use crate::games::{random_below, Move, Playouts, SearchGame, MAX_FEATURE_GROUPS};
 use crate::players::{Agent, PlayerError, PlayerSpec};
 
 use crate::weights::WeightsError;
 
-/// One choice of the teacher: how many legal moves of each feature there were, and the
-/// feature of the move chosen.
+/// One choice of the teacher: the legal moves as teams of features, identical teams
+/// counted once with their number, and which of them was chosen.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Decision {
-    /// Legal moves per feature.
+    /// Features per team (the game's [`Playouts::FEATURE_GROUPS`]).
+    pub groups: usize,
+    /// The distinct teams among the legal moves, `groups` features each, one after the
+    /// other.
+    pub teams: Vec<u32>,
+    /// How many legal moves each team stands for.
     pub counts: Vec<u16>,
-    /// The chosen move's feature.
+    /// The chosen move's team (an index into `counts`).
     pub chosen: usize,
+}
+
+impl Decision {
+    /// The features of team `t`.
+    pub fn team(&self, t: usize) -> &[u32] {
+        &self.teams[t * self.groups..(t + 1) * self.groups]
+    }
+
+    /// The strength of team `t` under `gammas`: the product of its features' gammas.
+    fn strength(&self, t: usize, gammas: &[f64]) -> f64 {
+        self.team(t).iter().map(|&f| gammas[f as usize]).product()
+    }
 }
 
 /// How the training positions are made.
@@ -119,16 +140,21 @@ pub fn collect_decisions<G: Evaluate + SearchGame>(
     Ok(all)
 }
 
-/// Job `t` of `threads`: games `t`, `t + threads`, ... with one teacher.
+/// Job `t` of `threads`: games `t`, `t + threads`, ... with one teacher (an external
+/// engine, which keeps one board, is started afresh for each game).
 fn teacher_games<G: Evaluate + SearchGame>(
     plan: &TrainingGames,
     t: usize,
     threads: usize,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<Decision>, PlayerError> {
-    let mut teacher = plan.teacher.build_with_evaluation::<G>(plan.seed ^ t as u64)?;
+    let build = || plan.teacher.build_with_evaluation::<G>(plan.seed ^ t as u64);
+    let mut teacher = build()?;
     let mut decisions = Vec::new();
-    for game_index in (t..plan.games).step_by(threads) {
+    for (i, game_index) in (t..plan.games).step_by(threads).enumerate() {
+        if i > 0 && matches!(plan.teacher, PlayerSpec::Gtp(_)) {
+            teacher = build()?;
+        }
         let seed = plan.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ game_index as u64;
         teacher_game(teacher.as_mut(), plan, seed, &mut decisions)?;
         progress();
@@ -136,6 +162,10 @@ fn teacher_games<G: Evaluate + SearchGame>(
     Ok(decisions)
 }
 
+/// One self-play game of `teacher` after `plan.random_plies` random moves, its choices
+/// added to `decisions`. Every move is shown to the teacher ([`Agent::observe`]), so an
+/// external engine follows the game; a resignation, or a move illegal under this
+/// crate's rules, ends the game.
 fn teacher_game<G: Playouts>(
     teacher: &mut dyn Agent<G>,
     plan: &TrainingGames,
@@ -151,26 +181,53 @@ fn teacher_game<G: Playouts>(
         let mv = if ply < plan.random_plies {
             moves[random_below(&mut rng, moves.len() as u32) as usize]
         } else {
-            let mv = teacher.choose(&game)?;
+            let mv = match teacher.choose(&game) {
+                Ok(mv) => mv,
+                Err(PlayerError::Resigned) => return Ok(()),
+                Err(e) => return Err(e),
+            };
+            // An external engine under other rules (Go's superko) may choose a move
+            // that is illegal here: the game ends there.
+            if !moves.contains(&mv) {
+                return Ok(());
+            }
             if let Some(decision) = decision_of(&game, moves, mv) {
                 decisions.push(decision);
             }
             mv
         };
+        teacher.observe(&game, mv)?;
         game.play_unchecked(mv);
         ply += 1;
     }
     Ok(())
 }
 
-/// The decision "chose `mv` among `moves`", if the legal moves have two features or more.
+/// The decision "chose `mv` among `moves`", if the chosen move has features
+/// ([`Playouts::move_team`]) and the legal moves with features form two teams or more
+/// (moves without, such as Go's pass, are left out of the choice).
 pub fn decision_of<G: Playouts>(game: &G, moves: &[Move], mv: Move) -> Option<Decision> {
-    let chosen = game.move_feature(mv)?;
-    let mut counts = vec![0u16; G::MOVE_FEATURES.len()];
-    for &m in moves {
-        counts[game.move_feature(m)?] += 1;
+    let groups = G::FEATURE_GROUPS.min(MAX_FEATURE_GROUPS);
+    let team_of = |m: Move| {
+        let mut team = [0usize; MAX_FEATURE_GROUPS];
+        game.move_team(m, &mut team[..groups]).then(|| team.map(|f| f as u32))
+    };
+    let chosen = team_of(mv)?;
+    let mut teams: Vec<[u32; MAX_FEATURE_GROUPS]> = moves.iter().filter_map(|&m| team_of(m)).collect();
+    teams.sort_unstable();
+    let mut decision = Decision { groups, teams: Vec::new(), counts: Vec::new(), chosen: 0 };
+    for (i, team) in teams.iter().enumerate() {
+        if i > 0 && teams[i - 1] == *team {
+            *decision.counts.last_mut().expect("a team before") += 1;
+            continue;
+        }
+        if *team == chosen {
+            decision.chosen = decision.counts.len();
+        }
+        decision.teams.extend_from_slice(&team[..groups]);
+        decision.counts.push(1);
     }
-    (counts.iter().filter(|&&c| c > 0).count() >= 2).then_some(Decision { counts, chosen })
+    (decision.counts.len() >= 2).then_some(decision)
 }
 
 /// Splits decisions into (every `nth`, the rest): a held-out set and a training set.
@@ -186,26 +243,38 @@ pub fn hold_out(decisions: Vec<Decision>, nth: usize) -> (Vec<Decision>, Vec<Dec
     (held_out, training)
 }
 
-/// Fits one gamma per feature with `iterations` MM sweeps (all features updated from the
-/// same `E_j`, which Coulom notes also converges), starting from 1.
+/// Fits one gamma per feature with `iterations` MM sweeps, starting from 1. A sweep
+/// updates the groups in turn, each from the same `E_j` (module docs).
 pub fn fit_mm(decisions: &[Decision], features: usize, iterations: usize) -> Vec<f64> {
+    let groups = decisions.first().map_or(1, |d| d.groups);
     let mut gammas = vec![1.0f64; features];
     let mut wins = vec![1.0f64; features]; // the prior's virtual win
+                                           // Which group each feature was seen in (a feature never seen keeps gamma 1).
+    let mut group_of = vec![usize::MAX; features];
     for d in decisions {
-        wins[d.chosen] += 1.0;
+        for &f in d.team(d.chosen) {
+            wins[f as usize] += 1.0;
+        }
+        for (i, &f) in d.teams.iter().enumerate() {
+            group_of[f as usize] = i % d.groups;
+        }
     }
+    let mut totals = vec![0.0f64; decisions.len()];
     for _ in 0..iterations {
-        let mut denominators: Vec<f64> = gammas.iter().map(|g| 2.0 / (g + 1.0)).collect(); // the prior's 2 games
-        for d in decisions {
-            let total: f64 = d.counts.iter().zip(&gammas).map(|(&c, g)| c as f64 * g).sum();
-            for (i, &c) in d.counts.iter().enumerate() {
-                if c > 0 {
-                    denominators[i] += c as f64 / total;
+        for group in 0..groups {
+            for (total, d) in totals.iter_mut().zip(decisions) {
+                *total = (0..d.counts.len()).map(|t| d.counts[t] as f64 * d.strength(t, &gammas)).sum();
+            }
+            let mut denominators: Vec<f64> = gammas.iter().map(|g| 2.0 / (g + 1.0)).collect(); // the prior's 2 games
+            for (d, total) in decisions.iter().zip(&totals) {
+                for t in 0..d.counts.len() {
+                    let f = d.team(t)[group] as usize;
+                    denominators[f] += d.counts[t] as f64 * d.strength(t, &gammas) / gammas[f] / total;
                 }
             }
-        }
-        for i in 0..features {
-            gammas[i] = wins[i] / denominators[i];
+            for f in (0..features).filter(|&f| group_of[f] == group) {
+                gammas[f] = wins[f] / denominators[f];
+            }
         }
     }
     gammas
@@ -244,19 +313,20 @@ pub fn temperature_exponent(temperature: f64) -> Result<f64, WeightsError> {
 pub struct Fit {
     /// Mean log-likelihood of the chosen move's feature (natural log, per decision).
     pub log_likelihood: f64,
-    /// Share of decisions whose chosen feature has the highest gamma among the legal ones.
+    /// Share of decisions whose chosen team is the strongest among the legal moves'.
     pub top_feature: f64,
 }
 
-/// The model's fit on `decisions`: the probability that a move of the chosen feature is
-/// picked, `C_chosen gamma_chosen / Σ_i C_i gamma_i`, averaged in log.
+/// The model's fit on `decisions`: the probability that a move of the chosen team is
+/// picked, `C_chosen strength_chosen / Σ_t C_t strength_t`, averaged in log.
 pub fn evaluate_fit(decisions: &[Decision], gammas: &[f64]) -> Fit {
     let mut log_likelihood = 0.0;
     let mut top = 0usize;
     for d in decisions {
-        let total: f64 = d.counts.iter().zip(gammas).map(|(&c, g)| c as f64 * g).sum();
-        log_likelihood += (d.counts[d.chosen] as f64 * gammas[d.chosen] / total).ln();
-        let best = (0..gammas.len()).filter(|&i| d.counts[i] > 0).max_by(|&a, &b| gammas[a].total_cmp(&gammas[b]));
+        let strengths: Vec<f64> = (0..d.counts.len()).map(|t| d.strength(t, gammas)).collect();
+        let total: f64 = strengths.iter().zip(&d.counts).map(|(s, &c)| c as f64 * s).sum();
+        log_likelihood += (d.counts[d.chosen] as f64 * strengths[d.chosen] / total).ln();
+        let best = (0..strengths.len()).max_by(|&a, &b| strengths[a].total_cmp(&strengths[b]));
         top += usize::from(best == Some(d.chosen));
     }
     let n = decisions.len().max(1) as f64;
@@ -286,7 +356,7 @@ mod tests {
                     break;
                 }
             }
-            decisions.push(Decision { counts, chosen });
+            decisions.push(Decision { groups: 1, teams: vec![0, 1, 2], counts, chosen });
         }
         let gammas = fit_mm(&decisions, 3, 200);
         // Compare ratios to the middle feature (the model is scale-free but for the prior).
@@ -301,6 +371,67 @@ mod tests {
                 evaluate_fit(&decisions, &tempered).log_likelihood < evaluate_fit(&decisions, &gammas).log_likelihood
             );
         }
+    }
+
+    /// Two feature groups (teams of one feature each, strengths multiplied): decisions
+    /// drawn from a known product model are fitted back to it, each group up to a common
+    /// factor.
+    #[test]
+    fn mm_recovers_known_teams() {
+        // Group 0: features 0-1; group 1: features 2-4.
+        let truth = [1.0f64, 5.0, 1.0, 0.2, 3.0];
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);
+        let mut decisions = Vec::new();
+        for _ in 0..40_000 {
+            // Four random moves: a feature of each group per move.
+            let moves: Vec<[u32; 2]> =
+                (0..4).map(|_| [random_below(&mut rng, 2), 2 + random_below(&mut rng, 3)]).collect();
+            let strength = |m: &[u32; 2]| truth[m[0] as usize] * truth[m[1] as usize];
+            let total: f64 = moves.iter().map(strength).sum();
+            let mut x = rand_core::RngCore::next_u32(&mut rng) as f64 / 4_294_967_296.0 * total;
+            let chosen = moves.iter().position(|m| {
+                x -= strength(m);
+                x < 0.0
+            });
+            let chosen = moves[chosen.unwrap_or(3)];
+            // As `decision_of` builds them: distinct teams with their counts.
+            let mut teams = moves.clone();
+            teams.sort_unstable();
+            teams.dedup();
+            let counts = teams.iter().map(|t| moves.iter().filter(|m| *m == t).count() as u16).collect();
+            let index = teams.iter().position(|t| *t == chosen).unwrap();
+            if teams.len() >= 2 {
+                decisions.push(Decision { groups: 2, teams: teams.concat(), counts, chosen: index });
+            }
+        }
+        let gammas = fit_mm(&decisions, 5, 100);
+        assert!((gammas[1] / gammas[0] - 5.0).abs() < 0.4, "{gammas:?}");
+        assert!((gammas[3] / gammas[2] - 0.2).abs() < 0.03, "{gammas:?}");
+        assert!((gammas[4] / gammas[2] - 3.0).abs() < 0.25, "{gammas:?}");
+        let fitted = evaluate_fit(&decisions, &gammas).log_likelihood;
+        assert!(fitted > evaluate_fit(&decisions, &[1.0; 5]).log_likelihood);
+    }
+
+    /// A Go decision: the pass is left out, the chosen move's team is among the teams,
+    /// and the counts add up to the legal moves with features.
+    #[test]
+    fn go_decisions_are_teams_of_tactic_and_pattern() {
+        use crate::games::go::{patterns, Go9};
+        use crate::games::{Game, Playouts};
+        let mut game = Go9::new();
+        game.play_sequence("E5 D5 E4 D4 E3").unwrap();
+        let moves = game.legal_moves();
+        let mv = game.parse_move("D3").unwrap();
+        let decision = decision_of(&game, moves.as_ref(), mv).unwrap();
+        assert_eq!(decision.groups, 2);
+        let with_features = moves.as_ref().iter().filter(|&&m| m != Go9::PASS).count();
+        assert_eq!(decision.counts.iter().map(|&c| c as usize).sum::<usize>(), with_features);
+        let team = decision.team(decision.chosen);
+        assert!((team[0] as usize) < patterns::TACTICS.len());
+        assert!((team[1] as usize) >= patterns::TACTICS.len());
+        assert_eq!(Go9::move_features()[team[0] as usize], "plain");
+        // The pass has no features: choosing it is no decision.
+        assert!(decision_of(&game, moves.as_ref(), Go9::PASS).is_none());
     }
 
     /// The pool plays the same games as one thread playing job after job: teacher `t`

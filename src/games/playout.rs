@@ -14,6 +14,9 @@ use rand_core::RngCore;
 
 use super::{random_below, Game, Move, Outcome, Player, Turn};
 
+/// The most feature groups a game's moves may have ([`Playouts::FEATURE_GROUPS`]).
+pub const MAX_FEATURE_GROUPS: usize = 4;
+
 /// A game's playout hooks: move strengths, pruning, learned features and the playouts
 /// themselves. Every item has a default built on [`Game`] alone.
 pub trait Playouts: Game {
@@ -83,19 +86,54 @@ pub trait Playouts: Game {
         recorded_play_out(self, rng, policy, played)
     }
 
-    /// The learned features of this game's moves, by name ([`Playouts::move_feature`]); empty
+    /// The learned features of this game's moves, by name ([`Playouts::move_team`]); empty
     /// when the game has none. A weights file holds one gamma per feature.
-    const MOVE_FEATURES: &'static [&'static str] = &[];
+    fn move_features() -> &'static [&'static str] {
+        &[]
+    }
 
-    /// The feature (an index into [`Playouts::MOVE_FEATURES`]) of move `mv` here: with learned
-    /// gammas, a move's strength is its feature's gamma (Coulom 2007). `None`: strength 1.
+    /// How many features describe one move: Coulom's feature groups (2007, §2), each
+    /// move having one feature of each group, its strength the product of their gammas.
+    /// One by default ([`Playouts::move_feature`]); Go has two (tactics, 3x3 pattern).
+    const FEATURE_GROUPS: usize = 1;
+
+    /// The feature (an index into [`Playouts::move_features`]) of move `mv` here, for a
+    /// game of one feature group: with learned gammas, a move's strength is its feature's
+    /// gamma (Coulom 2007). `None`: strength 1.
     #[inline]
     fn move_feature(&self, _mv: Move) -> Option<usize> {
         None
     }
 
+    /// The features of move `mv` here, one per group ([`Playouts::FEATURE_GROUPS`]),
+    /// written to `team` (the "team" of Coulom's generalised Bradley-Terry model); `false`
+    /// when the move has none, so it is left out of training. By default
+    /// [`Playouts::move_feature`].
+    #[inline]
+    fn move_team(&self, mv: Move, team: &mut [usize]) -> bool {
+        match self.move_feature(mv) {
+            Some(feature) => {
+                team[0] = feature;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The strength of move `mv` here under learned `gammas`: the product of the gammas
+    /// of its features ([`Playouts::move_team`]), 1 for a move without features.
+    #[inline]
+    fn learned_strength(&self, mv: Move, gammas: &[f32]) -> f32 {
+        let mut team = [0usize; MAX_FEATURE_GROUPS];
+        let team = &mut team[..Self::FEATURE_GROUPS.min(MAX_FEATURE_GROUPS)];
+        if !self.move_team(mv, team) {
+            return 1.0;
+        }
+        team.iter().map(|&f| gammas.get(f).copied().unwrap_or(1.0)).product()
+    }
+
     /// A roulette-wheel playout with learned strengths: move `m` has strength
-    /// `gammas[move_feature(m)]`.
+    /// [`Playouts::learned_strength`].
     fn learned_playout<R: RngCore>(&mut self, rng: &mut R, gammas: &[f32]) -> Outcome {
         let policy = PlayoutPolicy { biased: true, prune: false, gammas: Some(gammas) };
         play_out(self, rng, |game, moves, rng| policy.pick(game, moves, rng))
@@ -183,7 +221,7 @@ pub struct PlayoutPolicy<'a> {
     pub biased: bool,
     /// Win-first / block-first pruning ([`Playouts::prune_moves`]) at every ply.
     pub prune: bool,
-    /// Learned strengths per move feature ([`Playouts::move_feature`]); `None`: the game's
+    /// Learned strengths per move feature ([`Playouts::learned_strength`]); `None`: the game's
     /// own [`Playouts::action_value`].
     pub gammas: Option<&'a [f32]>,
 }
@@ -193,7 +231,7 @@ impl PlayoutPolicy<'_> {
     #[inline]
     pub fn strength<G: Playouts>(&self, game: &G, mv: Move) -> f32 {
         match self.gammas {
-            Some(gammas) => game.move_feature(mv).and_then(|f| gammas.get(f)).copied().unwrap_or(1.0),
+            Some(gammas) => game.learned_strength(mv, gammas),
             None => game.action_value(mv),
         }
     }

@@ -1,9 +1,11 @@
 //! Learned move strengths: one Bradley-Terry gamma per move feature of a game
-//! ([`Playouts::MOVE_FEATURES`], [`Playouts::move_feature`]), as in Coulom 2007, "Computing
-//! 'Elo Ratings' of Move Patterns in the Game of Go". A move's strength is its feature's
-//! gamma; progressive bias and biased playouts use strengths in place of the game's
-//! hand-set [`Playouts::action_value`] when a search is given weights (`weights=FILE`), and by
-//! default in a game that ships a set ([`Tuning::SHIPPED_WEIGHTS`](crate::games::Tuning::SHIPPED_WEIGHTS); Othello).
+//! ([`Playouts::move_features`]), as in Coulom 2007, "Computing 'Elo Ratings' of Move
+//! Patterns in the Game of Go". A move's strength is the product of the gammas of its
+//! features, one per feature group ([`Playouts::learned_strength`]: Othello's moves have
+//! one, their square class; Go's two, tactic and 3x3 pattern). Progressive bias and
+//! biased playouts use these strengths in place of the game's hand-set
+//! [`Playouts::action_value`] when a search is given weights (`weights=FILE`), and by
+//! default in a game that ships a set ([`Tuning::SHIPPED_WEIGHTS`](crate::games::Tuning::SHIPPED_WEIGHTS)).
 //!
 //! This module is the file format: [`MoveWeights`] (JSON: game, feature names, gammas),
 //! loaded and checked against the game. Fitting the gammas to a stronger player's games
@@ -21,7 +23,7 @@ use crate::games::Playouts;
 pub struct MoveWeights {
     /// The game's [`crate::games::Game::NAME`].
     pub game: String,
-    /// The game's [`Playouts::MOVE_FEATURES`], in order.
+    /// The game's [`Playouts::move_features`], in order.
     pub features: Vec<String>,
     /// Strength per feature (positive, finite).
     pub gammas: Vec<f32>,
@@ -64,7 +66,7 @@ pub enum WeightsError {
     WrongFeatures {
         /// The game ([`crate::Game::NAME`]).
         game: &'static str,
-        /// The game's features ([`crate::Playouts::MOVE_FEATURES`]).
+        /// The game's features ([`crate::Playouts::move_features`]).
         expected: &'static [&'static str],
         /// The features the weights name.
         found: Vec<String>,
@@ -118,14 +120,14 @@ impl fmt::Display for WeightsError {
 impl std::error::Error for WeightsError {}
 
 impl MoveWeights {
-    /// Weights for `G` from gammas in [`Playouts::MOVE_FEATURES`] order.
+    /// Weights for `G` from gammas in [`Playouts::move_features`] order.
     ///
     /// # Errors
     /// As [`MoveWeights::check`].
     pub fn new<G: Playouts>(gammas: Vec<f32>, source: &str) -> Result<MoveWeights, WeightsError> {
         let weights = MoveWeights {
             game: G::NAME.to_string(),
-            features: G::MOVE_FEATURES.iter().map(|f| f.to_string()).collect(),
+            features: G::move_features().iter().map(|f| f.to_string()).collect(),
             gammas,
             source: source.to_string(),
         };
@@ -174,15 +176,15 @@ impl MoveWeights {
         if self.game != G::NAME {
             return Err(WeightsError::WrongGame { expected: G::NAME, found: self.game.clone() });
         }
-        if G::MOVE_FEATURES.is_empty() {
+        if G::move_features().is_empty() {
             return Err(WeightsError::NoFeatures { game: G::NAME });
         }
-        if self.features.len() != G::MOVE_FEATURES.len()
-            || self.features.iter().zip(G::MOVE_FEATURES).any(|(a, b)| a != b)
+        if self.features.len() != G::move_features().len()
+            || self.features.iter().zip(G::move_features()).any(|(a, b)| a != b)
         {
             return Err(WeightsError::WrongFeatures {
                 game: G::NAME,
-                expected: G::MOVE_FEATURES,
+                expected: G::move_features(),
                 found: self.features.clone(),
             });
         }

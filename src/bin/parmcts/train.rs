@@ -5,6 +5,7 @@ use std::time::Instant;
 use clap::Args;
 
 use parmcts::alphabeta::Evaluate;
+use parmcts::games::go::Go9;
 use parmcts::report::TrainReport;
 use parmcts::training::{
     collect_decisions, evaluate_fit, fit_mm, hold_out, temperature_exponent, with_temperature, TrainingGames,
@@ -17,7 +18,7 @@ use crate::common::{at_least_one, game_parser, out, parse_spec, print_json, prog
 
 #[derive(Args, Debug)]
 pub struct TrainArgs {
-    /// A game with move features (othello).
+    /// A game with move features (othello; go, 9x9).
     #[arg(long, value_parser = game_parser())]
     game: GameKind,
     /// Self-play games of the teacher.
@@ -53,7 +54,8 @@ pub struct TrainArgs {
 pub fn run(args: &TrainArgs) -> Result<(), Failure> {
     match args.game {
         GameKind::Othello => run_game::<Othello>(args, &parmcts::games::othello::hand_set_gammas()),
-        other => Err(Failure::flag("--game", format!("{other}: only othello has move features to train"))),
+        GameKind::Go => run_game::<Go9>(args, &parmcts::games::go::patterns::hand_set_gammas()),
+        other => Err(Failure::flag("--game", format!("{other}: only othello and go have move features to train"))),
     }
 }
 
@@ -82,7 +84,7 @@ fn run_game<G: Evaluate + SearchGame>(args: &TrainArgs, hand_set: &[f32]) -> Res
     // Every fifth decision is held out to compare the fitted and the hand-set gammas.
     let total = decisions.len();
     let (held_out, training) = hold_out(decisions, 5);
-    let fitted = fit_mm(&training, G::MOVE_FEATURES.len(), args.iterations);
+    let fitted = fit_mm(&training, G::move_features().len(), args.iterations);
     let gammas = with_temperature(&fitted, args.temperature)?;
     let hand: Vec<f64> = hand_set.iter().map(|&g| g as f64).collect();
     let (fitted_fit, learned_fit, hand_fit) =
@@ -104,7 +106,7 @@ fn run_game<G: Evaluate + SearchGame>(args: &TrainArgs, hand_set: &[f32]) -> Res
         out: args.out.clone(),
         decisions: total,
         held_out: held_out.len(),
-        features: G::MOVE_FEATURES,
+        features: G::move_features(),
         gammas: weights.gammas.clone(),
         hand_set: hand_set.to_vec(),
         temperature: args.temperature,
@@ -123,12 +125,28 @@ fn run_game<G: Evaluate + SearchGame>(args: &TrainArgs, hand_set: &[f32]) -> Res
     Ok(())
 }
 
+/// The most features the text report lists one by one (more: the strongest and the
+/// weakest half of that).
+const SHOWN_FEATURES: usize = 24;
+
 fn print_text(r: &TrainReport, teacher: &str) {
     out!("{} decisions of the teacher {teacher}, {} held out; {:.1} s", r.decisions, r.held_out, r.seconds);
     let written = format!("T = {}", r.temperature);
-    out!("{:>10} {:>9} {:>9} {:>9}", "feature", "hand-set", "fitted", written);
-    for (((name, hand), fit), learned) in r.features.iter().zip(&r.hand_set).zip(&r.fitted_gammas).zip(&r.gammas) {
-        out!("{name:>10} {hand:>9.3} {fit:>9.3} {learned:>9.3}");
+    out!("{:>11} {:>9} {:>9} {:>9}", "feature", "hand-set", "fitted", written);
+    let row = |i: usize| {
+        let (name, hand, fit, learned) = (r.features[i], r.hand_set[i], r.fitted_gammas[i], r.gammas[i]);
+        out!("{name:>11} {hand:>9.3} {fit:>9.3} {learned:>9.3}");
+    };
+    if r.features.len() <= SHOWN_FEATURES {
+        (0..r.features.len()).for_each(row);
+    } else {
+        // Many features (Go's 3x3 patterns): the strongest and the weakest fitted.
+        let mut order: Vec<usize> = (0..r.features.len()).collect();
+        order.sort_by(|&a, &b| r.fitted_gammas[b].total_cmp(&r.fitted_gammas[a]));
+        let half = SHOWN_FEATURES / 2;
+        order[..half].iter().copied().for_each(row);
+        out!("{:>11} ({} more)", "...", r.features.len() - 2 * half);
+        order[order.len() - half..].iter().copied().for_each(row);
     }
     out!(
         "held-out fit: log-likelihood per move {:.4} fitted, {:.4} written, {:.4} hand-set; top feature {:.1} % written vs {:.1} % hand-set",

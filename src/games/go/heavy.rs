@@ -53,7 +53,7 @@ pub const PATTERNS: [[&str; 3]; 13] = [
 /// Whether each 16-bit neighbourhood code ([`Board::neighbourhood`]) matches a pattern:
 /// one bit per code, built once by expanding every pattern in its 8 symmetries and 2
 /// colourings.
-fn pattern_table() -> &'static [u64; 1024] {
+pub(super) fn pattern_table() -> &'static [u64; 1024] {
     static TABLE: OnceLock<Box<[u64; 1024]>> = OnceLock::new();
     TABLE.get_or_init(|| {
         let mut table = Box::new([0u64; 1024]);
@@ -85,7 +85,7 @@ fn pattern_table() -> &'static [u64; 1024] {
 
 /// The pattern cell (row, column) that neighbour `i` (in [`Board::AROUND`]'s order) reads
 /// under `symmetry` (bit 2: transpose; bits 0 and 1: flip rows, columns).
-fn source_of(i: usize, symmetry: usize) -> (usize, usize) {
+pub(super) fn source_of(i: usize, symmetry: usize) -> (usize, usize) {
     let index = if i < 4 { i } else { i + 1 }; // skip the centre
     let (mut dr, mut dc) = ((index / 3) as isize - 1, (index % 3) as isize - 1);
     if symmetry & 4 != 0 {
@@ -115,7 +115,7 @@ fn expand(allowed: &[u8; 8], i: usize, code: u16, table: &mut [u64; 1024]) {
 
 /// Whether the neighbourhood `code` matches one of [`PATTERNS`].
 #[inline]
-fn matches(table: &[u64; 1024], code: u16) -> bool {
+pub(super) fn matches(table: &[u64; 1024], code: u16) -> bool {
     table[usize::from(code >> 6)] >> (code & 63) & 1 != 0
 }
 
@@ -139,6 +139,20 @@ pub const SELF_ATARI_STRENGTH: f32 = 0.1;
 pub const EYE_OR_PASS_STRENGTH: f32 = 0.02;
 /// A point on the first line with no stone within two points (an empty edge).
 pub const EMPTY_EDGE_STRENGTH: f32 = 0.5;
+
+/// A move's tactical class ([`Go::tactic`]): the first feature group of the learned
+/// strengths (`super::patterns`), in [`super::patterns::TACTICS`] order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Tactic {
+    /// None of the others.
+    Plain = 0,
+    /// Captures a chain in atari.
+    Capture = 1,
+    /// Saves the mover's chain in atari (and is no self-atari).
+    Escape = 2,
+    /// Leaves the mover's chain in atari and captures nothing.
+    SelfAtari = 3,
+}
 
 /// Up to 16 suggested cells.
 struct Suggestions {
@@ -168,11 +182,29 @@ impl<const N: usize> Go<N> {
             return EYE_OR_PASS_STRENGTH;
         }
         let cell = Board::<N>::cell(usize::from(mv.0));
-        let color = self.color();
-        if self.board.is_eye(cell, color) {
+        if self.board.is_eye(cell, self.color()) {
             return EYE_OR_PASS_STRENGTH;
         }
-        let mut strength = 1.0;
+        let tactic = self.tactic(cell);
+        let mut strength = match tactic {
+            Tactic::Capture => CAPTURE_STRENGTH,
+            Tactic::SelfAtari => return SELF_ATARI_STRENGTH,
+            Tactic::Escape => ESCAPE_STRENGTH,
+            Tactic::Plain => 1.0,
+        };
+        if matches(pattern_table(), self.board.neighbourhood(cell)) {
+            strength *= PATTERN_STRENGTH;
+        }
+        if tactic != Tactic::Capture && self.board.on_empty_edge(cell) {
+            strength *= EMPTY_EDGE_STRENGTH;
+        }
+        strength
+    }
+
+    /// What a stone of the side to move on the empty `cell` does to the chains in atari
+    /// around it, or to itself: the first of capture, self-atari, escape that applies.
+    pub(super) fn tactic(&self, cell: usize) -> Tactic {
+        let color = self.color();
         let (mut captures, mut escapes) = (false, false);
         for n in Board::<N>::neighbours(cell) {
             let stone = self.board.color[n];
@@ -185,19 +217,14 @@ impl<const N: usize> Go<N> {
             }
         }
         if captures {
-            strength *= CAPTURE_STRENGTH;
+            Tactic::Capture
         } else if self.is_self_atari(cell) {
-            return SELF_ATARI_STRENGTH;
+            Tactic::SelfAtari
         } else if escapes {
-            strength *= ESCAPE_STRENGTH;
+            Tactic::Escape
+        } else {
+            Tactic::Plain
         }
-        if matches(pattern_table(), self.board.neighbourhood(cell)) {
-            strength *= PATTERN_STRENGTH;
-        }
-        if !captures && self.board.on_empty_edge(cell) {
-            strength *= EMPTY_EDGE_STRENGTH;
-        }
-        strength
     }
 
     /// The heavy playout's move here, `last` being the cell of the last move

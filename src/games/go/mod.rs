@@ -49,6 +49,7 @@
 
 mod board;
 pub mod heavy;
+pub mod patterns;
 mod playout;
 
 use std::fmt;

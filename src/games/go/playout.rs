@@ -4,7 +4,7 @@
 use rand_core::RngCore;
 
 use super::board::{Board, BLACK, NO_POINT, WHITE};
-use super::{Go, Move, Outcome};
+use super::{patterns, Go, Move, Outcome};
 use crate::games::{random_below, Game, MovesPlayed, PlayoutPolicy, Playouts};
 
 impl<const N: usize> Go<N> {
@@ -137,8 +137,10 @@ impl<const N: usize> Go<N> {
     }
 }
 
-/// Go has no move strengths, learned features or pruning rule: `random` playouts are
-/// light, `biased` (and `learned`) ones heavy ([`super::heavy`]). (The trait's generic loops would generate every legal move with
+/// Go's move strengths are the heavy playout's knowledge ([`Go::move_strength`]), or
+/// learned gammas of its move features ([`super::patterns`]: tactic and 3x3 pattern);
+/// it has no pruning rule. `random` playouts are light, `biased` (and `learned`) ones
+/// heavy ([`super::heavy`]). (The trait's generic loops would generate every legal move with
 /// the superko test and grow the history at every ply: about 15 times slower.)
 impl<const N: usize> Playouts for Go<N> {
     /// Light playouts ([`Go::playout_move`]) to two passes in a row or [`Go::MAX_PLIES`].
@@ -154,9 +156,44 @@ impl<const N: usize> Playouts for Go<N> {
         self.heavy_playout(rng, |_, _| {})
     }
 
-    /// The heavy playout (Go has no learned move features yet, so the gammas are unused).
+    /// The heavy playout: its rules are MoGo's, whatever the gammas (they weigh the
+    /// tree's priors, [`Playouts::learned_strength`]).
     fn learned_playout<R: RngCore>(&mut self, rng: &mut R, _gammas: &[f32]) -> Outcome {
         self.heavy_playout(rng, |_, _| {})
+    }
+
+    fn move_features() -> &'static [&'static str] {
+        patterns::feature_names()
+    }
+
+    /// Tactic, then 3x3 pattern ([`super::patterns`]).
+    const FEATURE_GROUPS: usize = 2;
+
+    /// The move's tactic and pattern class; none for the pass and for filling the
+    /// mover's own eye (their strength stays [`super::heavy::EYE_OR_PASS_STRENGTH`]).
+    fn move_team(&self, mv: Move, team: &mut [usize]) -> bool {
+        if mv == Self::PASS {
+            return false;
+        }
+        let cell = Board::<N>::cell(usize::from(mv.0));
+        let color = self.color();
+        if self.board.is_eye(cell, color) {
+            return false;
+        }
+        let Some(class) = patterns::classes().class(color, self.board.neighbourhood(cell)) else { return false };
+        team[0] = self.tactic(cell) as usize;
+        team[1] = patterns::TACTICS.len() + class;
+        true
+    }
+
+    /// The product of the move's two gammas; the pass and own-eye fills keep their
+    /// hand-set strength.
+    fn learned_strength(&self, mv: Move, gammas: &[f32]) -> f32 {
+        let mut team = [0usize; 2];
+        if !self.move_team(mv, &mut team) {
+            return super::heavy::EYE_OR_PASS_STRENGTH;
+        }
+        team.iter().map(|&f| gammas.get(f).copied().unwrap_or(1.0)).product()
     }
 
     /// The heavy playout's knowledge as a move's strength ([`Go::move_strength`]): the

@@ -207,7 +207,7 @@ impl Othello {
 }
 
 /// The square classes as `(near, far)` edge distances (0 = on the edge), in
-/// [`Playouts::MOVE_FEATURES`](crate::games::Playouts::MOVE_FEATURES) order: corner, C-square, A-square, B-square, X-square, then
+/// [`Playouts::move_features`](crate::games::Playouts::move_features) order: corner, C-square, A-square, B-square, X-square, then
 /// the inner squares.
 const CLASSES: [(usize, usize); 10] = [(0, 0), (0, 1), (0, 2), (0, 3), (1, 1), (1, 2), (1, 3), (2, 2), (2, 3), (3, 3)];
 
@@ -242,7 +242,7 @@ const fn edge_distances(sq: usize) -> (usize, usize) {
     }
 }
 
-/// The hand-set gammas in [`Playouts::MOVE_FEATURES`] order (the baseline a weights file is
+/// The hand-set gammas in [`Playouts::move_features`] order (the baseline a weights file is
 /// measured against).
 pub fn hand_set_gammas() -> Vec<f32> {
     HAND_SET_GAMMAS.to_vec()
@@ -515,8 +515,9 @@ impl Playouts for Othello {
         self.play_out_masks(rng, HAND_SET_WHEEL, |_, _| {})
     }
 
-    const MOVE_FEATURES: &'static [&'static str] =
-        &["corner", "C-square", "A-square", "B-square", "X-square", "1-2", "1-3", "2-2", "2-3", "3-3"];
+    fn move_features() -> &'static [&'static str] {
+        &["corner", "C-square", "A-square", "B-square", "X-square", "1-2", "1-3", "2-2", "2-3", "3-3"]
+    }
 
     /// The square's symmetry class (the pass has none).
     #[inline]

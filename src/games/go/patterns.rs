@@ -1,0 +1,234 @@
+//! Go's move features for learned strengths (Coulom 2007, "Computing 'Elo Ratings' of
+//! Move Patterns in the Game of Go"): every move but the pass and the filling of the
+//! mover's own eye is a team of two features, whose gammas `parmcts train-weights --game
+//! go` fits to a teacher's moves by MM (`crate::training`):
+//!
+//! 1. its **tactic** ([`TACTICS`]): capture, escape from atari, self-atari or plain;
+//! 2. its **3x3 pattern**: the eight points around it, each the mover's stone, the
+//!    opponent's, empty or off the board, up to the board's eight symmetries. Colours
+//!    are the mover's and the opponent's, not Black and White, so one gamma serves
+//!    both sides. The 1,107 classes that a board can show (954 in the open, 135 on an
+//!    edge, 18 in a corner) are numbered by their smallest code.
+//!
+//! The features are laid out as [`TACTICS`] first, then the pattern classes
+//! ([`feature_names`]); a move's learned strength is the product of its two gammas.
+
+use std::sync::OnceLock;
+
+use super::board::{BLACK, BORDER, EMPTY, WHITE};
+use super::heavy::{matches, pattern_table, source_of, CAPTURE_STRENGTH, ESCAPE_STRENGTH, PATTERN_STRENGTH};
+use super::heavy::{Tactic, SELF_ATARI_STRENGTH};
+
+/// The tactical features, in [`Tactic`] order.
+pub const TACTICS: [&str; 4] = ["plain", "capture", "escape", "self-atari"];
+
+/// The pattern classes: the class of every neighbourhood code by the side to move, and
+/// each class's smallest code (the mover's stones as [`BLACK`]).
+pub(super) struct PatternClasses {
+    /// `class_of[side][code]`: side 0 is Black to move, 1 White; `u16::MAX` for codes no
+    /// board shows.
+    class_of: [Box<[u16]>; 2],
+    /// The canonical code of each class, in class order (ascending).
+    canonical: Vec<u16>,
+}
+
+impl PatternClasses {
+    /// The class of the neighbourhood `code` ([`super::board::Board::neighbourhood`])
+    /// when `color` is to move, if a board can show it.
+    #[inline]
+    pub(super) fn class(&self, color: u8, code: u16) -> Option<usize> {
+        let class = self.class_of[usize::from(color == WHITE)][usize::from(code)];
+        (class != u16::MAX).then_some(usize::from(class))
+    }
+}
+
+/// The neighbour index (in `Board::AROUND`'s order) of pattern cell `(row, col)`.
+fn neighbour_at(row: usize, col: usize) -> usize {
+    let index = row * 3 + col;
+    debug_assert_ne!(index, 4, "the centre is no neighbour");
+    if index < 4 {
+        index
+    } else {
+        index - 1
+    }
+}
+
+/// `code` seen under `symmetry` (as [`source_of`] numbers them).
+fn transform(code: u16, symmetry: usize) -> u16 {
+    (0..8).fold(0, |out, i| {
+        let (row, col) = source_of(i, symmetry);
+        let value = code >> (2 * neighbour_at(row, col)) & 3;
+        out | value << (2 * i)
+    })
+}
+
+/// The smallest code among `code`'s eight symmetries.
+fn canonical(code: u16) -> u16 {
+    (0..8).map(|s| transform(code, s)).min().expect("eight symmetries")
+}
+
+/// `code` with Black and White swapped.
+fn swap_colours(code: u16) -> u16 {
+    (0..8).fold(0, |out, i| {
+        let value = match (code >> (2 * i) & 3) as u8 {
+            BLACK => WHITE,
+            WHITE => BLACK,
+            other => other,
+        };
+        out | u16::from(value) << (2 * i)
+    })
+}
+
+/// Every neighbourhood code a board can show, with the mover as [`BLACK`]: the eight
+/// points on the board, or one side of them off it, or two adjacent sides (a corner).
+fn board_codes() -> Vec<u16> {
+    let (top, bottom, left, right) = (0b0000_0111u8, 0b1110_0000, 0b0010_1001, 0b1001_0100);
+    let borders = [0, top, bottom, left, right, top | left, top | right, bottom | left, bottom | right];
+    let mut codes = Vec::new();
+    for border in borders {
+        let open: Vec<usize> = (0..8).filter(|i| border >> i & 1 == 0).collect();
+        let base = (0..8).filter(|i| border >> i & 1 != 0).fold(0u16, |c, i| c | u16::from(BORDER) << (2 * i));
+        for mut assignment in 0..3usize.pow(open.len() as u32) {
+            let mut code = base;
+            for &i in &open {
+                code |= u16::from([EMPTY, BLACK, WHITE][assignment % 3]) << (2 * i);
+                assignment /= 3;
+            }
+            codes.push(code);
+        }
+    }
+    codes
+}
+
+/// The pattern classes, built once.
+pub(super) fn classes() -> &'static PatternClasses {
+    static CLASSES: OnceLock<PatternClasses> = OnceLock::new();
+    CLASSES.get_or_init(|| {
+        let codes = board_codes();
+        let mut canonicals: Vec<u16> = codes.iter().map(|&c| canonical(c)).collect();
+        canonicals.sort_unstable();
+        canonicals.dedup();
+        let mut class_of = [vec![u16::MAX; 1 << 16].into_boxed_slice(), vec![u16::MAX; 1 << 16].into_boxed_slice()];
+        for &code in &codes {
+            let class = canonicals.binary_search(&canonical(code)).expect("a class per code") as u16;
+            class_of[0][usize::from(code)] = class;
+            class_of[1][usize::from(swap_colours(code))] = class;
+        }
+        PatternClasses { class_of, canonical: canonicals }
+    })
+}
+
+/// The names of Go's move features: [`TACTICS`], then each pattern class drawn as its
+/// three rows (`X` the mover's stone, `O` the opponent's, `.` empty, `#` off the board,
+/// `*` the point played), such as `XO./.*./###`.
+pub fn feature_names() -> &'static [&'static str] {
+    static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        let patterns = classes().canonical.iter().map(|&code| {
+            let mut name = String::with_capacity(11);
+            for row in 0..3 {
+                for col in 0..3 {
+                    name.push(if (row, col) == (1, 1) {
+                        '*'
+                    } else {
+                        match (code >> (2 * neighbour_at(row, col)) & 3) as u8 {
+                            BLACK => 'X',
+                            WHITE => 'O',
+                            EMPTY => '.',
+                            _ => '#',
+                        }
+                    });
+                }
+                if row < 2 {
+                    name.push('/');
+                }
+            }
+            // Built once per process: the names live as long as the program.
+            &*Box::leak(name.into_boxed_str())
+        });
+        TACTICS.iter().copied().chain(patterns).collect()
+    })
+}
+
+/// The hand-set strengths ([`super::Go::move_strength`]) as gammas of these features, in
+/// [`feature_names`] order: the tactics' strengths (plain 1), and a pattern's
+/// [`PATTERN_STRENGTH`] when it is one of MoGo's shapes, else 1. (The hand-set strength's
+/// empty-edge factor, and its self-atari that overrides a shape, have no feature here.)
+pub fn hand_set_gammas() -> Vec<f32> {
+    let tactics = [1.0, CAPTURE_STRENGTH, ESCAPE_STRENGTH, SELF_ATARI_STRENGTH];
+    debug_assert_eq!(Tactic::SelfAtari as usize, 3);
+    let table = pattern_table();
+    let patterns = classes().canonical.iter().map(|&code| if matches(table, code) { PATTERN_STRENGTH } else { 1.0 });
+    tactics.into_iter().chain(patterns).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classes_are_the_board_shapes_up_to_symmetry() {
+        let classes = classes();
+        // Burnside over the eight symmetries: 954 shapes in the open, 135 on an edge, 18
+        // in a corner.
+        assert_eq!(classes.canonical.len(), 954 + 135 + 18);
+        assert_eq!(feature_names().len(), TACTICS.len() + classes.canonical.len());
+        // Every symmetry and both sides to move give the same class.
+        for &code in board_codes().iter().step_by(7) {
+            let class = classes.class(BLACK, code).unwrap();
+            for s in 0..8 {
+                assert_eq!(classes.class(BLACK, transform(code, s)), Some(class));
+                assert_eq!(classes.class(WHITE, swap_colours(transform(code, s))), Some(class));
+            }
+        }
+        // A border all round shows on no board.
+        assert_eq!(classes.class(BLACK, 0xFFFF), None);
+        assert_eq!(feature_names()[TACTICS.len()], ".../.*./...");
+    }
+
+    /// The hand-set gammas, as learned strengths, give the hand-set strength of every
+    /// legal move of random games, but for the two factors they leave out.
+    #[test]
+    fn hand_set_gammas_reproduce_the_hand_set_strengths() {
+        use super::super::board::Board;
+        use super::super::Go9;
+        use crate::games::{Game, Playouts};
+        use rand_core::SeedableRng;
+        let hand = hand_set_gammas();
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
+        let mut checked = 0;
+        for _ in 0..20 {
+            let mut game = Go9::new();
+            while game.outcome().is_none() {
+                for &mv in game.legal_moves().as_ref() {
+                    let (strength, learned) = (game.move_strength(mv), game.learned_strength(mv, &hand));
+                    if mv != Go9::PASS {
+                        let cell = Board::<9>::cell(usize::from(mv.0));
+                        let tactic = game.tactic(cell);
+                        if tactic == Tactic::SelfAtari && !game.board.is_eye(cell, game.color()) {
+                            assert_eq!(strength, SELF_ATARI_STRENGTH);
+                            continue;
+                        }
+                        if tactic != Tactic::Capture && game.board.on_empty_edge(cell) {
+                            assert_eq!(strength, learned * super::super::heavy::EMPTY_EDGE_STRENGTH);
+                            continue;
+                        }
+                    }
+                    assert_eq!(strength, learned, "{}", game.format_move(mv));
+                    checked += 1;
+                }
+                let mv = game.playout_move(&mut rng);
+                game.play_unchecked(mv);
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
+    }
+
+    #[test]
+    fn hand_set_gammas_mark_mogo_shapes() {
+        let gammas = hand_set_gammas();
+        let shapes = gammas[TACTICS.len()..].iter().filter(|&&g| g == PATTERN_STRENGTH).count();
+        assert!(shapes > 50 && shapes < 500, "{shapes} MoGo shapes");
+        assert_eq!(gammas[1], CAPTURE_STRENGTH);
+    }
+}
