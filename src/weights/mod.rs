@@ -211,6 +211,18 @@ mod tests {
     }
 
     #[test]
+    fn the_shipped_set_is_valid_for_9x9_go() {
+        use crate::games::go::{Go13, Go9, DEFAULT_WEIGHTS};
+        use crate::games::Tuning;
+        let weights = MoveWeights::from_json(DEFAULT_WEIGHTS).unwrap();
+        weights.check::<Go9>().unwrap();
+        assert_eq!(weights.gammas.len(), Go9::move_features().len());
+        // The other sizes ship none, and the 9x9 set is not theirs.
+        assert!(Go13::SHIPPED_WEIGHTS.is_none());
+        assert!(matches!(weights.check::<Go13>(), Err(WeightsError::WrongGame { .. })));
+    }
+
+    #[test]
     fn bad_weights_are_named() {
         let good = MoveWeights::new::<Othello>(vec![1.0; 10], "test").unwrap();
         let mut bad = good.clone();

@@ -90,14 +90,16 @@ fn run_game<G: Evaluate + SearchGame>(args: &TrainArgs, hand_set: &[f32]) -> Res
     let (fitted_fit, learned_fit, hand_fit) =
         (evaluate_fit(&held_out, &fitted), evaluate_fit(&held_out, &gammas), evaluate_fit(&held_out, &hand));
     let source = format!(
-        "parmcts train-weights --game {} --games {} --teacher {} --random-plies {} --iterations {} --seed {} --temperature {}",
+        "parmcts train-weights --game {} --games {} --teacher {} --random-plies {} --iterations {} --seed {} --temperature {} --threads {}",
         G::NAME,
         args.games,
-        args.teacher,
+        // Quoted when it has spaces (`gtp:COMMAND LINE`), so the line replays as written.
+        if args.teacher.contains(char::is_whitespace) { format!("\"{}\"", args.teacher) } else { args.teacher.clone() },
         args.random_plies,
         args.iterations,
         args.seed,
-        args.temperature
+        args.temperature,
+        args.threads
     );
     let weights = MoveWeights::new::<G>(gammas.iter().map(|&g| g as f32).collect(), &source)?;
     weights.save(&args.out).map_err(|e| Failure::runtime(format!("--out: {e}")))?;

@@ -19,7 +19,8 @@ use super::board::{BLACK, BORDER, EMPTY, WHITE};
 use super::heavy::{matches, pattern_table, source_of, CAPTURE_STRENGTH, ESCAPE_STRENGTH, PATTERN_STRENGTH};
 use super::heavy::{Tactic, SELF_ATARI_STRENGTH};
 
-/// The tactical features, in [`Tactic`] order.
+/// The tactical features: what a stone on the point does to the chains in atari around
+/// it, or to itself (the first that applies of capture, self-atari, escape; else plain).
 pub const TACTICS: [&str; 4] = ["plain", "capture", "escape", "self-atari"];
 
 /// The pattern classes: the class of every neighbourhood code by the side to move, and
