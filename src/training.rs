@@ -248,8 +248,9 @@ pub fn hold_out(decisions: Vec<Decision>, nth: usize) -> (Vec<Decision>, Vec<Dec
 pub fn fit_mm(decisions: &[Decision], features: usize, iterations: usize) -> Vec<f64> {
     let groups = decisions.first().map_or(1, |d| d.groups);
     let mut gammas = vec![1.0f64; features];
-    let mut wins = vec![1.0f64; features]; // the prior's virtual win
-                                           // Which group each feature was seen in (a feature never seen keeps gamma 1).
+    // The prior's virtual win, then the teacher's choices.
+    let mut wins = vec![1.0f64; features];
+    // Which group each feature was seen in (a feature never seen keeps gamma 1).
     let mut group_of = vec![usize::MAX; features];
     for d in decisions {
         for &f in d.team(d.chosen) {
@@ -259,17 +260,17 @@ pub fn fit_mm(decisions: &[Decision], features: usize, iterations: usize) -> Vec
             group_of[f as usize] = i % d.groups;
         }
     }
-    let mut totals = vec![0.0f64; decisions.len()];
+    let mut strengths = Vec::new();
     for _ in 0..iterations {
         for group in 0..groups {
-            for (total, d) in totals.iter_mut().zip(decisions) {
-                *total = (0..d.counts.len()).map(|t| d.counts[t] as f64 * d.strength(t, &gammas)).sum();
-            }
             let mut denominators: Vec<f64> = gammas.iter().map(|g| 2.0 / (g + 1.0)).collect(); // the prior's 2 games
-            for (d, total) in decisions.iter().zip(&totals) {
-                for t in 0..d.counts.len() {
+            for d in decisions {
+                strengths.clear();
+                strengths.extend((0..d.counts.len()).map(|t| d.counts[t] as f64 * d.strength(t, &gammas)));
+                let total: f64 = strengths.iter().sum();
+                for (t, strength) in strengths.iter().enumerate() {
                     let f = d.team(t)[group] as usize;
-                    denominators[f] += d.counts[t] as f64 * d.strength(t, &gammas) / gammas[f] / total;
+                    denominators[f] += strength / gammas[f] / total;
                 }
             }
             for f in (0..features).filter(|&f| group_of[f] == group) {

@@ -121,13 +121,14 @@ pub trait Playouts: Game {
     }
 
     /// The strength of move `mv` here under learned `gammas`: the product of the gammas
-    /// of its features ([`Playouts::move_team`]), 1 for a move without features.
+    /// of its features ([`Playouts::move_team`]); a move without features (a pass, Go's
+    /// filling of one's own eye) keeps its [`Playouts::action_value`].
     #[inline]
     fn learned_strength(&self, mv: Move, gammas: &[f32]) -> f32 {
         let mut team = [0usize; MAX_FEATURE_GROUPS];
         let team = &mut team[..Self::FEATURE_GROUPS.min(MAX_FEATURE_GROUPS)];
         if !self.move_team(mv, team) {
-            return 1.0;
+            return self.action_value(mv);
         }
         team.iter().map(|&f| gammas.get(f).copied().unwrap_or(1.0)).product()
     }

@@ -170,7 +170,8 @@ impl<const N: usize> Playouts for Go<N> {
     const FEATURE_GROUPS: usize = 2;
 
     /// The move's tactic and pattern class; none for the pass and for filling the
-    /// mover's own eye (their strength stays [`super::heavy::EYE_OR_PASS_STRENGTH`]).
+    /// mover's own eye (their learned strength stays the hand-set
+    /// [`super::heavy::EYE_OR_PASS_STRENGTH`], their `action_value`).
     fn move_team(&self, mv: Move, team: &mut [usize]) -> bool {
         if mv == Self::PASS {
             return false;
@@ -184,16 +185,6 @@ impl<const N: usize> Playouts for Go<N> {
         team[0] = self.tactic(cell) as usize;
         team[1] = patterns::TACTICS.len() + class;
         true
-    }
-
-    /// The product of the move's two gammas; the pass and own-eye fills keep their
-    /// hand-set strength.
-    fn learned_strength(&self, mv: Move, gammas: &[f32]) -> f32 {
-        let mut team = [0usize; 2];
-        if !self.move_team(mv, &mut team) {
-            return super::heavy::EYE_OR_PASS_STRENGTH;
-        }
-        team.iter().map(|&f| gammas.get(f).copied().unwrap_or(1.0)).product()
     }
 
     /// The heavy playout's knowledge as a move's strength ([`Go::move_strength`]): the
