@@ -17,7 +17,7 @@ use crate::common::{game_parser, out, parse_position, print_json, progress_bar, 
 takes about 20 s and the empty board many minutes on one core. On a terminal the bounds found so far are \
 shown as they narrow. Othello: endgames of at most 36 empty squares (an OBF board as --moves, or a move \
 list); the score is the final disc difference with empties to the winner; FFO #40 (20 empties) takes \
-about a second.")]
+about a second, #50 (26 empties) under a minute, with a larger table (--tt-entries 4194304).")]
 pub struct SolveArgs {
     /// connect4 or othello (the games with an exact solver).
     #[arg(long, value_parser = game_parser())]
@@ -36,6 +36,10 @@ pub struct SolveArgs {
     /// Transposition table entries [default: per game].
     #[arg(long = "tt-entries")]
     tt_entries: Option<usize>,
+    /// Othello: order the moves by mobility alone, without the shipped n-tuple network
+    /// (the solver's ordering before the network, for comparison; the same scores).
+    #[arg(long = "no-network")]
+    no_network: bool,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -43,6 +47,9 @@ pub struct SolveArgs {
 
 pub fn run(args: &SolveArgs) -> Result<(), Failure> {
     let (game, moves) = args.board.resolve(args.game, &args.moves)?;
+    if args.no_network && game != GameKind::Othello {
+        return Err(Failure::flag("--no-network", format!("{game}: only Othello's solver orders its moves by a network")));
+    }
     let report = match game {
         GameKind::ConnectFourBoard => solve_board(args, &moves)?,
         GameKind::ConnectFour => solve_connect4(args)?,
@@ -76,6 +83,9 @@ fn solve_othello(args: &SolveArgs) -> Result<SolveReport, Failure> {
     let position = parse_position::<Othello>(&args.moves)?;
     let mut solver = EndgameSolver::new(args.tt_entries.unwrap_or(ENDGAME_TT_ENTRIES))
         .map_err(|e| Failure::flag("--tt-entries", e))?;
+    if args.no_network {
+        solver.set_network(None);
+    }
     let start = Instant::now();
     let result = if args.weak { solver.solve_weak(&position) } else { solver.solve(&position) };
     // The one way a solve fails: more empty squares than the solver takes.

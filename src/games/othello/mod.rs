@@ -156,6 +156,13 @@ impl Othello {
         (self.me, self.opp)
     }
 
+    /// The position with `me` to move (as Black) and `opp`: the solver's nodes read by
+    /// an n-tuple network, whose cells are relative to the side to move.
+    #[inline]
+    pub(crate) fn from_sides(me: u64, opp: u64) -> Othello {
+        Othello { me, opp, to_move: Player::One }
+    }
+
     /// The game's legal-square kernel on raw bitboards: the empty squares where the owner
     /// of `me` outflanks at least one run of `opp` discs (`me` and `opp` disjoint).
     #[inline]
