@@ -12,8 +12,8 @@
 
 use std::collections::BTreeSet;
 
-use parmcts::games::othello::PASS;
 use parmcts::evaluator::NTupleNetwork;
+use parmcts::games::othello::PASS;
 use parmcts::solver::othello::MAX_EMPTIES;
 use parmcts::solver::{EndgameError, EndgameSolver};
 use parmcts::{Game, Move, Othello, Player};

@@ -48,7 +48,10 @@ pub struct SolveArgs {
 pub fn run(args: &SolveArgs) -> Result<(), Failure> {
     let (game, moves) = args.board.resolve(args.game, &args.moves)?;
     if args.no_network && game != GameKind::Othello {
-        return Err(Failure::flag("--no-network", format!("{game}: only Othello's solver orders its moves by a network")));
+        return Err(Failure::flag(
+            "--no-network",
+            format!("{game}: only Othello's solver orders its moves by a network"),
+        ));
     }
     let report = match game {
         GameKind::ConnectFourBoard => solve_board(args, &moves)?,
