@@ -246,12 +246,16 @@ fn solve_solves_an_othello_endgame() {
     assert!(v["nodes"].as_u64().unwrap() > 0, "{v}");
     let weak = json(&["solve", "--game", "othello", &moves, "--weak", "--json"]);
     assert_eq!(weak["score"].as_i64(), Some(1), "{weak}");
+    // Mobility ordering alone: the same score.
+    let plain = json(&["solve", "--game", "othello", &moves, "--no-network", "--json"]);
+    assert_eq!((plain["score"].as_i64(), plain["best_move"].as_str()), (Some(18), Some("g8")), "{plain}");
 }
 
 #[test]
 fn bad_input_is_rejected_with_exit_code_2() {
     rejects(&["solve", "--game", "tictactoe"], "tictactoe");
     rejects(&["solve", "--game", "othello"], "60 empty squares");
+    rejects(&["solve", "--game", "connect4", "--moves", "44", "--no-network"], "--no-network");
     rejects(&["search", "--game", "connect4", "--playouts", "10", "--final", "best"], "best");
     rejects(&["play", "--game", "connect4", "--p1", "mcts:final=best"], "best");
     rejects(&["solve", "--game", "connect4", "--moves", "1212121"], "over");
