@@ -195,11 +195,11 @@ fn ffo_42_to_44_published_values() {
     check_ffo_40_59(42..=44);
 }
 
-/// FFO #45-#59 (24-34 empties): 0.1-1 G nodes each, about 10 minutes in all on one core
-/// of the 2-vCPU machine (docs/RESULTS.md): `cargo nextest run --cargo-profile
-/// test-release --run-ignored only ffo_45`.
+/// FFO #45-#59 (24-34 empties): from 0.1 G to some 25 G nodes each (#55), an hour in all
+/// on one core of the 2-vCPU machine (3,631 s, docs/RESULTS.md): `cargo nextest run
+/// --cargo-profile test-release --run-ignored only ffo_45`.
 #[test]
-#[ignore = "long: FFO #45-#59, about 10 minutes"]
+#[ignore = "long: FFO #45-#59, about an hour"]
 fn ffo_45_to_59_published_values() {
     check_ffo_40_59(45..=59);
 }
