@@ -186,15 +186,23 @@ struct Entry {
     upper: i8,
     /// The best square, or 64 for none.
     best: u8,
-    /// The position's empty squares (the size of its subtree, roughly); 0 in an unused
-    /// slot.
-    empties: u8,
 }
 
 impl Entry {
     #[inline]
     fn holds(&self, me: u64, opp: u64) -> bool {
         self.me == me && self.opp == opp
+    }
+
+    /// The position's empty squares (the size of its subtree, roughly); 0 for an unused
+    /// slot (no discs).
+    #[inline]
+    fn empties(&self) -> u32 {
+        if self.me | self.opp == 0 {
+            0
+        } else {
+            (!(self.me | self.opp)).count_ones()
+        }
     }
 }
 
@@ -242,10 +250,9 @@ impl Table {
     #[inline]
     fn put(&mut self, me: u64, opp: u64, alpha: i32, beta: i32, score: i32, best: u32) {
         let i = self.index(me, opp);
-        let empties = (!(me | opp)).count_ones() as u8;
         let (slot, mut lower, mut upper) = if let Some(j) = (i..i + 2).find(|&j| self.slots[j].holds(me, opp)) {
             (j, i32::from(self.slots[j].lower), i32::from(self.slots[j].upper))
-        } else if empties >= self.slots[i].empties {
+        } else if (!(me | opp)).count_ones() >= self.slots[i].empties() {
             // The deeper position keeps the first slot; its old one moves to the second.
             self.slots[i + 1] = self.slots[i];
             (i, -64, 64)
@@ -258,7 +265,7 @@ impl Table {
         if score < beta {
             upper = upper.min(score);
         }
-        self.slots[slot] = Entry { me, opp, lower: lower as i8, upper: upper as i8, best: best as u8, empties };
+        self.slots[slot] = Entry { me, opp, lower: lower as i8, upper: upper as i8, best: best as u8 };
     }
 }
 
@@ -643,14 +650,14 @@ impl EndgameSolver {
     }
 }
 
-/// The ordering key of the move `sq` (flipping `flipped`) of the owner of `me`, smaller
-/// first: fastest-first after Edax's `move_evaluate_fast` (Richard Delorme): above all
-/// the opponent's mobility after the move (corners counted twice; playing a corner
-/// earns half a move), then the mover's stable discs around the corners, then the
-/// opponent's potential mobility (empty squares next to the mover's discs).
+/// The ordering key of the move `sq` that leads to the child `(child_me, child_opp)`
+/// (the opponent to move), smaller first: fastest-first after Edax's
+/// `move_evaluate_fast` (Richard Delorme): above all the opponent's mobility after the
+/// move (corners counted twice; playing a corner earns half a move), then the mover's
+/// stable discs around the corners, then the opponent's potential mobility (empty
+/// squares next to the mover's discs).
 #[inline]
-fn order_key(me: u64, opp: u64, sq: u32, flipped: u64) -> i32 {
-    let (child_me, child_opp) = play(me, opp, sq, flipped);
+fn order_key(child_me: u64, child_opp: u64, sq: u32) -> i32 {
     let replies = Othello::legal_squares_of(child_me, child_opp);
     let corner_bonus = i32::from(CORNERS >> sq & 1 != 0);
     let mobility = 2 * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32 - corner_bonus;
@@ -659,41 +666,24 @@ fn order_key(me: u64, opp: u64, sq: u32, flipped: u64) -> i32 {
 }
 
 /// The network's logit of a child (for the owner of `me`, the opponent of the node's
-/// mover), searched one ply deeper when the node has [`EVAL_SEARCH_EMPTIES`] or more.
+/// mover); when the node has [`EVAL_SEARCH_EMPTIES`] or more, the best of the child's
+/// replies by one ply more (a finished game: its disc difference, far beyond any logit).
 #[inline]
 fn child_value(network: &NTupleNetwork, me: u64, opp: u64) -> f32 {
-    let depth = u32::from((!(me | opp)).count_ones() + 1 >= EVAL_SEARCH_EMPTIES);
-    eval_search(network, me, opp, depth, f32::NEG_INFINITY, f32::INFINITY)
-}
-
-/// A fail-soft negamax alpha-beta of `depth` plies on the network's logits (a finished
-/// game: its disc difference, far beyond any logit).
-fn eval_search(network: &NTupleNetwork, me: u64, opp: u64, depth: u32, mut alpha: f32, beta: f32) -> f32 {
-    if depth == 0 {
-        return network.logit(&Othello::from_sides(me, opp));
+    let logit = |me, opp| network.logit(&Othello::from_sides(me, opp));
+    if (!(me | opp)).count_ones() + 1 < EVAL_SEARCH_EMPTIES {
+        return logit(me, opp);
     }
-    let mut moves = Othello::legal_squares_of(me, opp);
-    if moves == 0 {
-        if Othello::legal_squares_of(opp, me) == 0 {
-            return final_score(me, opp) as f32;
-        }
-        return -eval_search(network, opp, me, depth - 1, -beta, -alpha);
+    let mut replies = Othello::legal_squares_of(me, opp);
+    if replies == 0 {
+        return if Othello::legal_squares_of(opp, me) == 0 { final_score(me, opp) as f32 } else { -logit(opp, me) };
     }
     let mut best = f32::NEG_INFINITY;
-    while moves != 0 {
-        let sq = moves.trailing_zeros();
-        moves &= moves - 1;
-        let (cm, co) = play(me, opp, sq, Othello::flips_of(me, opp, sq));
-        let v = -eval_search(network, cm, co, depth - 1, -beta, -alpha);
-        if v > best {
-            best = v;
-            if v > alpha {
-                alpha = v;
-                if v >= beta {
-                    break;
-                }
-            }
-        }
+    while replies != 0 {
+        let sq = replies.trailing_zeros();
+        replies &= replies - 1;
+        let (reply_me, reply_opp) = play(me, opp, sq, Othello::flips_of(me, opp, sq));
+        best = best.max(-logit(reply_me, reply_opp));
     }
     best
 }
@@ -745,12 +735,10 @@ impl MoveOrder {
         let key = if sq == tt_best {
             i32::MIN
         } else {
-            let key = order_key(me, opp, sq, flipped);
+            let (child_me, child_opp) = play(me, opp, sq, flipped);
+            let key = order_key(child_me, child_opp, sq);
             match network {
-                Some(network) => {
-                    let (child_me, child_opp) = play(me, opp, sq, flipped);
-                    key + (child_value(network, child_me, child_opp) * EVAL_ORDER_WEIGHT) as i32
-                }
+                Some(network) => key + (child_value(network, child_me, child_opp) * EVAL_ORDER_WEIGHT) as i32,
                 None => key,
             }
         };
