@@ -12,18 +12,18 @@ pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
 /// A fixed-capacity array of nodes with a lock-free bump allocator. Node 0 is the root.
 #[derive(Debug)]
 pub struct Arena {
-    nodes: Box<[Node]>,
+    nodes: Array<Node>,
     /// Nodes handed out so far (the root included). Padded to its own cache line: every
     /// expanding thread writes it, and it must not share a line with read-mostly data.
     cursor: CachePadded<AtomicU32>,
     /// RAVE's all-moves-as-first statistics of the edge into each node, packed like the
     /// node's own [`Stats`]; allocated only for searches with RAVE on (8 more bytes per
     /// node, outside the 24-byte node so that plain searches do not pay for them).
-    amaf: Option<Box<[AtomicU64]>>,
+    amaf: Option<Array<AtomicU64>>,
     /// Implicit minimax values (Lanctot et al. 2014): the evaluator's minimax value of
     /// each node's position for the player who moved into it, a win probability stored
     /// as `f32` bits; allocated only for searches with `implicit` on.
-    values: Option<Box<[AtomicU32]>>,
+    values: Option<Array<AtomicU32>>,
 }
 
 /// Why an arena could not be created. Crate-private: the search turns it into its
@@ -292,44 +292,40 @@ impl Arena {
     }
 }
 
+/// The arena's arrays: zeroed system memory, mapped as it is touched
+/// ([`super::zeroed`]); plain boxes under loom, whose atomics are not plain integers.
 #[cfg(not(loom))]
-fn zeroed_nodes(capacity: usize) -> Box<[Node]> {
-    let zeroed = Box::<[Node]>::new_zeroed_slice(capacity);
-    // SAFETY: a `Node` is four atomic integers, and all-zero bytes are a valid value of
-    // each (the same value as `Node::default()`). Zeroed allocation lets the OS hand out
-    // untouched pages lazily, so a large arena costs nothing until the search uses it
-    // (a 1 GiB arena would otherwise cost about 0.3 s of page faults up front).
-    unsafe { zeroed.assume_init() }
+type Array<T> = super::zeroed::ZeroedSlice<T>;
+#[cfg(loom)]
+type Array<T> = Box<[T]>;
+
+#[cfg(not(loom))]
+fn zeroed_nodes(capacity: usize) -> Array<Node> {
+    Array::new(capacity)
 }
 
 #[cfg(loom)]
-fn zeroed_nodes(capacity: usize) -> Box<[Node]> {
+fn zeroed_nodes(capacity: usize) -> Array<Node> {
     (0..capacity).map(|_| Node::default()).collect()
 }
 
 #[cfg(not(loom))]
-fn zeroed_counters(capacity: usize) -> Box<[AtomicU64]> {
-    let zeroed = Box::<[AtomicU64]>::new_zeroed_slice(capacity);
-    // SAFETY: all-zero bytes are a valid `AtomicU64` (the value 0), and zeroed pages are
-    // handed out lazily, as for the nodes.
-    unsafe { zeroed.assume_init() }
+fn zeroed_counters(capacity: usize) -> Array<AtomicU64> {
+    Array::new(capacity)
 }
 
 #[cfg(loom)]
-fn zeroed_counters(capacity: usize) -> Box<[AtomicU64]> {
+fn zeroed_counters(capacity: usize) -> Array<AtomicU64> {
     (0..capacity).map(|_| AtomicU64::new(0)).collect()
 }
 
 #[cfg(not(loom))]
-fn zeroed_words(capacity: usize) -> Box<[AtomicU32]> {
-    let zeroed = Box::<[AtomicU32]>::new_zeroed_slice(capacity);
-    // SAFETY: all-zero bytes are a valid `AtomicU32` (the value 0, the bits of 0.0f32),
-    // and zeroed pages are handed out lazily, as for the nodes.
-    unsafe { zeroed.assume_init() }
+fn zeroed_words(capacity: usize) -> Array<AtomicU32> {
+    Array::new(capacity)
 }
 
 #[cfg(loom)]
-fn zeroed_words(capacity: usize) -> Box<[AtomicU32]> {
+fn zeroed_words(capacity: usize) -> Array<AtomicU32> {
     (0..capacity).map(|_| AtomicU32::new(0)).collect()
 }
 

@@ -7,6 +7,8 @@ mod arena;
 pub mod contention;
 pub mod invariants;
 mod node;
+#[cfg(not(loom))]
+mod zeroed;
 
 pub use access::{ExclusiveTree, SharedTree, TreeOps};
 pub(crate) use arena::CapacityError;
