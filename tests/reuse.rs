@@ -146,3 +146,34 @@ fn reuse_keeps_amaf_counters_and_proofs() {
         search.check_proofs(&next).unwrap_or_else(|e| panic!("{mode}: {e}"));
     }
 }
+
+/// A 9x9 Go tree: the position two plies down (the principal variation's reply) is found
+/// among some 6,400 and kept, and its visits carry over; a position four plies down that
+/// the tree does not hold is given up on (a fresh tree), with at most a bounded number of
+/// positions replayed.
+#[test]
+fn a_go_reply_is_found_two_plies_down() {
+    let config = SearchConfig::builder().playouts(20_000).reuse(true).seed(5).build().unwrap();
+    let mut search = Search::new(config).unwrap();
+    let root = parmcts::Go9::new();
+    let first = search.run(&root).unwrap();
+    assert!(first.pv.len() >= 2, "pv {:?}", first.pv);
+    let mut next = root.clone();
+    next.play_unchecked(first.pv[0]);
+    next.play_unchecked(first.pv[1]);
+    let kept = search.reuse(&root, &next, 4);
+    assert!(kept > 0);
+    let second = search.run(&next).unwrap();
+    assert!(second.root_visits > 20_000, "root visits {}", second.root_visits);
+    search.check_invariants().unwrap();
+
+    let mut far = next.clone();
+    for _ in 0..4 {
+        let mv = far.legal_moves().as_ref()[0];
+        far.play_unchecked(mv);
+    }
+    let started = std::time::Instant::now();
+    assert_eq!(search.reuse(&next, &far, 4), 0);
+    assert!(started.elapsed() < Duration::from_secs(2), "gave up after {:?}", started.elapsed());
+    assert_eq!(search.run(&far).unwrap().reused_nodes, 0);
+}
