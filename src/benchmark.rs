@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use crate::games::{Player, PlayoutPolicy, SearchGame};
 use crate::search::iteration::worker_rng;
-use crate::search::{ConfigError, Mode, Search, SearchConfig, SearchError, MAX_LEAVES};
+use crate::search::{resolve_gammas, ConfigError, Mode, Playout, Search, SearchConfig, SearchError, MAX_LEAVES};
 
 /// What one benchmark row measures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -81,20 +81,27 @@ impl BenchRow {
     }
 }
 
-/// Runs `playouts` random games from `root` split over `threads`, each thread keeping
+/// Runs `playouts` games from `root` by `policy` split over `threads`, each thread keeping
 /// `lanes` games in flight ([`Playouts::playouts`](crate::games::Playouts::playouts), as a search worker with `leaves = lanes`
 /// does); returns the wall time. `lanes` is clamped to 1..=[`MAX_LEAVES`].
-pub fn time_pure_playouts<G: SearchGame>(root: &G, threads: usize, playouts: u64, seed: u64, lanes: usize) -> Duration {
+pub fn time_pure_playouts<G: SearchGame>(
+    root: &G,
+    threads: usize,
+    playouts: u64,
+    seed: u64,
+    lanes: usize,
+    policy: PlayoutPolicy<'_>,
+) -> Duration {
     let start = Instant::now();
     std::thread::scope(|scope| {
         for t in 0..threads {
             let share = playouts / threads as u64 + u64::from((t as u64) < playouts % threads as u64);
             scope.spawn(move || {
                 let points = match lanes {
-                    0 | 1 => pure_playouts::<G, 1>(root, share, seed, t),
-                    2 => pure_playouts::<G, 2>(root, share, seed, t),
-                    3 => pure_playouts::<G, 3>(root, share, seed, t),
-                    _ => pure_playouts::<G, 4>(root, share, seed, t),
+                    0 | 1 => pure_playouts::<G, 1>(root, share, seed, t, policy),
+                    2 => pure_playouts::<G, 2>(root, share, seed, t, policy),
+                    3 => pure_playouts::<G, 3>(root, share, seed, t, policy),
+                    _ => pure_playouts::<G, 4>(root, share, seed, t, policy),
                 };
                 std::hint::black_box(points);
             });
@@ -103,11 +110,16 @@ pub fn time_pure_playouts<G: SearchGame>(root: &G, threads: usize, playouts: u64
     start.elapsed()
 }
 
-/// `playouts` uniform random games from `root`, `N` at a time (the remainder one at a
+/// `playouts` games from `root` by `policy`, `N` at a time (the remainder one at a
 /// time); returns the first player's half points, so that nothing is optimised away.
-fn pure_playouts<G: SearchGame, const N: usize>(root: &G, playouts: u64, seed: u64, thread: usize) -> u64 {
+fn pure_playouts<G: SearchGame, const N: usize>(
+    root: &G,
+    playouts: u64,
+    seed: u64,
+    thread: usize,
+    policy: PlayoutPolicy<'_>,
+) -> u64 {
     let mut rngs: [_; N] = std::array::from_fn(|lane| worker_rng(seed, thread * MAX_LEAVES + lane));
-    let policy = PlayoutPolicy::default();
     let mut first_player_points = 0u64;
     let mut left = playouts;
     while left > 0 {
@@ -142,10 +154,11 @@ pub fn time_mcts<G: SearchGame>(root: &G, config: &SearchConfig) -> Result<Durat
 ///
 /// `base` is the full search configuration of every MCTS row (its playout budget
 /// included: it must have one); each row only changes its mode, thread count and seed
-/// (`base`'s seed plus the repeat). The pure rows play uniform random games with the
-/// same playouts in flight per thread as the search (`leaves`, resolved for the game).
-/// `parmcts bench` gives `base` uniform playouts and no pruning, so that the ratio of
-/// `seq` to `pure` is exactly the cost of the tree. `seq` always runs at 1 thread, and
+/// (`base`'s seed plus the repeat). The pure rows play `base`'s playouts (its playout
+/// policy, pruning and learned gammas) with the same playouts in flight per thread as
+/// the search (`leaves`, resolved for the game), so that the ratio of `seq` to `pure` is
+/// exactly the cost of the tree. `parmcts bench` gives `base` uniform playouts and no
+/// pruning unless asked otherwise. `seq` always runs at 1 thread, and
 /// is added if missing so the ratios have a baseline.
 ///
 /// # Errors
@@ -179,12 +192,18 @@ pub fn bench_game<G: SearchGame>(
         })
         .collect::<Result<Vec<_>, _>>()?;
     let lanes = base.leaves_for::<G>();
+    // The pure rows play the searches' playouts (uniform unless `base` says otherwise),
+    // with the same learned gammas, so that `seq` over `pure` is the cost of the tree.
+    let mut shipped = None;
+    let gammas = resolve_gammas::<G>(base, &mut shipped)?;
+    let policy =
+        PlayoutPolicy { biased: base.playout_for::<G>() == Playout::Biased, prune: base.prune_for::<G>(), gammas };
     let mut samples = vec![Vec::with_capacity(repeats); plan.len()];
     for repeat in 0..repeats.max(1) {
         for (i, &(_, t)) in plan.iter().enumerate() {
             let seed = base.seed().wrapping_add(repeat as u64);
             let elapsed = match &configs[i] {
-                None => time_pure_playouts(root, t, playouts, seed, lanes),
+                None => time_pure_playouts(root, t, playouts, seed, lanes, policy),
                 Some(config) => time_mcts(root, &config.with_seed(seed))?,
             };
             samples[i].push(playouts as f64 / elapsed.as_secs_f64().max(1e-9));

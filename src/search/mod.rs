@@ -41,6 +41,7 @@ pub use config::{
     Setting, SettingError, Weights, DEFAULT_ARENA_NODES, DEFAULT_BIAS_K, DEFAULT_EXPAND_THRESHOLD, MAX_ARENA_NODES,
     MAX_EVAL_DEPTH, MAX_LEAVES, MAX_PLAYOUTS, MAX_THREADS, MIN_ARENA_NODES, SECURE_A, SETTINGS,
 };
+pub(crate) use params::resolve_gammas;
 pub use params::BATCH_MIN_VISITS_PER_THREAD;
 pub use result::{format_moves, ChildResult, RootChild, SearchResult};
 pub use root_parallel::merge_root_children;
@@ -56,7 +57,7 @@ use crate::tree::{Arena, ExclusiveTree, Expansion, NodeId, Proof, SharedTree, Tr
 use crate::weights::{MoveWeights, WeightsError};
 use drivers::{with_driver, Driver, Job};
 use iteration::{expand, Worker};
-use params::{resolve_gammas, IterationParams};
+use params::IterationParams;
 use stop::Stopper;
 
 /// Why a search could not run.
