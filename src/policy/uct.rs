@@ -221,28 +221,21 @@ fn scan<T: TreeOps, const BIAS: bool, const SOLVER: bool, const SIDE: bool>(
             best = i;
             return ControlFlow::Break(());
         }
-        // Virtual loss: in-flight playouts are lost visits. WU-UCT: the mean is over
-        // completed ones (0 before the first), the exploration term counts both.
-        let completed = if terms.wu_uct { child.stats.visits } else { visits };
-        let mut q = child.stats.half_points as f32 * tables.half_inv(completed);
-        let mut value = if SIDE {
-            // An unvisited child (it has AMAF data, or the scan stopped above) is explored
-            // as if visited once, on its AMAF mean: RAVE's weight 1 and one visit. A
-            // child with no AMAF data keeps its own mean (weight 0). Selected without a
-            // branch: visited and unvisited children alternate at random in the block.
-            let q_amaf = amaf.half_points as f32 * tables.half_inv(amaf.visits);
-            let beta = if visits == 0 {
-                1.0
-            } else if amaf.visits == 0 {
-                0.0
-            } else {
-                terms.beta
-            };
-            q += beta * (q_amaf - q);
-            let implicit = if visits == 0 { 0.0 } else { terms.implicit };
-            q += implicit * (child.value - q);
-            q + explore * tables.inv_sqrt(visits.max(1))
+        let mut value = if SIDE && visits == 0 {
+            // Explored as if visited once, on its AMAF mean.
+            amaf.half_points as f32 * tables.half_inv(amaf.visits) + explore
         } else {
+            // Virtual loss: in-flight playouts are lost visits. WU-UCT: the mean is over
+            // completed ones (0 before the first), the exploration term counts both.
+            let completed = if terms.wu_uct { child.stats.visits } else { visits };
+            let mut q = child.stats.half_points as f32 * tables.half_inv(completed);
+            if SIDE && amaf.visits != 0 {
+                let q_amaf = amaf.half_points as f32 * tables.half_inv(amaf.visits);
+                q += terms.beta * (q_amaf - q);
+            }
+            if SIDE {
+                q += terms.implicit * (child.value - q);
+            }
             q + explore * tables.inv_sqrt(visits)
         };
         if BIAS {
