@@ -6,7 +6,9 @@ use std::time::{Duration, Instant};
 
 use crate::games::{Player, PlayoutPolicy, SearchGame};
 use crate::search::iteration::worker_rng;
-use crate::search::{resolve_gammas, ConfigError, Mode, Playout, Search, SearchConfig, SearchError, MAX_LEAVES};
+use crate::search::{
+    resolve_gammas, search_playouts, ConfigError, Mode, Search, SearchConfig, SearchError, MAX_LEAVES,
+};
 
 /// What one benchmark row measures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -195,9 +197,7 @@ pub fn bench_game<G: SearchGame>(
     // The pure rows play the searches' playouts (uniform unless `base` says otherwise),
     // with the same learned gammas, so that `seq` over `pure` is the cost of the tree.
     let mut shipped = None;
-    let gammas = resolve_gammas::<G>(base, &mut shipped)?;
-    let policy =
-        PlayoutPolicy { biased: base.playout_for::<G>() == Playout::Biased, prune: base.prune_for::<G>(), gammas };
+    let policy = search_playouts::<G>(base, resolve_gammas::<G>(base, &mut shipped)?);
     let mut samples = vec![Vec::with_capacity(repeats); plan.len()];
     for repeat in 0..repeats.max(1) {
         for (i, &(_, t)) in plan.iter().enumerate() {

@@ -41,8 +41,8 @@ pub use config::{
     Setting, SettingError, Weights, DEFAULT_ARENA_NODES, DEFAULT_BIAS_K, DEFAULT_EXPAND_THRESHOLD, MAX_ARENA_NODES,
     MAX_EVAL_DEPTH, MAX_LEAVES, MAX_PLAYOUTS, MAX_THREADS, MIN_ARENA_NODES, SECURE_A, SETTINGS,
 };
-pub(crate) use params::resolve_gammas;
 pub use params::BATCH_MIN_VISITS_PER_THREAD;
+pub(crate) use params::{resolve_gammas, search_playouts};
 pub use result::{format_moves, ChildResult, RootChild, SearchResult};
 pub use root_parallel::merge_root_children;
 

@@ -3,7 +3,7 @@
 //! gammas in use, whether virtual loss is kept, and where backups are batched.
 
 use crate::evaluator::NTupleNetwork;
-use crate::games::SearchGame;
+use crate::games::{PlayoutPolicy, SearchGame};
 use crate::policy::UctParams;
 use crate::weights::MoveWeights;
 
@@ -91,6 +91,7 @@ impl<'a> IterationParams<'a> {
         // flight are the workers', as with one playout per real thread (the tree-parallel
         // default everywhere but Othello, whose lanes the simulator leaves out).
         let virtual_threads = config.mode == Mode::Virtual;
+        let playouts = search_playouts::<G>(config, gammas);
         let leaves = if virtual_threads { 1 } else { config.leaves_for::<G>() };
         debug_assert!((1..=MAX_LEAVES).contains(&leaves));
         // Batched backups only where threads share a tree (a lone worker must select
@@ -119,9 +120,9 @@ impl<'a> IterationParams<'a> {
             exclusive_virtual_loss: leaves > 1,
             leaves,
             expand_threshold: config.expand_threshold,
-            biased_playouts: config.playout_for::<G>() == Playout::Biased,
+            biased_playouts: playouts.biased,
             gammas,
-            prune: config.prune_for::<G>(),
+            prune: playouts.prune,
             chance: config.chance,
             network,
             eval_weight: config.eval_weight,
@@ -166,6 +167,16 @@ pub(crate) enum Priors<'a> {
     Strengths(Option<&'a [f32]>),
     /// The leaf evaluator's priors.
     Evaluator(&'a NTupleNetwork),
+}
+
+/// The playouts a search of `G` by `config` plays: its playout policy ([`SearchConfig::playout_for`]),
+/// its pruning ([`SearchConfig::prune_for`]) and `gammas` ([`resolve_gammas`]). `bench`'s
+/// pure rows play the same.
+pub(crate) fn search_playouts<'a, G: SearchGame>(
+    config: &SearchConfig,
+    gammas: Option<&'a [f32]>,
+) -> PlayoutPolicy<'a> {
+    PlayoutPolicy { biased: config.playout_for::<G>() == Playout::Biased, prune: config.prune_for::<G>(), gammas }
 }
 
 /// The learned gammas `config` uses for game `G`, if any: a learned set (checked against

@@ -52,7 +52,7 @@ impl Arena {
             return Err(CapacityError { requested: capacity });
         }
         Ok(Arena {
-            nodes: zeroed_nodes(capacity as usize),
+            nodes: zeroed(capacity as usize),
             cursor: CachePadded::new(AtomicU32::new(1)),
             amaf: None,
             values: None,
@@ -62,7 +62,7 @@ impl Arena {
     /// Adds the AMAF statistics array (lazily zeroed, like the nodes) if it is missing.
     pub fn enable_amaf(&mut self) {
         if self.amaf.is_none() {
-            self.amaf = Some(zeroed_counters(self.nodes.len()));
+            self.amaf = Some(zeroed(self.nodes.len()));
         }
     }
 
@@ -74,7 +74,7 @@ impl Arena {
     /// Adds the implicit minimax values array if it is missing.
     pub fn enable_values(&mut self) {
         if self.values.is_none() {
-            self.values = Some(zeroed_words(self.nodes.len()));
+            self.values = Some(zeroed(self.nodes.len()));
         }
     }
 
@@ -299,34 +299,15 @@ type Array<T> = super::zeroed::ZeroedSlice<T>;
 #[cfg(loom)]
 type Array<T> = Box<[T]>;
 
+/// `capacity` zeroed values (the default value of each: a fresh node, a zero counter).
 #[cfg(not(loom))]
-fn zeroed_nodes(capacity: usize) -> Array<Node> {
+fn zeroed<T: super::zeroed::Zeroable>(capacity: usize) -> Array<T> {
     Array::new(capacity)
 }
 
 #[cfg(loom)]
-fn zeroed_nodes(capacity: usize) -> Array<Node> {
-    (0..capacity).map(|_| Node::default()).collect()
-}
-
-#[cfg(not(loom))]
-fn zeroed_counters(capacity: usize) -> Array<AtomicU64> {
-    Array::new(capacity)
-}
-
-#[cfg(loom)]
-fn zeroed_counters(capacity: usize) -> Array<AtomicU64> {
-    (0..capacity).map(|_| AtomicU64::new(0)).collect()
-}
-
-#[cfg(not(loom))]
-fn zeroed_words(capacity: usize) -> Array<AtomicU32> {
-    Array::new(capacity)
-}
-
-#[cfg(loom)]
-fn zeroed_words(capacity: usize) -> Array<AtomicU32> {
-    (0..capacity).map(|_| AtomicU32::new(0)).collect()
+fn zeroed<T: Default>(capacity: usize) -> Array<T> {
+    (0..capacity).map(|_| T::default()).collect()
 }
 
 #[cfg(all(test, not(loom)))]
