@@ -495,6 +495,9 @@ mod tests {
             let four: [u8; 4] = std::array::from_fn(|i| colours[(code >> (2 * i) & 3) as usize]);
             assert_eq!(board::any_empty(four), four.contains(&EMPTY), "{four:?}");
         }
+        for colour in colours {
+            assert_eq!(board::stone_bits(colour), if board::is_stone(colour) { colour } else { 0 });
+        }
     }
 
     /// Random games mixing light-playout moves and uniformly random legal moves (which
