@@ -68,22 +68,13 @@ pub(super) const fn opponent(color: u8) -> u8 {
     color ^ 3
 }
 
-/// Whether any of four cell colours is [`EMPTY`] (0), in one test: the four bytes packed
-/// in a word and the zero-byte test (exact: `x - 0x01..` borrows into a byte's top bit
-/// only from a zero byte, and colours are below 0x80). Written as four comparisons, the
-/// compiler made them four branches, each taken at random.
-#[inline(always)]
-pub(super) const fn any_empty(colours: [u8; 4]) -> bool {
-    let x = u32::from_le_bytes(colours);
-    x.wrapping_sub(0x0101_0101) & !x & 0x8080_8080 != 0
-}
+/// What one neighbour of each colour adds to a cell's [`Board::around`] count: 3-bit
+/// fields for empty (bits 0-2), black (4-6) and white (8-10) neighbours; a border cell
+/// counts as both colours, so that "every on-board neighbour is black" reads "four black".
+const AROUND_UNIT: [u16; 4] = [1, 1 << 4, 1 << 8, 1 << 4 | 1 << 8];
 
-/// A cell colour's stone bits: [`BLACK`] and [`WHITE`] themselves, 0 for [`EMPTY`] and
-/// [`BORDER`] (3, whose two bits are both set: `3 ^ 3`), without a branch.
-#[inline(always)]
-pub(super) const fn stone_bits(color: u8) -> u8 {
-    color ^ ((color >> 1) & color & 1) * 3
-}
+/// The empty-neighbour field of an [`AROUND_UNIT`] count.
+const EMPTY_NEIGHBOURS: u16 = 7;
 
 /// Whether a cell holds a stone.
 #[inline(always)]
@@ -104,6 +95,9 @@ pub(super) struct Board<const N: usize> {
     libs: [u16; CELLS],
     /// Per representative: the chain's stone count.
     size: [u16; CELLS],
+    /// Per point: its neighbours by colour, [`AROUND_UNIT`]'s fields (the playouts' first
+    /// tests, "an empty neighbour?" and "an eye?", in one load).
+    around: [u16; CELLS],
     /// The empty points, in no order; `empty[..empties]`.
     pub(super) empty: [u16; MAX_SIDE * MAX_SIDE],
     /// Where each empty point sits in `empty`.
@@ -136,6 +130,7 @@ impl<const N: usize> Board<N> {
             head: [0; CELLS],
             libs: [0; CELLS],
             size: [0; CELLS],
+            around: [0; CELLS],
             empty: [0; MAX_SIDE * MAX_SIDE],
             empty_at: [0; CELLS],
             empties: 0,
@@ -148,6 +143,10 @@ impl<const N: usize> Board<N> {
             board.empty_at[cell] = board.empties;
             board.empty[board.empties as usize] = cell as u16;
             board.empties += 1;
+        }
+        for point in 0..N * N {
+            let cell = Self::cell(point);
+            board.around[cell] = board.around_count(cell);
         }
         board
     }
@@ -192,6 +191,11 @@ impl<const N: usize> Board<N> {
         }
         let near = |i: usize| i.saturating_sub(2).max(1)..=(i + 2).min(N);
         near(row).all(|r| near(col).all(|c| !is_stone(self.color[r * Self::W + c])))
+    }
+
+    /// [`Board::around`]'s count for `cell`, recomputed.
+    fn around_count(&self, cell: usize) -> u16 {
+        Self::neighbours(cell).iter().map(|&n| AROUND_UNIT[self.color[n] as usize]).sum()
     }
 
     /// The liberty of the chain on the stone `cell` when it has exactly one (the chain is
@@ -277,13 +281,13 @@ impl<const N: usize> Board<N> {
     /// eye nor the ko point has one.
     #[inline(always)]
     pub(super) fn is_playable(&self, cell: usize, color: u8, ko: u16) -> bool {
-        let [a, b, c, d] = Self::neighbours(cell).map(|n| self.color[n]);
-        if any_empty([a, b, c, d]) {
+        let around = self.around[cell];
+        if around & EMPTY_NEIGHBOURS != 0 {
             return true;
         }
-        // All three tests in full, joined without a branch: which way they go is random.
-        let eye = (a & b & c & d & color != 0) & self.is_eye_shape(cell, color);
-        !eye & (cell != ko as usize) & self.is_legal_crowded(cell, color)
+        !(around >> (4 * color) & 7 == 4 && self.is_eye_shape(cell, color))
+            && cell != ko as usize
+            && self.is_legal_crowded(cell, color)
     }
 
     /// [`Board::is_legal`] for an empty point with no empty neighbour: a neighbouring
@@ -324,8 +328,7 @@ impl<const N: usize> Board<N> {
     /// border share `color`'s bit, an opponent stone and the empty point do not).
     #[inline(always)]
     pub(super) fn is_eye(&self, cell: usize, color: u8) -> bool {
-        let [a, b, c, d] = Self::neighbours(cell).map(|n| self.color[n]);
-        a & b & c & d & color != 0 && self.is_eye_shape(cell, color)
+        self.around[cell] >> (4 * color) & 7 == 4 && self.is_eye_shape(cell, color)
     }
 
     /// The diagonal half of [`Board::is_eye`], for a point whose on-board neighbours are
@@ -346,6 +349,10 @@ impl<const N: usize> Board<N> {
         self.color[cell] = color;
         self.hash ^= ZOBRIST[color as usize - 1][cell];
         let around = Self::neighbours(cell);
+        let unit = AROUND_UNIT[color as usize].wrapping_sub(AROUND_UNIT[EMPTY as usize]);
+        for n in around {
+            self.around[n] = self.around[n].wrapping_add(unit);
+        }
         let stones = around.map(|n| self.color[n]);
         // Empty and border neighbours name scratch chains, whose counts mean nothing:
         // one per direction ([`NO_CHAIN`]'s note), so that the four updates below do not
@@ -432,6 +439,7 @@ impl<const N: usize> Board<N> {
         let first = self.chain(cell);
         let color = self.color[first];
         let keys = &ZOBRIST[color as usize - 1];
+        let unit = AROUND_UNIT[color as usize].wrapping_sub(AROUND_UNIT[EMPTY as usize]);
         let mut count = 0;
         let mut s = first;
         loop {
@@ -444,6 +452,7 @@ impl<const N: usize> Board<N> {
             for (i, &n) in around.iter().enumerate() {
                 let c = self.chain(n).max(i);
                 self.libs[c] = self.libs[c].wrapping_add(1);
+                self.around[n] = self.around[n].wrapping_sub(unit);
             }
             count += 1;
             s = self.next[s] as usize;
@@ -514,19 +523,18 @@ impl<const N: usize> Board<N> {
     /// every empty point stands alone (the end of a light playout, as a rule) the stone
     /// counts and each point's neighbours give it; otherwise [`Board::area_by_regions`].
     pub(super) fn area(&self) -> (u32, u32) {
-        // counts[reaches]: index 3 (both colours: seki) and 0 are nobody's. No branch per
-        // point: whose eye each one is, is random.
-        let mut counts = [0u32; 4];
+        // No branch per point: whose eye each one is, is random.
+        let (mut black, mut white) = (u32::from(self.stones[BLACK as usize]), u32::from(self.stones[WHITE as usize]));
         for &cell in &self.empty[..self.empties as usize] {
-            let colours = Self::neighbours(cell as usize).map(|n| self.color[n]);
-            if any_empty(colours) {
+            let around = self.around[cell as usize];
+            if around & EMPTY_NEIGHBOURS != 0 {
                 return self.area_by_regions();
             }
-            let reaches = colours.iter().fold(0, |reaches, &c| reaches | stone_bits(c));
-            counts[reaches as usize] += 1;
+            // Four of a colour: every on-board neighbour is that colour's (never both).
+            black += u32::from(around >> (4 * BLACK) & 7 == 4);
+            white += u32::from(around >> (4 * WHITE) & 7 == 4);
         }
-        let stones = self.stones.map(u32::from);
-        (stones[BLACK as usize] + counts[BLACK as usize], stones[WHITE as usize] + counts[WHITE as usize])
+        (black, white)
     }
 
     /// Who owns `cell` at the end of a light playout, where every empty point is an eye
@@ -602,6 +610,7 @@ impl<const N: usize> Board<N> {
             let cell = Self::cell(point);
             let color = self.color[cell];
             if color == EMPTY {
+                assert_eq!(self.around[cell], self.around_count(cell), "neighbour counts");
                 assert_eq!(self.empty[self.empty_at[cell] as usize] as usize, cell, "empty list");
                 assert_eq!(self.head[cell], NO_CHAIN, "an empty point is in no chain");
                 empties += 1;
@@ -630,6 +639,7 @@ impl<const N: usize> Board<N> {
                 s = self.next[s] as usize;
             }
             assert_eq!(listed, members.len(), "the stone list holds the chain");
+            assert_eq!(self.around[cell], self.around_count(cell), "neighbour counts");
             let libs: usize =
                 members.iter().map(|&m| Self::neighbours(m).iter().filter(|&&n| self.color[n] == EMPTY).count()).sum();
             assert_eq!(self.libs[head] as usize, libs, "pseudo-liberties");

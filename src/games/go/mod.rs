@@ -488,18 +488,6 @@ mod tests {
         assert_eq!(Go19::new().board.empties, 361);
     }
 
-    #[test]
-    fn any_empty_is_the_four_comparisons() {
-        let colours = [EMPTY, BLACK, WHITE, board::BORDER];
-        for code in 0..256u32 {
-            let four: [u8; 4] = std::array::from_fn(|i| colours[(code >> (2 * i) & 3) as usize]);
-            assert_eq!(board::any_empty(four), four.contains(&EMPTY), "{four:?}");
-        }
-        for colour in colours {
-            assert_eq!(board::stone_bits(colour), if board::is_stone(colour) { colour } else { 0 });
-        }
-    }
-
     /// Random games mixing light-playout moves and uniformly random legal moves (which
     /// fill eyes, so chains die and merge in every way): after every move the board's
     /// incremental state equals its recomputation.
