@@ -378,7 +378,7 @@ impl<const N: usize> Board<N> {
         self.head[cell] = join as u16;
         (self.next[cell], self.libs[cell], self.size[cell]) = (cell as u16, 0, 0);
         (self.next[cell], self.next[join]) = (self.next[join], cell as u16);
-        self.libs[join] += stones.iter().map(|&stone| u16::from(stone == EMPTY)).sum::<u16>();
+        self.libs[join] += self.around[cell] & EMPTY_NEIGHBOURS;
         self.size[join] += 1;
         ours &= ours.wrapping_sub(1);
         while ours != 0 {
