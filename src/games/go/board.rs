@@ -276,9 +276,9 @@ impl<const N: usize> Board<N> {
 
     /// Whether the light playout may play `cell` (an empty point) for `color`: legal
     /// under simple ko ([`Board::is_legal`]) and not one of `color`'s one-point eyes
-    /// ([`Board::is_eye`]). One load of the four neighbours serves both tests; an empty
-    /// neighbour (most points, most of the game) settles both at once, since neither an
-    /// eye nor the ko point has one.
+    /// ([`Board::is_eye`]). One load of the point's neighbour counts serves both tests;
+    /// an empty neighbour (most points, most of the game) settles both at once, since
+    /// neither an eye nor the ko point has one.
     #[inline(always)]
     pub(super) fn is_playable(&self, cell: usize, color: u8, ko: u16) -> bool {
         let around = self.around[cell];
@@ -327,8 +327,7 @@ impl<const N: usize> Board<N> {
 
     /// Whether the empty `cell` is a one-point eye of `color`: every on-board neighbour
     /// is `color`, and the opponent holds fewer than two diagonals (none on the edge).
-    /// Branch-free but for the one test (the colours are bit patterns: `color` and the
-    /// border share `color`'s bit, an opponent stone and the empty point do not).
+    /// The first half is one load: four of `color` in the point's neighbour counts.
     #[inline(always)]
     pub(super) fn is_eye(&self, cell: usize, color: u8) -> bool {
         self.around[cell] >> (4 * color) & 7 == 4 && self.is_eye_shape(cell, color)
