@@ -124,6 +124,8 @@ impl<const N: usize> Board<N> {
 
     /// The empty board.
     pub(super) fn new() -> Self {
+        // The scratch chains, cells 0-3, are border cells ([`NO_CHAIN`]).
+        const { assert!(Self::W + 1 >= 4, "the first point is cell W + 1") };
         let mut board = Board {
             color: [BORDER; CELLS],
             next: [0; CELLS],
