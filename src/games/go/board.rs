@@ -195,6 +195,12 @@ impl<const N: usize> Board<N> {
         near(row).all(|r| near(col).all(|c| !is_stone(self.color[r * Self::W + c])))
     }
 
+    /// How many of `cell`'s four neighbours are empty (one load: [`Board::around`]).
+    #[inline(always)]
+    pub(super) fn empty_neighbours(&self, cell: usize) -> u16 {
+        self.around[cell] & EMPTY_NEIGHBOURS
+    }
+
     /// [`Board::around`]'s count for `cell`, recomputed.
     fn around_count(&self, cell: usize) -> u16 {
         Self::neighbours(cell).iter().map(|&n| AROUND_UNIT[self.color[n] as usize]).sum()
@@ -382,7 +388,7 @@ impl<const N: usize> Board<N> {
         self.head[cell] = join as u16;
         (self.next[cell], self.libs[cell], self.size[cell]) = (cell as u16, 0, 0);
         (self.next[cell], self.next[join]) = (self.next[join], cell as u16);
-        self.libs[join] += self.around[cell] & EMPTY_NEIGHBOURS;
+        self.libs[join] += self.empty_neighbours(cell);
         self.size[join] += 1;
         ours &= ours.wrapping_sub(1);
         while ours != 0 {

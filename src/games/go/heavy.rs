@@ -280,9 +280,7 @@ impl<const N: usize> Go<N> {
             }
             seen[i] = chain;
             if let Some(liberty) = self.board.atari_liberty(cell) {
-                let empty_around =
-                    Board::<N>::neighbours(liberty).iter().filter(|&&n| self.board.color[n] == EMPTY).count();
-                if stone != color || empty_around >= 2 {
+                if stone != color || self.board.empty_neighbours(liberty) >= 2 {
                     suggested.push(liberty);
                 }
             }
@@ -313,10 +311,10 @@ impl<const N: usize> Go<N> {
     fn is_self_atari(&self, cell: usize) -> bool {
         let color = self.color();
         // Two empty neighbours are two liberties: the common case, with no walk.
-        let around = Board::<N>::neighbours(cell);
-        if around.iter().filter(|&&n| self.board.color[n] == EMPTY).count() >= 2 {
+        if self.board.empty_neighbours(cell) >= 2 {
             return false;
         }
+        let around = Board::<N>::neighbours(cell);
         let mut liberty = None;
         let mut note = |n: usize| -> bool {
             // Whether a second liberty has turned up.
