@@ -256,10 +256,12 @@ impl<const N: usize> Board<N> {
     /// [`EMPTY`], [`BLACK`], [`WHITE`], [`BORDER`] are 0-3), in [`Board::AROUND`]'s order.
     #[inline(always)]
     pub(super) fn neighbourhood(&self, cell: usize) -> u16 {
-        Self::AROUND
-            .iter()
-            .enumerate()
-            .fold(0, |code, (i, &offset)| code | u16::from(self.color[cell.wrapping_add_signed(offset)]) << (2 * i))
+        // A plain loop: as a fold, the compiler left it out of line in the heavy playout.
+        let mut code = 0;
+        for (i, &offset) in Self::AROUND.iter().enumerate() {
+            code |= u16::from(self.color[cell.wrapping_add_signed(offset)]) << (2 * i);
+        }
+        code
     }
 
     /// The eight neighbours of a cell as offsets, row by row (`-W - 1` first), the order
