@@ -213,26 +213,34 @@ impl<const N: usize> Board<N> {
     pub(super) fn atari_liberty(&self, cell: usize) -> Option<usize> {
         // A chain's one liberty touches at most four of its stones: more pseudo-liberties
         // mean more liberties, with no walk.
-        if self.libs[self.chain(cell)] > 4 {
+        let mut unseen = self.libs[self.chain(cell)];
+        if unseen > 4 {
             return None;
         }
+        // The walk reads each stone's empty-neighbour count: two empty neighbours are two
+        // liberties, none means nothing to look at, and once every pseudo-liberty has been
+        // seen the rest of the chain has none.
         let mut liberty = None;
         let mut stone = cell;
-        loop {
-            for n in Self::neighbours(stone) {
-                if self.color[n] == EMPTY {
-                    match liberty {
-                        None => liberty = Some(n),
-                        Some(l) if l != n => return None,
-                        Some(_) => {}
+        while unseen > 0 {
+            match self.empty_neighbours(stone) {
+                0 => {}
+                1 => {
+                    let n = Self::neighbours(stone).into_iter().find(|&n| self.color[n] == EMPTY);
+                    if liberty.is_some() && liberty != n {
+                        return None;
                     }
+                    liberty = n;
+                    unseen -= 1;
                 }
+                _ => return None,
             }
             stone = self.next[stone] as usize;
             if stone == cell {
-                return liberty;
+                break;
             }
         }
+        liberty
     }
 
     /// Calls `f` with each empty neighbour of each stone of the chain on `cell` (a
@@ -614,7 +622,9 @@ impl<const N: usize> Board<N> {
 #[cfg(test)]
 impl<const N: usize> Board<N> {
     /// Panics unless every incremental field equals its value recomputed from the stones:
-    /// the hash, each chain's representative, size and pseudo-liberties, the empty list.
+    /// the hash, each chain's representative, size and pseudo-liberties, the neighbour
+    /// counts, the empty list; and [`Board::atari_liberty`] agrees with the chain's
+    /// liberties.
     pub(super) fn assert_consistent(&self) {
         let mut hash = 0;
         let mut empties = 0;
@@ -655,6 +665,12 @@ impl<const N: usize> Board<N> {
             let libs: usize =
                 members.iter().map(|&m| Self::neighbours(m).iter().filter(|&&n| self.color[n] == EMPTY).count()).sum();
             assert_eq!(self.libs[head] as usize, libs, "pseudo-liberties");
+            let mut liberties: Vec<usize> =
+                members.iter().flat_map(|&m| Self::neighbours(m)).filter(|&n| self.color[n] == EMPTY).collect();
+            liberties.sort_unstable();
+            liberties.dedup();
+            let atari = if liberties.len() == 1 { Some(liberties[0]) } else { None };
+            assert_eq!(self.atari_liberty(cell), atari, "the liberty of a chain in atari");
         }
         assert_eq!(self.empties, empties, "empty count");
         let count = |c: u8| (0..N * N).filter(|&p| self.color[Self::cell(p)] == c).count() as u16;
