@@ -243,19 +243,22 @@ impl<const N: usize> Board<N> {
         liberty
     }
 
-    /// Calls `f` with each empty neighbour of each stone of the chain on `cell` (a
-    /// liberty may come more than once).
-    pub(super) fn for_each_liberty(&self, cell: usize, mut f: impl FnMut(usize)) {
+    /// Whether `f` holds for some empty neighbour of a stone of the chain on `cell`: calls
+    /// it on each in turn (a liberty may come more than once) until it returns true.
+    pub(super) fn any_liberty(&self, cell: usize, mut f: impl FnMut(usize) -> bool) -> bool {
         let mut stone = cell;
         loop {
-            for n in Self::neighbours(stone) {
-                if self.color[n] == EMPTY {
-                    f(n);
+            // Most stones of a chain have no empty neighbour: one load tells.
+            if self.empty_neighbours(stone) != 0 {
+                for n in Self::neighbours(stone) {
+                    if self.color[n] == EMPTY && f(n) {
+                        return true;
+                    }
                 }
             }
             stone = self.next[stone] as usize;
             if stone == cell {
-                return;
+                return false;
             }
         }
     }

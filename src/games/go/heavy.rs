@@ -331,13 +331,7 @@ impl<const N: usize> Go<N> {
                 EMPTY if note(n) => return false,
                 stone if stone == color => {
                     // Our chain's liberties other than `cell` become the stone's.
-                    let mut found = false;
-                    self.board.for_each_liberty(n, |l| {
-                        if l != cell && !found && note(l) {
-                            found = true;
-                        }
-                    });
-                    if found {
+                    if self.board.any_liberty(n, |l| l != cell && note(l)) {
                         return false;
                     }
                 }
@@ -389,6 +383,34 @@ mod tests {
         assert_eq!(game.side_to_move(), Player::Two);
         let escapes = share(&game, "E6", "E4");
         assert!(escapes > 850, "{escapes}");
+    }
+
+    /// `is_self_atari` against playing the move: a legal stone that captures nothing and
+    /// whose chain is then left with one liberty, on every legal point of random games.
+    #[test]
+    fn self_atari_is_what_playing_the_move_shows() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
+        let mut self_ataris = 0;
+        for _ in 0..30 {
+            let mut game = Go9::new();
+            while game.outcome().is_none() {
+                let color = game.color();
+                for point in 0..81 {
+                    let cell = Board::<9>::cell(point);
+                    if !game.board.is_legal(cell, color, game.ko) {
+                        continue;
+                    }
+                    let mut after = game.board.clone();
+                    let placed = after.place(cell, color);
+                    let expected = placed.captured == 0 && after.atari_liberty(cell).is_some();
+                    assert_eq!(game.is_self_atari(cell), expected, "{}\n{}", point, game.render());
+                    self_ataris += usize::from(expected);
+                }
+                let mv = game.playout_move(&mut rng);
+                game.play_unchecked(mv);
+            }
+        }
+        assert!(self_ataris > 1_000, "{self_ataris} self-ataris seen");
     }
 
     #[test]
