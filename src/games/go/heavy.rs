@@ -18,7 +18,7 @@ use std::sync::OnceLock;
 
 use rand_core::RngCore;
 
-use super::board::{is_stone, Board, BORDER, EMPTY, NO_POINT};
+use super::board::{is_stone, opponent, Board, BORDER, EMPTY, NO_POINT};
 use super::{Go, Move};
 use crate::games::{random_below, random_unit};
 
@@ -329,13 +329,10 @@ impl<const N: usize> Go<N> {
         for n in around {
             match self.board.color[n] {
                 EMPTY if note(n) => return false,
-                stone if stone == color => {
-                    // Our chain's liberties other than `cell` become the stone's.
-                    if self.board.any_liberty(n, |l| l != cell && note(l)) {
-                        return false;
-                    }
-                }
-                stone if is_stone(stone) && self.board.atari_liberty(n) == Some(cell) => return false,
+                // Our chain's liberties other than `cell` become the stone's.
+                stone if stone == color && self.board.any_liberty(n, |l| l != cell && note(l)) => return false,
+                // Taking an opponent's chain's last liberty captures it.
+                stone if stone == opponent(color) && self.board.atari_liberty(n) == Some(cell) => return false,
                 _ => {}
             }
         }
