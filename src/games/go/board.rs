@@ -289,10 +289,8 @@ impl<const N: usize> Board<N> {
         if self.color[cell] != EMPTY || cell == ko as usize {
             return false;
         }
-        // One test for "some neighbour is empty" (EMPTY is 0): no branch per neighbour.
-        let around = Self::neighbours(cell);
-        around.iter().fold(1, |acc, &n| acc & u8::from(self.color[n] != EMPTY)) == 0
-            || self.is_legal_crowded(cell, color)
+        // An empty neighbour makes it legal: one load of the neighbour counts.
+        self.empty_neighbours(cell) != 0 || self.is_legal_crowded(cell, color)
     }
 
     /// Whether the light playout may play `cell` (an empty point) for `color`: legal
