@@ -97,9 +97,11 @@ fn delayed_back_ups_change_the_tree() {
 
 /// With at least as many workers as playouts, every descent happens before any back-up:
 /// no result is known to selection, only the walks in flight, so virtual loss (or WU-UCT's
-/// in-flight count) spreads the root's walks evenly over its 7 children, none of which is
-/// visited enough to be expanded. The sequential search, which learns from each playout
-/// before the next, does not.
+/// in-flight count) spreads the root's walks evenly over its 7 children. Virtual loss is
+/// in the visits, so the walks in flight count towards a child's expansion and later
+/// walks go below it; WU-UCT's count is not, so no child has a completed visit and none
+/// is expanded. The sequential search, which learns from each playout before the next,
+/// does not spread them.
 #[test]
 fn walks_in_flight_spread_over_the_root() {
     let root = ConnectFour::new();
@@ -107,7 +109,10 @@ fn walks_in_flight_spread_over_the_root() {
         let result = run_checked(&root, virtual_config(70, 1, 70).in_flight(in_flight).build().unwrap());
         let visits: Vec<u64> = result.children.iter().map(|c| c.visits).collect();
         assert_eq!(visits, [10; 7], "{in_flight:?}");
-        assert_eq!(result.nodes, 8, "{in_flight:?}");
+        match in_flight {
+            InFlight::Loss => assert!(result.nodes > 8, "{}", result.nodes),
+            _ => assert_eq!(result.nodes, 8, "{in_flight:?}"),
+        }
     }
     let seq = run_checked(&root, config(70, 1).build().unwrap());
     assert!(seq.children.iter().any(|c| c.visits != 10), "{:?}", seq.children);

@@ -125,7 +125,10 @@ pub fn select_child<T: TreeOps, const SOLVER: bool>(
     params: UctParams,
     own_virtual_loss: u32,
 ) -> NodeId {
-    let parent_visits = tree.stats(parent).visits + tree.virtual_loss(parent) - own_virtual_loss;
+    // The visits include the virtual loss of the walks in flight (this worker's own taken
+    // out); WU-UCT keeps its in-flight count apart.
+    let unobserved = if params.wu_uct { tree.unobserved(parent) } else { 0 };
+    let parent_visits = tree.stats(parent).visits + unobserved - own_virtual_loss;
     let mut terms = Terms {
         explore: params.c * TABLES.sqrt_ln(parent_visits),
         bias_scale: 0.0,
@@ -204,7 +207,7 @@ fn scan<T: TreeOps, const BIAS: bool, const SOLVER: bool, const SIDE: bool>(
     let explore = terms.explore;
     let mut best = 0;
     let mut best_value = f32::NEG_INFINITY;
-    tree.scan_children::<SOLVER, SIDE>(first, count, |i, child| {
+    tree.scan_children::<SOLVER, SIDE>(first, count, terms.wu_uct, |i, child| {
         if SOLVER {
             match child.proof {
                 Proof::Win => {
@@ -215,7 +218,8 @@ fn scan<T: TreeOps, const BIAS: bool, const SOLVER: bool, const SIDE: bool>(
                 Proof::Draw | Proof::Unknown => {}
             }
         }
-        let visits = child.stats.visits + child.virtual_loss;
+        // Virtual loss is in the visits already; WU-UCT's in-flight playouts are added.
+        let visits = child.stats.visits + child.unobserved;
         let amaf = child.amaf; // zero without RAVE
         if visits == 0 && (!SIDE || amaf.visits == 0) {
             best = i;

@@ -304,6 +304,7 @@ impl Worker {
         debug_assert_eq!(SOLVER, params.solver);
         let mut path = std::mem::take(&mut self.paths[lane]);
         let vl = if T::VIRTUAL_LOSS { params.virtual_loss } else { 0 };
+        let in_flight = InFlight { weight: vl, unobserved: params.uct.wu_uct };
         // Compile-time false for the exclusive tree: the sequential loop keeps no trace of it.
         let batching = T::SHARED && params.batch_min_visits != u32::MAX;
         let mut state = root.clone();
@@ -313,7 +314,7 @@ impl Worker {
         // the virtual loss this worker put on `node` (none on batched nodes).
         contention::at_depth(0);
         let mut own_vl =
-            enter(tree, &mut path, node, root.side_to_move().other(), batching, params.batch_min_visits, vl);
+            enter(tree, &mut path, node, root.side_to_move().other(), batching, params.batch_min_visits, in_flight);
         // Set when the iteration ends on a node whose value is known without a playout.
         let mut exact: Option<Outcome> = None;
         loop {
@@ -344,7 +345,7 @@ impl Worker {
                     };
                     let mover = state.side_to_move();
                     state.play_unchecked(Move(tree.mv(child)));
-                    own_vl = enter(tree, &mut path, child, mover, batching, params.batch_min_visits, vl);
+                    own_vl = enter(tree, &mut path, child, mover, batching, params.batch_min_visits, in_flight);
                     node = child;
                 }
                 // A leaf for good (terminal, or the arena was full), or another thread is
@@ -364,7 +365,11 @@ impl Worker {
                             break;
                         }
                     }
-                    if tree.stats(node).visits < params.expand_threshold || !tree.try_claim(node) {
+                    // The visits include the virtual loss of the walks in flight here, which
+                    // stop here (the node has no children yet): they count towards the
+                    // threshold as the leaf playouts they are; this walk's own does not.
+                    let own = if in_flight.unobserved { 0 } else { own_vl };
+                    if tree.stats(node).visits - own < params.expand_threshold || !tree.try_claim(node) {
                         break;
                     }
                     if SOLVER && params.endgame_leaf_nodes > 0 {
@@ -415,7 +420,13 @@ impl Worker {
             let half_points = outcome.half_points(step.mover);
             if batching && step.batched {
                 self.defer(tree, step.node, half_points);
+            } else if params.uct.wu_uct {
+                tree.record(step.node, half_points, 0);
+                if vl != 0 {
+                    tree.remove_unobserved(step.node, vl);
+                }
             } else {
+                // The result replaces the walk's virtual loss in one add.
                 tree.record(step.node, half_points, vl);
             }
         }
@@ -475,8 +486,17 @@ impl Worker {
     }
 }
 
-/// Steps onto `node`, entered by `mover`'s move: pushes it on `path` and adds `vl`
-/// virtual loss unless its backups are batched. Returns the virtual loss added.
+/// How a walk marks the nodes it is in flight through: `weight` per walk (0: not at all),
+/// as virtual loss (visits scoring nothing, in the node's stats) or, for WU-UCT, as
+/// unobserved playouts kept apart.
+#[derive(Clone, Copy, Debug)]
+struct InFlight {
+    weight: u32,
+    unobserved: bool,
+}
+
+/// Steps onto `node`, entered by `mover`'s move: pushes it on `path` and marks the walk
+/// in flight there ([`InFlight`]) unless its backups are batched. Returns the weight added.
 #[inline(always)]
 fn enter<T: TreeOps>(
     tree: &mut T,
@@ -485,12 +505,16 @@ fn enter<T: TreeOps>(
     mover: Player,
     batching: bool,
     batch_min_visits: u32,
-    vl: u32,
+    in_flight: InFlight,
 ) -> u32 {
     let batched = batching && tree.stats(node).visits >= batch_min_visits;
-    let own_vl = if batched { 0 } else { vl };
+    let own_vl = if batched { 0 } else { in_flight.weight };
     if own_vl != 0 {
-        tree.add_virtual_loss(node, own_vl);
+        if in_flight.unobserved {
+            tree.add_unobserved(node, own_vl);
+        } else {
+            tree.add_virtual_loss(node, own_vl);
+        }
     }
     path.push(Step { node, mover, batched, chance: false });
     own_vl
@@ -526,7 +550,7 @@ pub(crate) fn prove_ancestors<T: TreeOps>(tree: &mut T, path: &[Step]) {
         // The children's proofs are for the player to move at `parent` (their mover).
         let mut best = Proof::Unknown;
         let mut all_known = true;
-        tree.scan_children::<true, false>(first, count, |_, child| {
+        tree.scan_children::<true, false>(first, count, false, |_, child| {
             let proof = child.proof;
             if proof.is_known() {
                 best = best.max(proof);
@@ -578,7 +602,7 @@ fn back_up_values<T: TreeOps>(tree: &mut T, path: &[Step]) {
         }
         let Expansion::Expanded { first, count } = tree.expansion(parent.node) else { return };
         let mut best = f32::NEG_INFINITY;
-        tree.scan_children::<false, true>(first, count, |_, view| {
+        tree.scan_children::<false, true>(first, count, false, |_, view| {
             best = best.max(view.value);
             std::ops::ControlFlow::Continue(())
         });
@@ -744,13 +768,14 @@ fn sample_chance_child<G: SearchGame, T: TreeOps, R: RngCore>(
 
 /// At a chance node, walking the outcomes in proportion ([`ChanceSelection::Walk`]): the
 /// child furthest below its share of the walks, counting the walks in flight through it
-/// (its virtual loss over `vl` per walk; none on a tree without virtual loss). Two passes
+/// (in its visits, `vl` each, as virtual loss; WU-UCT's unobserved count over `vl` per
+/// walk; none on a tree without virtual loss). Two passes
 /// over the children (totals, then deficits), so any number of outcomes is weighed; on a
 /// shared tree a count may move between the passes, which only shifts one choice.
 fn walk_chance_child<G: SearchGame, T: TreeOps>(tree: &mut T, state: &G, first: NodeId, count: u32, vl: u32) -> NodeId {
     let children = (0..count).map(|i| NodeId(first.0 + i));
     let walks_and_weight = |tree: &mut T, child: NodeId| {
-        let in_flight = tree.virtual_loss(child).checked_div(vl).unwrap_or(0);
+        let in_flight = tree.unobserved(child).checked_div(vl).unwrap_or(0);
         let walks = f64::from(tree.stats(child).visits) + f64::from(in_flight);
         (walks, f64::from(state.chance_weight(Move(tree.mv(child))).max(0.0)))
     };

@@ -376,12 +376,15 @@ impl Search {
                     playouts,
                     // Synced trees count the other trees' visits towards expansion, so a
                     // node's own visits before its children need not reach the threshold.
+                    // A walk counts the virtual loss of the other walks in flight at a
+                    // node (its visits include it), and one of those may yet go below it
+                    // once it is expanded: up to `walks - 1` of the threshold.
                     expand_threshold: if matches!(self.config.mode, Mode::Synced | Mode::Dist) {
                         0
                     } else {
-                        self.config.expand_threshold
+                        self.config.expand_threshold.saturating_sub(self.walks_in_flight() - 1)
                     },
-                    exact_leaf_visits: self.one_walk_in_flight(),
+                    exact_leaf_visits: self.one_walk_and_own_visits(),
                     prior_root_visits: prior.0,
                     prior_root_leaf: prior.1,
                     amaf_covers_visits: self.last_rave && !self.last_chance,
@@ -391,9 +394,20 @@ impl Search {
         Ok(total)
     }
 
-    /// Whether the last run kept at most one walk in flight on each tree at any time, so
-    /// that a leaf is expanded at exactly the threshold (invariant 3 with equality).
-    fn one_walk_in_flight(&self) -> bool {
+    /// The most walks the last run could have had in flight on one tree at once, each
+    /// with its virtual loss on its nodes: every worker on a shared tree, times its lanes.
+    fn walks_in_flight(&self) -> u32 {
+        let workers_per_tree = match self.config.mode {
+            Mode::Sequential | Mode::RootParallel | Mode::Synced | Mode::Dist => 1,
+            Mode::TreeParallel | Mode::Auto | Mode::Virtual => self.config.threads as u32,
+        };
+        workers_per_tree * self.last_leaves as u32
+    }
+
+    /// Whether the last run kept at most one walk in flight on each tree at any time, and
+    /// only that tree's own playouts counted towards expansion, so that a leaf is expanded
+    /// at exactly the threshold (invariant 3 with equality).
+    fn one_walk_and_own_visits(&self) -> bool {
         let one_worker_per_tree = match self.config.mode {
             // Synced trees are exclusive, but other trees' visits count towards expansion.
             Mode::Sequential | Mode::RootParallel => true,

@@ -37,8 +37,8 @@ pub trait TreeOps {
     fn publish(&mut self, id: NodeId, first: NodeId, count: u32);
     /// The node's visits and score.
     fn stats(&mut self, id: NodeId) -> Stats;
-    /// The node's current virtual loss (always 0 without `VIRTUAL_LOSS`).
-    fn virtual_loss(&mut self, id: NodeId) -> u32;
+    /// WU-UCT's unobserved playouts on the node (always 0 without `VIRTUAL_LOSS`).
+    fn unobserved(&mut self, id: NodeId) -> u32;
     /// The move into the node.
     fn mv(&mut self, id: NodeId) -> u16;
     /// The node's proven value ([`Proof::Unknown`] if none).
@@ -55,17 +55,23 @@ pub trait TreeOps {
     /// Calls `f(index, view)` for each child of the block, in order, until `f` breaks.
     /// Fields the flags leave out are not read: without `PROOFS` the proof is unknown,
     /// without `SIDE` the side arrays' fields (AMAF statistics, implicit minimax value)
-    /// are zero.
+    /// are zero, and without `unobserved` (WU-UCT's count) that count is zero.
     fn scan_children<const PROOFS: bool, const SIDE: bool>(
         &mut self,
         first: NodeId,
         count: u32,
+        unobserved: bool,
         f: impl FnMut(u32, ChildView) -> ControlFlow<()>,
     );
-    /// Adds virtual loss on the way down.
+    /// Adds virtual loss on the way down: `amount` visits that score nothing.
     fn add_virtual_loss(&mut self, id: NodeId, amount: u32);
-    /// Records a finished playout and removes `virtual_loss` on the way up.
+    /// Records a finished playout on the way up and, in the same add, takes back the
+    /// `virtual_loss` visits its walk added on the way down.
     fn record(&mut self, id: NodeId, half_points: u32, virtual_loss: u32);
+    /// Adds WU-UCT's unobserved playouts on the way down.
+    fn add_unobserved(&mut self, id: NodeId, amount: u32);
+    /// Removes WU-UCT's unobserved playouts on the way up.
+    fn remove_unobserved(&mut self, id: NodeId, amount: u32);
     /// Records `playouts` finished playouts worth `half_points` in total at once.
     fn record_batch(&mut self, id: NodeId, playouts: u32, half_points: u32);
 }
@@ -73,10 +79,10 @@ pub trait TreeOps {
 /// What selection reads of one child.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ChildView {
-    /// Visits and score.
+    /// Visits (virtual loss included) and score.
     pub stats: Stats,
-    /// Virtual loss now on it (0 without `VIRTUAL_LOSS`).
-    pub virtual_loss: u32,
+    /// WU-UCT's unobserved playouts on it (0 unless the scan was asked to read them).
+    pub unobserved: u32,
     /// Prior of its move for progressive bias, in units of 1/65535.
     pub prior: u16,
     /// Its proven value, if read.
@@ -123,9 +129,9 @@ impl<const VIRTUAL_LOSS: bool> TreeOps for ExclusiveTree<'_, VIRTUAL_LOSS> {
         self.0.node_mut(id).stats_mut()
     }
     #[inline]
-    fn virtual_loss(&mut self, id: NodeId) -> u32 {
+    fn unobserved(&mut self, id: NodeId) -> u32 {
         if VIRTUAL_LOSS {
-            self.0.node_mut(id).virtual_loss_mut()
+            self.0.node_mut(id).unobserved_mut()
         } else {
             0
         }
@@ -165,6 +171,7 @@ impl<const VIRTUAL_LOSS: bool> TreeOps for ExclusiveTree<'_, VIRTUAL_LOSS> {
         &mut self,
         first: NodeId,
         count: u32,
+        unobserved: bool,
         mut f: impl FnMut(u32, ChildView) -> ControlFlow<()>,
     ) {
         let (nodes, mut amaf, mut values) =
@@ -172,7 +179,7 @@ impl<const VIRTUAL_LOSS: bool> TreeOps for ExclusiveTree<'_, VIRTUAL_LOSS> {
         for (i, node) in nodes.iter_mut().enumerate() {
             let view = ChildView {
                 stats: node.stats_mut(),
-                virtual_loss: if VIRTUAL_LOSS { node.virtual_loss_mut() } else { 0 },
+                unobserved: if VIRTUAL_LOSS && unobserved { node.unobserved_mut() } else { 0 },
                 prior: node.prior_mut(),
                 proof: if PROOFS { node.proof_mut() } else { Proof::Unknown },
                 amaf: match &mut amaf {
@@ -198,6 +205,18 @@ impl<const VIRTUAL_LOSS: bool> TreeOps for ExclusiveTree<'_, VIRTUAL_LOSS> {
     #[inline]
     fn record(&mut self, id: NodeId, half_points: u32, virtual_loss: u32) {
         self.0.node_mut(id).record_mut(half_points, if VIRTUAL_LOSS { virtual_loss } else { 0 });
+    }
+    #[inline]
+    fn add_unobserved(&mut self, id: NodeId, amount: u32) {
+        if VIRTUAL_LOSS {
+            self.0.node_mut(id).add_unobserved_mut(amount);
+        }
+    }
+    #[inline]
+    fn remove_unobserved(&mut self, id: NodeId, amount: u32) {
+        if VIRTUAL_LOSS {
+            self.0.node_mut(id).remove_unobserved_mut(amount);
+        }
     }
     #[inline]
     fn record_batch(&mut self, id: NodeId, playouts: u32, half_points: u32) {
@@ -243,9 +262,9 @@ impl TreeOps for SharedTree<'_> {
         self.0.node(id).stats_relaxed()
     }
     #[inline]
-    fn virtual_loss(&mut self, id: NodeId) -> u32 {
-        count(self.0.node(id), F.virtual_loss, Access::Load);
-        self.0.node(id).virtual_loss_relaxed()
+    fn unobserved(&mut self, id: NodeId) -> u32 {
+        count(self.0.node(id), F.unobserved, Access::Load);
+        self.0.node(id).unobserved_relaxed()
     }
     #[inline]
     fn mv(&mut self, id: NodeId) -> u16 {
@@ -295,6 +314,7 @@ impl TreeOps for SharedTree<'_> {
         &mut self,
         first: NodeId,
         count: u32,
+        unobserved: bool,
         mut f: impl FnMut(u32, ChildView) -> ControlFlow<()>,
     ) {
         let (nodes, amaf, values) =
@@ -302,8 +322,9 @@ impl TreeOps for SharedTree<'_> {
         for (i, node) in nodes.iter().enumerate() {
             self::count(node, F.stats, Access::Load);
             let view = ChildView {
+                // One word per child: the virtual loss is in the visits.
                 stats: node.stats_relaxed(),
-                virtual_loss: node.virtual_loss_relaxed(),
+                unobserved: if unobserved { node.unobserved_relaxed() } else { 0 },
                 prior: node.prior(),
                 proof: if PROOFS { node.proof() } else { Proof::Unknown },
                 // ORDERING: Relaxed, as every counter.
@@ -318,16 +339,23 @@ impl TreeOps for SharedTree<'_> {
     }
     #[inline]
     fn add_virtual_loss(&mut self, id: NodeId, amount: u32) {
-        count(self.0.node(id), F.virtual_loss, Access::Rmw);
+        count(self.0.node(id), F.stats, Access::Rmw);
         self.0.node(id).add_virtual_loss(amount);
     }
     #[inline]
     fn record(&mut self, id: NodeId, half_points: u32, virtual_loss: u32) {
         count(self.0.node(id), F.stats, Access::Rmw);
-        if virtual_loss != 0 {
-            count(self.0.node(id), F.virtual_loss, Access::Rmw);
-        }
         self.0.node(id).record(half_points, virtual_loss);
+    }
+    #[inline]
+    fn add_unobserved(&mut self, id: NodeId, amount: u32) {
+        count(self.0.node(id), F.unobserved, Access::Rmw);
+        self.0.node(id).add_unobserved(amount);
+    }
+    #[inline]
+    fn remove_unobserved(&mut self, id: NodeId, amount: u32) {
+        count(self.0.node(id), F.unobserved, Access::Rmw);
+        self.0.node(id).remove_unobserved(amount);
     }
     #[inline]
     fn record_batch(&mut self, id: NodeId, playouts: u32, half_points: u32) {

@@ -1,6 +1,8 @@
 //! Quiescent invariants: what must hold of a tree once every worker has stopped.
 //!
-//! 1. No node is left EXPANDING, and no virtual loss is left anywhere.
+//! 1. No node is left EXPANDING, and no WU-UCT unobserved playout is left anywhere.
+//!    (Virtual loss left in a node's visits, by a walk whose backup did not take it
+//!    back, would break rule 2 or 3: the walk's nodes up to the root keep it.)
 //! 2. The root's visits equal the completed playouts, and equal the sum of its
 //!    children's visits (the root is expanded before its first playout), plus, once the
 //!    solver proved the root, the iterations that stopped at it. A root reused from the
@@ -9,7 +11,10 @@
 //!    where `leaf` counts the playouts that stopped at it before its children were
 //!    published: exactly `expand_threshold` in a sequential search, at least that in a
 //!    parallel one (workers that found it EXPANDING play out from it) or on a node the
-//!    solver proved (iterations stop at a proven node).
+//!    solver proved (iterations stop at a proven node). With several walks in flight
+//!    the expected threshold is lowered by the walks beside the one that expands: their
+//!    virtual loss is in the node's visits and counts towards it, and they may yet go
+//!    below the node once it has children.
 //! 4. Child blocks lie inside the used part of the arena and no index belongs to two
 //!    blocks; the nodes reachable from the root are exactly the nodes allocated.
 //! 5. With RAVE, every child's AMAF visits are at least its visits: an iteration through
@@ -90,9 +95,9 @@ pub fn check(arena: &Arena, expect: Expectations) -> Result<u64, InvariantViolat
     }
     while let Some(id) = stack.pop() {
         let node = arena.node(id);
-        let vl = node.virtual_loss_relaxed();
-        if vl != 0 {
-            return fail(1, id.0, format!("node {} keeps virtual loss {vl}", id.0));
+        let unobserved = node.unobserved_relaxed();
+        if unobserved != 0 {
+            return fail(1, id.0, format!("node {} keeps {unobserved} unobserved playouts", id.0));
         }
         let stats = node.stats_relaxed();
         if stats.half_points > 2 * stats.visits {

@@ -4,7 +4,7 @@
 //! |---|---|---|
 //! | `link` | once, UNEXPANDED → EXPANDING → EXPANDED (forward only) | the one thread that wins the expansion CAS |
 //! | `edge` | once, before the parent's `link` is published | the thread that expanded the parent |
-//! | `stats`, `virtual_loss` | every playout through the node | any thread, by atomic read-modify-write |
+//! | `stats`, `unobserved` | every playout through the node | any thread, by atomic read-modify-write |
 //!
 //! The memory-ordering protocol is written down in `docs/CONCURRENCY.md`.
 
@@ -164,7 +164,8 @@ const SCORE_SHIFT: u64 = 32;
 /// the move into it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
-    /// Completed playouts through the node.
+    /// Completed playouts through the node; while a search runs, plus the virtual loss
+    /// of the playouts in flight through it (`V` visits each, scoring nothing).
     pub visits: u32,
     /// Sum of the results in half points (win 2, draw 1, loss 0).
     pub half_points: u32,
@@ -183,6 +184,21 @@ impl Stats {
         Stats::playouts(1, half_points)
     }
 
+    /// The increment that adds `amount` visits of virtual loss (visits scoring nothing).
+    #[inline]
+    pub(crate) fn virtual_loss(amount: u32) -> u64 {
+        amount as u64
+    }
+
+    /// The increment, added with wrapping, that records one playout worth `half_points`
+    /// and takes back the `virtual_loss` visits its walk added: `virtual_loss - 1` visits
+    /// fewer than it adds. Exact in the packed word because the visits it takes back are
+    /// there: the borrow of the visits half is repaid by its carry into the score half.
+    #[inline]
+    pub(crate) fn one_playout_replacing(half_points: u32, virtual_loss: u32) -> u64 {
+        Stats::one_playout(half_points).wrapping_sub(Stats::virtual_loss(virtual_loss))
+    }
+
     /// The increment that records `playouts` playouts worth `half_points` in total (the
     /// packed halves add independently, so batches add like single playouts).
     #[inline]
@@ -197,11 +213,16 @@ impl Stats {
 pub struct Node {
     /// Expansion state, child count and first child (see [`Expansion`]).
     link: AtomicU64,
-    /// Visits and score, packed (see [`Stats`]).
+    /// Visits and score, packed (see [`Stats`]). While a search runs, the visits include
+    /// its virtual loss: each playout in flight through the node counts as `V` visits
+    /// scoring nothing (the virtual-loss weight), until its backup replaces them with
+    /// the real result in the same atomic add. So selection reads one word per child.
     stats: AtomicU64,
-    /// Virtual loss: the number of playouts now in flight through this node, times the
-    /// configured virtual-loss weight. Zero whenever no search is running.
-    virtual_loss: AtomicU32,
+    /// WU-UCT's unobserved playouts (`--in-flight wu-uct`): the playouts in flight through
+    /// this node, times the virtual-loss weight, kept apart from `stats` because WU-UCT
+    /// counts them in the exploration term only. Zero in the default mode, and whenever
+    /// no search is running.
+    unobserved: AtomicU32,
     /// The edge from the parent: the move (low 16 bits) and its prior probability for
     /// progressive bias in units of 1/65535 (high 16 bits). Set once, before publication.
     edge: AtomicU32,
@@ -211,11 +232,12 @@ pub struct Node {
 const _: () = assert!(std::mem::size_of::<Node>() == 24, "Node must stay 24 bytes");
 
 /// Byte offsets of a node's words, for contention counting: the link (expansion state
-/// and proof), the stats, the virtual loss and the edge (move and prior).
+/// and proof), the stats (with virtual loss), WU-UCT's unobserved count and the edge
+/// (move and prior).
 pub(crate) const FIELD_OFFSETS: FieldOffsets = FieldOffsets {
     link: std::mem::offset_of!(Node, link),
     stats: std::mem::offset_of!(Node, stats),
-    virtual_loss: std::mem::offset_of!(Node, virtual_loss),
+    unobserved: std::mem::offset_of!(Node, unobserved),
     edge: std::mem::offset_of!(Node, edge),
 };
 
@@ -224,7 +246,7 @@ pub(crate) const FIELD_OFFSETS: FieldOffsets = FieldOffsets {
 pub(crate) struct FieldOffsets {
     pub link: usize,
     pub stats: usize,
-    pub virtual_loss: usize,
+    pub unobserved: usize,
     pub edge: usize,
 }
 
@@ -252,7 +274,7 @@ impl Node {
     #[inline]
     pub fn publish(&self, first: NodeId, count: u32) {
         // ORDERING: Release pairs with the Acquire load in `expansion`: it publishes the
-        // initialised child block (their `edge`, `link`, `stats`, `virtual_loss`).
+        // initialised child block (their `edge`, `link`, `stats`, `unobserved`).
         self.link.store(encode_expanded(first, count), Ordering::Release);
     }
 
@@ -283,7 +305,7 @@ impl Node {
         // ORDERING: Relaxed; made visible to other threads by the parent's `publish`.
         self.link.store(STATE_UNEXPANDED, Ordering::Relaxed);
         self.stats.store(0, Ordering::Relaxed);
-        self.virtual_loss.store(0, Ordering::Relaxed);
+        self.unobserved.store(0, Ordering::Relaxed);
         self.edge.store(encode_edge(mv, prior), Ordering::Relaxed);
     }
 
@@ -310,25 +332,36 @@ impl Node {
         Stats::decode(self.stats.load(Ordering::Relaxed))
     }
 
-    /// Virtual loss now applied to this node (relaxed read: it may lag other threads).
+    /// WU-UCT's unobserved playouts now on this node (relaxed read: it may lag other
+    /// threads).
     #[inline]
-    pub fn virtual_loss_relaxed(&self) -> u32 {
-        self.virtual_loss.load(Ordering::Relaxed)
+    pub fn unobserved_relaxed(&self) -> u32 {
+        self.unobserved.load(Ordering::Relaxed)
     }
 
-    /// Adds virtual loss on the way down.
+    /// Adds virtual loss on the way down: `amount` visits that score nothing.
     #[inline]
     pub fn add_virtual_loss(&self, amount: u32) {
-        self.virtual_loss.fetch_add(amount, Ordering::Relaxed);
+        self.stats.fetch_add(Stats::virtual_loss(amount), Ordering::Relaxed);
     }
 
-    /// Records one finished playout and removes its virtual loss on the way up.
+    /// Records one finished playout and, in the same atomic add, takes back the
+    /// `virtual_loss` visits its walk added on the way down.
     #[inline]
     pub fn record(&self, half_points: u32, virtual_loss: u32) {
-        self.stats.fetch_add(Stats::one_playout(half_points), Ordering::Relaxed);
-        if virtual_loss != 0 {
-            self.virtual_loss.fetch_sub(virtual_loss, Ordering::Relaxed);
-        }
+        self.stats.fetch_add(Stats::one_playout_replacing(half_points, virtual_loss), Ordering::Relaxed);
+    }
+
+    /// Adds WU-UCT's unobserved playouts on the way down.
+    #[inline]
+    pub fn add_unobserved(&self, amount: u32) {
+        self.unobserved.fetch_add(amount, Ordering::Relaxed);
+    }
+
+    /// Removes WU-UCT's unobserved playouts on the way up.
+    #[inline]
+    pub fn remove_unobserved(&self, amount: u32) {
+        self.unobserved.fetch_sub(amount, Ordering::Relaxed);
     }
 
     /// Records a batch of finished playouts with one atomic add.
@@ -369,26 +402,34 @@ impl Node {
         Stats::decode(self.stats.with_exclusive(|w| *w))
     }
 
-    /// [`Node::record`] through `&mut` (plain adds): one playout, and `virtual_loss`
-    /// removed.
+    /// [`Node::record`] through `&mut` (one plain add).
     #[inline]
     pub fn record_mut(&mut self, half_points: u32, virtual_loss: u32) {
-        self.stats.with_exclusive(|w| *w += Stats::one_playout(half_points));
-        if virtual_loss != 0 {
-            self.virtual_loss.with_exclusive(|v| *v -= virtual_loss);
-        }
+        self.stats.with_exclusive(|w| *w = w.wrapping_add(Stats::one_playout_replacing(half_points, virtual_loss)));
     }
 
-    /// Virtual loss through `&mut` (plain load).
+    /// WU-UCT's unobserved playouts through `&mut` (plain load).
     #[inline]
-    pub fn virtual_loss_mut(&mut self) -> u32 {
-        self.virtual_loss.with_exclusive(|v| *v)
+    pub fn unobserved_mut(&mut self) -> u32 {
+        self.unobserved.with_exclusive(|v| *v)
     }
 
     /// [`Node::add_virtual_loss`] through `&mut` (plain add).
     #[inline]
     pub fn add_virtual_loss_mut(&mut self, amount: u32) {
-        self.virtual_loss.with_exclusive(|v| *v += amount);
+        self.stats.with_exclusive(|w| *w += Stats::virtual_loss(amount));
+    }
+
+    /// [`Node::add_unobserved`] through `&mut` (plain add).
+    #[inline]
+    pub fn add_unobserved_mut(&mut self, amount: u32) {
+        self.unobserved.with_exclusive(|v| *v += amount);
+    }
+
+    /// [`Node::remove_unobserved`] through `&mut` (plain subtraction).
+    #[inline]
+    pub fn remove_unobserved_mut(&mut self, amount: u32) {
+        self.unobserved.with_exclusive(|v| *v -= amount);
     }
 
     /// Records a batch through `&mut` (plain add).
@@ -481,14 +522,29 @@ mod tests {
     }
 
     #[test]
-    fn virtual_loss_is_removed_by_record() {
+    fn virtual_loss_is_visits_that_the_backup_replaces() {
         let node = Node::default();
+        node.record(1, 0);
         node.add_virtual_loss(3);
         node.add_virtual_loss(3);
-        assert_eq!(node.virtual_loss_relaxed(), 6);
+        // Two walks in flight: six visits scoring nothing.
+        assert_eq!(node.stats_relaxed(), Stats { visits: 7, half_points: 1 });
+        // A win, then a loss (the visits half borrows; the carry repays it).
         node.record(2, 3);
+        assert_eq!(node.stats_relaxed(), Stats { visits: 5, half_points: 3 });
         node.record(0, 3);
-        assert_eq!(node.virtual_loss_relaxed(), 0);
-        assert_eq!(node.stats_relaxed(), Stats { visits: 2, half_points: 2 });
+        assert_eq!(node.stats_relaxed(), Stats { visits: 3, half_points: 3 });
+        // Weight 1: the backup adds only the score.
+        node.add_virtual_loss(1);
+        node.record(0, 1);
+        assert_eq!(node.stats_relaxed(), Stats { visits: 4, half_points: 3 });
+        // The same through `&mut`, and WU-UCT's separate count.
+        let mut node = Node::default();
+        node.add_virtual_loss_mut(2);
+        node.add_unobserved_mut(2);
+        assert_eq!((node.stats_mut(), node.unobserved_mut()), (Stats { visits: 2, half_points: 0 }, 2));
+        node.record_mut(0, 2);
+        node.remove_unobserved_mut(2);
+        assert_eq!((node.stats_mut(), node.unobserved_mut()), (Stats { visits: 1, half_points: 0 }, 0));
     }
 }
