@@ -151,12 +151,12 @@ mod contention_tests {
         }
         assert_eq!(counts.transfers.iter().sum::<u64>(), 0, "one worker moves no line");
         assert_eq!(counts.rmw[0], 3_000, "the root records every playout");
-        // Two workers: virtual loss is added and taken off every node of every path (500
-        // playouts: no node reaches the 512 visits where backups are batched), and the
-        // workers now hand lines to each other.
+        // Two workers: virtual loss is added to every node of every path and the backup's
+        // one add takes it back with the result (500 playouts: no node reaches the 512
+        // visits where backups are batched), and the workers now hand lines to each other.
         let (counts, (visits, claimed, allocated)) = counted(2, 500);
         for d in 0..10 {
-            assert_eq!(counts.rmw[d], 3 * visits[d] + claimed[d] + allocated[d], "depth {d}");
+            assert_eq!(counts.rmw[d], 2 * visits[d] + claimed[d] + allocated[d], "depth {d}");
         }
         // Each worker's root update follows the other's: every one of them moves the line.
         assert!(counts.transfers[0] >= 500, "{:?}", counts.transfers);
