@@ -365,9 +365,10 @@ impl Worker {
                             break;
                         }
                     }
-                    // The visits include the virtual loss of the walks in flight here, which
-                    // stop here (the node has no children yet): they count towards the
-                    // threshold as the leaf playouts they are; this walk's own does not.
+                    // The visits include the virtual loss of the other walks in flight here:
+                    // they count towards the threshold (most play out from here; one that
+                    // has not looked yet may go below once the children are published,
+                    // which invariant 3 allows for); this walk's own does not.
                     let own = if in_flight.unobserved { 0 } else { own_vl };
                     if tree.stats(node).visits - own < params.expand_threshold || !tree.try_claim(node) {
                         break;
