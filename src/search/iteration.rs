@@ -303,8 +303,7 @@ impl Worker {
     ) -> (G, Option<Outcome>) {
         debug_assert_eq!(SOLVER, params.solver);
         let mut path = std::mem::take(&mut self.paths[lane]);
-        let vl = if T::VIRTUAL_LOSS { params.virtual_loss } else { 0 };
-        let in_flight = InFlight { weight: vl, unobserved: params.uct.wu_uct };
+        let in_flight = InFlight::of::<T>(params);
         // Compile-time false for the exclusive tree: the sequential loop keeps no trace of it.
         let batching = T::SHARED && params.batch_min_visits != u32::MAX;
         let mut state = root.clone();
@@ -339,7 +338,7 @@ impl Worker {
                                 ChanceSelection::Sample => {
                                     sample_chance_child(tree, &state, first, count, &mut self.rng)
                                 }
-                                ChanceSelection::Walk => walk_chance_child(tree, &state, first, count, vl),
+                                ChanceSelection::Walk => walk_chance_child(tree, &state, first, count, in_flight),
                             }
                         }
                     };
@@ -369,8 +368,9 @@ impl Worker {
                     // they count towards the threshold (most play out from here; one that
                     // has not looked yet may go below once the children are published,
                     // which invariant 3 allows for); this walk's own does not.
-                    let own = if in_flight.unobserved { 0 } else { own_vl };
-                    if tree.stats(node).visits - own < params.expand_threshold || !tree.try_claim(node) {
+                    if tree.stats(node).visits - in_flight.in_visits(own_vl) < params.expand_threshold
+                        || !tree.try_claim(node)
+                    {
                         break;
                     }
                     if SOLVER && params.endgame_leaf_nodes > 0 {
@@ -413,7 +413,7 @@ impl Worker {
         outcome: Outcome,
         exact: bool,
     ) {
-        let vl = if T::VIRTUAL_LOSS { params.virtual_loss } else { 0 };
+        let in_flight = InFlight::of::<T>(params);
         let batching = T::SHARED && params.batch_min_visits != u32::MAX;
         let path = std::mem::take(&mut self.paths[lane]);
         for (depth, step) in path.iter().enumerate() {
@@ -421,14 +421,8 @@ impl Worker {
             let half_points = outcome.half_points(step.mover);
             if batching && step.batched {
                 self.defer(tree, step.node, half_points);
-            } else if params.uct.wu_uct {
-                tree.record(step.node, half_points, 0);
-                if vl != 0 {
-                    tree.remove_unobserved(step.node, vl);
-                }
             } else {
-                // The result replaces the walk's virtual loss in one add.
-                tree.record(step.node, half_points, vl);
+                in_flight.record(tree, step.node, half_points);
             }
         }
         contention::no_depth();
@@ -496,6 +490,58 @@ struct InFlight {
     unobserved: bool,
 }
 
+impl InFlight {
+    /// The search's choice on tree `T` (a tree without virtual loss marks nothing).
+    #[inline(always)]
+    fn of<T: TreeOps>(params: IterationParams<'_>) -> InFlight {
+        InFlight { weight: if T::VIRTUAL_LOSS { params.virtual_loss } else { 0 }, unobserved: params.uct.wu_uct }
+    }
+
+    /// Marks one walk in flight on `node`, `weight` times.
+    #[inline(always)]
+    fn add<T: TreeOps>(self, tree: &mut T, node: NodeId) {
+        if self.unobserved {
+            tree.add_unobserved(node, self.weight);
+        } else {
+            tree.add_virtual_loss(node, self.weight);
+        }
+    }
+
+    /// Records the walk's result on `node` and takes its mark back (as virtual loss, in
+    /// the same add).
+    #[inline(always)]
+    fn record<T: TreeOps>(self, tree: &mut T, node: NodeId, half_points: u32) {
+        if self.unobserved {
+            tree.record(node, half_points, 0);
+            if self.weight != 0 {
+                tree.remove_unobserved(node, self.weight);
+            }
+        } else {
+            tree.record(node, half_points, self.weight);
+        }
+    }
+
+    /// Of `own`, the mark a walk put on a node, the part that is in the node's visits.
+    #[inline(always)]
+    fn in_visits(self, own: u32) -> u32 {
+        if self.unobserved {
+            0
+        } else {
+            own
+        }
+    }
+
+    /// The walks in flight through `node` counted apart from its visits (WU-UCT's).
+    #[inline]
+    fn apart<T: TreeOps>(self, tree: &mut T, node: NodeId) -> u32 {
+        if self.unobserved {
+            tree.unobserved(node).checked_div(self.weight).unwrap_or(0)
+        } else {
+            0
+        }
+    }
+}
+
 /// Steps onto `node`, entered by `mover`'s move: pushes it on `path` and marks the walk
 /// in flight there ([`InFlight`]) unless its backups are batched. Returns the weight added.
 #[inline(always)]
@@ -511,11 +557,7 @@ fn enter<T: TreeOps>(
     let batched = batching && tree.stats(node).visits >= batch_min_visits;
     let own_vl = if batched { 0 } else { in_flight.weight };
     if own_vl != 0 {
-        if in_flight.unobserved {
-            tree.add_unobserved(node, own_vl);
-        } else {
-            tree.add_virtual_loss(node, own_vl);
-        }
+        in_flight.add(tree, node);
     }
     path.push(Step { node, mover, batched, chance: false });
     own_vl
@@ -769,15 +811,20 @@ fn sample_chance_child<G: SearchGame, T: TreeOps, R: RngCore>(
 
 /// At a chance node, walking the outcomes in proportion ([`ChanceSelection::Walk`]): the
 /// child furthest below its share of the walks, counting the walks in flight through it
-/// (in its visits, `vl` each, as virtual loss; WU-UCT's unobserved count over `vl` per
-/// walk; none on a tree without virtual loss). Two passes
-/// over the children (totals, then deficits), so any number of outcomes is weighed; on a
+/// (in its visits, the weight each, as virtual loss; WU-UCT's unobserved count over the
+/// weight per walk; none on a tree without virtual loss). Two passes over the children
+/// (totals, then deficits), so any number of outcomes is weighed; on a
 /// shared tree a count may move between the passes, which only shifts one choice.
-fn walk_chance_child<G: SearchGame, T: TreeOps>(tree: &mut T, state: &G, first: NodeId, count: u32, vl: u32) -> NodeId {
+fn walk_chance_child<G: SearchGame, T: TreeOps>(
+    tree: &mut T,
+    state: &G,
+    first: NodeId,
+    count: u32,
+    in_flight: InFlight,
+) -> NodeId {
     let children = (0..count).map(|i| NodeId(first.0 + i));
     let walks_and_weight = |tree: &mut T, child: NodeId| {
-        let in_flight = tree.unobserved(child).checked_div(vl).unwrap_or(0);
-        let walks = f64::from(tree.stats(child).visits) + f64::from(in_flight);
+        let walks = f64::from(tree.stats(child).visits) + f64::from(in_flight.apart(tree, child));
         (walks, f64::from(state.chance_weight(Move(tree.mv(child))).max(0.0)))
     };
     let (mut total_walks, mut total_weight) = (1.0, 0.0);
@@ -1004,7 +1051,7 @@ mod chance_walk_tests {
         tree.publish(NodeId::ROOT, first, 4);
         let total: f32 = WEIGHTS.iter().sum();
         for n in 1..=1200u32 {
-            let child = walk_chance_child(&mut tree, &Loaded, first, 4, 0);
+            let child = walk_chance_child(&mut tree, &Loaded, first, 4, InFlight { weight: 0, unobserved: false });
             tree.record(child, 2, 0);
             for i in 0..4 {
                 let visits = tree.stats(NodeId(first.0 + i)).visits;

@@ -408,15 +408,11 @@ impl Search {
     /// only that tree's own playouts counted towards expansion, so that a leaf is expanded
     /// at exactly the threshold (invariant 3 with equality).
     fn one_walk_and_own_visits(&self) -> bool {
-        let one_worker_per_tree = match self.config.mode {
-            // Synced trees are exclusive, but other trees' visits count towards expansion.
-            Mode::Sequential | Mode::RootParallel => true,
-            Mode::Synced | Mode::Dist => false,
-            // Threads of a shared tree may find a node EXPANDING and play out from it.
-            Mode::TreeParallel | Mode::Auto => false,
-            Mode::Virtual => self.config.threads == 1,
-        };
-        one_worker_per_tree && self.last_leaves == 1
+        // Synced and distributed trees count other trees' visits towards expansion; the
+        // threads of a shared tree may find a node EXPANDING and play out from it (a lone
+        // virtual thread cannot).
+        let own_visits = matches!(self.config.mode, Mode::Sequential | Mode::RootParallel | Mode::Virtual);
+        own_visits && self.walks_in_flight() == 1
     }
 
     /// Checks the solver's proofs in the last run's tree(s) against the game, replaying
