@@ -125,6 +125,15 @@ pub fn rank() -> usize {
     }
 }
 
+/// The number of processes in the running MPI job; 1 when MPI is not running.
+pub fn size() -> usize {
+    if running() {
+        SimpleCommunicator::world().size() as usize
+    } else {
+        1
+    }
+}
+
 /// Whether MPI is initialised and not yet finalised.
 fn running() -> bool {
     mpi::environment::is_initialized() && !mpi::environment::is_finalized()

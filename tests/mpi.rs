@@ -161,11 +161,15 @@ fn rounds_with_several_threads_per_rank_count_every_playout() {
 
 #[test]
 fn rank_zero_clock_stops_a_timed_search_on_every_rank() {
-    let start = Instant::now();
-    let reports = ranks("timed", 2, &[], &search_args("othello", &["--time-ms", "300"], "1", "2"));
-    check_agreement(&reports, None);
-    assert!(reports[0]["playouts"].as_u64().unwrap() > 0);
-    assert!(start.elapsed() < Duration::from_secs(30));
+    for scheme in ["share", "farm"] {
+        let start = Instant::now();
+        let mut args = search_args("othello", &["--time-ms", "300"], "1", "2");
+        args.extend(["--dist-scheme", scheme]);
+        let reports = ranks(&format!("timed-{scheme}"), 2, &[], &args);
+        check_agreement(&reports, None);
+        assert!(reports[0]["playouts"].as_u64().unwrap() > 0);
+        assert!(start.elapsed() < Duration::from_secs(30));
+    }
 }
 
 #[test]
@@ -272,4 +276,78 @@ fn a_distributed_gtp_engine_answers_from_rank_0_alone() {
         assert!(answer.starts_with("= ") && answer.len() == 4, "{text}");
     }
     assert_eq!(answers[4], "=");
+}
+
+/// The farm (`dist-scheme=farm`): one tree on rank 0, the other ranks value its leaves.
+fn farm_args<'a>(game: &'a str, playouts: &'a str, seed: &'a str) -> Vec<&'a str> {
+    let mut args = search_args(game, &[], "1", seed);
+    args.extend(["--playouts", playouts, "--dist-scheme", "farm"]);
+    args
+}
+
+#[test]
+fn a_farm_of_one_rank_searches_as_the_tree_parallel_mode() {
+    for game in ["connect4", "othello"] {
+        let dist = ranks(&format!("farm-one-{game}"), 1, &[], &farm_args(game, "20000", "11"));
+        check_agreement(&dist, Some(20_000));
+        let tree = ranks(&format!("farm-tree-{game}"), 1, &[], &search_args(game, &["--playouts", "20000"], "1", "11"));
+        assert_eq!(children(&dist[0]), children(&tree[0]), "{game}");
+        assert_eq!(dist[0]["nodes"], tree[0]["nodes"], "{game}");
+    }
+}
+
+/// Every leaf valued once and backed up once: the root's visits are the budget, on every
+/// rank, over TCP and with three ranks, in games with a solver's exact leaves, an
+/// evaluator at the leaves (Othello's default) and chance nodes (EinStein).
+#[test]
+fn a_farm_agrees_and_counts_exactly() {
+    let tcp: &[&str] = &["--mca", "btl", "self,tcp"];
+    for (game, np, mpi_args, extra) in [
+        ("connect4", 2, tcp, &["--solver", "on"][..]),
+        ("othello", 2, tcp, &[][..]),
+        ("othello", 3, &[][..], &["--dist-batch", "4"][..]),
+        ("einstein", 2, &[][..], &[][..]),
+    ] {
+        let mut args = farm_args(game, "30001", "7");
+        args.extend(extra);
+        let reports = ranks(&format!("farm-{game}-{np}"), np, mpi_args, &args);
+        check_agreement(&reports, Some(30_001));
+        assert!(reports[0]["nodes"].as_u64().unwrap() > 1000, "{game}: rank 0 grows the one tree");
+        assert_eq!(reports[0]["nodes"], reports[1]["nodes"], "{game}: the nodes of all ranks, summed");
+    }
+}
+
+/// With `dist-local`, rank 0 values a fixed number of leaves between rounds and waits for
+/// every answer in order: the same search twice, whatever the timing; and not the search
+/// of one rank (32 walks in flight change the tree).
+#[test]
+fn a_farm_with_dist_local_is_reproducible() {
+    let mut args = farm_args("connect4", "40000", "13");
+    args.extend(["--dist-local", "8"]);
+    let first = ranks("farm-local-1", 2, &[], &args);
+    check_agreement(&first, Some(40_000));
+    let second = ranks("farm-local-2", 2, &[], &args);
+    assert_eq!(children(&first[0]), children(&second[0]), "the same search twice");
+    assert_eq!(first[0]["nodes"], second[0]["nodes"]);
+    let alone = ranks("farm-local-alone", 1, &[], &args);
+    assert_ne!(children(&alone[0]), children(&first[0]));
+}
+
+#[test]
+fn bad_farm_settings_exit_2() {
+    for (args, error) in [
+        (&["--dist-scheme", "farm", "--threads", "2"][..], "a farm runs one thread a rank"),
+        (&["--dist-scheme", "farm", "--rave", "300"][..], "dist-scheme=farm conflicts with rave=300"),
+        (&["--dist-batch", "0"][..], "dist-batch must be 1 to 256 leaves (got 0)"),
+        (&["--dist-scheme", "mogo"][..], "expected share or farm"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_parmcts"))
+            .args(["search", "--game", "connect4", "--mode", "dist"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(error), "{args:?}: {stderr}");
+    }
 }

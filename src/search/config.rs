@@ -15,7 +15,7 @@ use std::time::Duration;
 pub use super::error::ConfigError;
 pub use super::iteration::MAX_LEAVES;
 pub use super::options::{
-    ChanceSelection, Evaluation, FinalMove, InFlight, Mode, Playout, Weights, DEFAULT_BIAS_K, SECURE_A,
+    ChanceSelection, DistScheme, Evaluation, FinalMove, InFlight, Mode, Playout, Weights, DEFAULT_BIAS_K, SECURE_A,
 };
 use crate::evaluator::{NTupleBoard, NTupleNetwork};
 use crate::games::Tuning;
@@ -29,6 +29,13 @@ pub const MAX_PLAYOUTS: u64 = (1 << 31) - 1;
 /// to, low enough that a mistyped count fails at once instead of spawning threads until
 /// memory runs out.
 pub const MAX_THREADS: usize = 1024;
+
+/// Leaves rank 0 of a farm (`dist-scheme=farm`) sends another rank at a time, unless
+/// told (`dist-batch`): with two batches in flight, 32 walks per other rank, where the
+/// shared tree loses nothing measurable per playout (docs/SCALING.md, virtual threads).
+pub const DEFAULT_DIST_BATCH: u32 = 16;
+/// The most leaves in one batch of a farm (each walk in flight keeps its own path).
+pub const MAX_DIST_BATCH: u32 = 256;
 
 /// The deepest negamax at the leaves (`eval-depth`): each ply multiplies a leaf's
 /// evaluations by the number of moves.
@@ -164,6 +171,18 @@ search_settings! {
     /// Dist mode: milliseconds between two shares of the statistics between the ranks.
     dist_period("dist-period", "MS", "50"): u32 = 50;
         set(ms: u32) => ms; text u32;
+    /// Dist mode: how the ranks divide the work: share (a tree per rank, shallow statistics shared) or farm (one tree on rank 0, the other ranks evaluate its leaves; one thread a rank).
+    ///
+    /// See [`DistScheme`]. The `dist-period`, `dist-every`, `dist-depth` and `dist-share`
+    /// settings are the share scheme's; `dist-batch` and `dist-local` the farm's.
+    dist_scheme("dist-scheme", "share|farm", "share"): DistScheme = DistScheme::Share;
+        set(scheme: DistScheme) => scheme; text DistScheme;
+    /// Dist mode, farm: leaves rank 0 sends another rank at a time (two such batches in flight to each).
+    dist_batch("dist-batch", "B", "16"): u32 = DEFAULT_DIST_BATCH;
+        set(leaves: u32) => leaves; text u32;
+    /// Dist mode, farm: leaves rank 0 evaluates itself between two rounds of batches, so that the search is reproducible (unset: as many as fit while it waits).
+    dist_local("dist-local", "L", "off: while waiting"): Option<u32> = None;
+        set(leaves: u32) => Some(leaves); text u32;
     /// Dist mode: share after every P playouts of each rank instead of by time (the workers wait at each share, so one thread per rank searches reproducibly).
     dist_every("dist-every", "P", "off: every dist-period ms"): Option<u32> = None;
         set(playouts: u32) => Some(playouts); text u32;
@@ -510,6 +529,17 @@ impl SearchConfigBuilder {
         if cfg.dist_every == Some(0) {
             return Err(ConfigError::ZeroDistEvery);
         }
+        if cfg.dist_batch == 0 || cfg.dist_batch > MAX_DIST_BATCH {
+            return Err(ConfigError::BadDistBatch { got: cfg.dist_batch, max: MAX_DIST_BATCH });
+        }
+        if cfg.dist_scheme == DistScheme::Farm {
+            if cfg.threads > 1 {
+                return Err(conflict("dist-scheme", "farm", "threads", cfg.threads, "a farm runs one thread a rank"));
+            }
+            if let Some(k) = cfg.rave.filter(|&k| k > 0.0) {
+                return Err(conflict("dist-scheme", "farm", "rave", k, "the leaves' playouts are not sent back"));
+            }
+        }
         if !(0.0..=100.0).contains(&cfg.dist_share) {
             return Err(ConfigError::BadDistShare(cfg.dist_share.into()));
         }
@@ -659,6 +689,7 @@ setting_text_by_from_str!(
     Playout => "random or biased",
     InFlight => "loss or wu-uct",
     ChanceSelection => "sample or walk",
+    DistScheme => "share or farm",
 );
 
 impl SettingText for bool {

@@ -59,9 +59,11 @@ use crate::sync::{AtomicBool, AtomicU32, Ordering};
 use crate::tree::{Arena, Expansion, NodeId, Proof, SharedTree, Stats, TreeOps};
 
 use super::drivers::{Driver, Job, Summed};
+use super::farm::{self, FarmStats};
 use super::iteration::Worker;
 use super::result::{root_children, RootChild};
 use super::stop::{run_worker, Budget, SharedBudget, Stopper};
+use super::DistScheme;
 
 /// The environment variable that makes a rank panic after its first share (tests: the
 /// job must then end rather than hang). Its value is the rank that panics.
@@ -94,12 +96,51 @@ impl Driver for Dist {
     ) -> Vec<u64> {
         let world = SimpleCommunicator::world();
         let (rank, size) = (world.rank() as usize, world.size() as usize);
-        let threads = workers.len();
-        let budget = job.stopper.shared_part(rank, size);
         let mut exchange = Exchange::new(&arenas[0], rank, job.params.dist_depth, job.params.dist_share);
-        let panic_rank = std::env::var(PANIC_RANK_VAR).ok().and_then(|r| r.parse::<usize>().ok());
         let arena = &arenas[0];
         let mut tally = Tally::default();
+        if job.params.dist_scheme == DistScheme::Farm {
+            // One thread a rank (the configuration says so).
+            let stats = farm::run(job, arena, &mut workers[0], &world);
+            if std::env::var_os(STATS_VAR).is_some() {
+                let FarmStats { valued_here, sent, waited } = stats;
+                eprintln!("rank {rank}: {valued_here} leaves valued here, {sent} sent, {waited:.1?} waiting");
+            }
+        } else {
+            let budget = job.stopper.shared_part(rank, size);
+            self.share(job, arena, workers, &world, &mut exchange, &mut tally, &budget);
+            if std::env::var_os(STATS_VAR).is_some() {
+                let Tally { shares, sharing, sent } = tally;
+                let mean = sharing.as_secs_f64() * 1e6 / shares as f64;
+                eprintln!("rank {rank}: {shares} shares, {mean:.1} us each on average, {sent} path entries sent (below the fixed share)");
+            }
+        }
+        let arena = &mut arenas[0];
+        exchange.withdraw(arena);
+        let playouts = workers.iter().map(|w| w.playouts).sum();
+        let summed = exchange.total(&world, arena, playouts);
+        // Set once: a job is run by one driver once.
+        let _ = job.summed.set(summed);
+        vec![playouts]
+    }
+}
+
+impl Dist {
+    /// MoGo's scheme ([`DistScheme::Share`]): this rank's workers search its tree while
+    /// the calling thread shares.
+    #[allow(clippy::too_many_arguments)]
+    fn share<G: SearchGame>(
+        &self,
+        job: &Job<'_, G>,
+        arena: &Arena,
+        workers: &mut [CachePadded<Worker>],
+        world: &SimpleCommunicator,
+        exchange: &mut Exchange,
+        tally: &mut Tally,
+        budget: &SharedBudget,
+    ) {
+        let (rank, threads) = (world.rank() as usize, workers.len());
+        let panic_rank = std::env::var(PANIC_RANK_VAR).ok().and_then(|r| r.parse::<usize>().ok());
         match job.params.dist_every {
             Some(every) => {
                 // Rounds: the workers run `every` playouts of this rank's budget, stop,
@@ -109,7 +150,7 @@ impl Driver for Dist {
                     // A round cut short: the budget, the clock or a proof stopped it.
                     let done = round.claimed() < u64::from(every);
                     let time_up = rank == 0 && deadline_passed(job);
-                    let stop = tally.share(&mut exchange, &world, arena, done, time_up);
+                    let stop = tally.share(exchange, world, arena, done, time_up);
                     check_panic(panic_rank, rank);
                     round.restart();
                     stop
@@ -117,8 +158,8 @@ impl Driver for Dist {
                 if let [worker] = workers {
                     // One worker runs on this thread, between the shares.
                     loop {
-                        run_worker(&mut SharedTree(arena), job, worker, Round { budget: &budget, round: &round });
-                        if share(&mut tally) {
+                        run_worker(&mut SharedTree(arena), job, worker, Round { budget, round: &round });
+                        if share(tally) {
                             break;
                         }
                     }
@@ -145,7 +186,7 @@ impl Driver for Dist {
                         }
                         loop {
                             barrier.wait();
-                            let stop_now = share(&mut tally);
+                            let stop_now = share(tally);
                             // ORDERING: Relaxed: the barrier below publishes it.
                             stop.store(stop_now, Ordering::Relaxed);
                             barrier.wait();
@@ -161,7 +202,7 @@ impl Driver for Dist {
                 let finished = AtomicU32::new(0);
                 std::thread::scope(|scope| {
                     for worker in workers.iter_mut() {
-                        let budget = Halting { budget: &budget, halt: &halt };
+                        let budget = Halting { budget, halt: &halt };
                         let finished = &finished;
                         scope.spawn(move || {
                             run_worker(&mut SharedTree(arena), job, worker, budget);
@@ -182,7 +223,7 @@ impl Driver for Dist {
                             );
                         }
                         let time_up = rank == 0 && deadline_passed(job);
-                        let stop = tally.share(&mut exchange, &world, arena, done(), time_up);
+                        let stop = tally.share(exchange, world, arena, done(), time_up);
                         check_panic(panic_rank, rank);
                         if stop {
                             // ORDERING: Relaxed: a flag to stop; the joins synchronise the results.
@@ -193,18 +234,6 @@ impl Driver for Dist {
                 });
             }
         }
-        if std::env::var_os(STATS_VAR).is_some() {
-            let Tally { shares, sharing, sent } = tally;
-            let mean = sharing.as_secs_f64() * 1e6 / shares as f64;
-            eprintln!("rank {rank}: {shares} shares, {mean:.1} us each on average, {sent} path entries sent (below the fixed share)");
-        }
-        let arena = &mut arenas[0];
-        exchange.withdraw(arena);
-        let playouts = workers.iter().map(|w| w.playouts).sum();
-        let summed = exchange.total(&world, arena, playouts);
-        // Set once: a job is run by one driver once.
-        let _ = job.summed.set(summed);
-        vec![playouts]
     }
 }
 

@@ -58,6 +58,15 @@ pub enum ConfigError {
     DistUnavailable,
     /// `dist-every` was 0 playouts.
     ZeroDistEvery,
+    /// `dist-scheme` was not `share` or `farm`.
+    UnknownDistScheme(String),
+    /// `dist-batch` was 0 or above the most accepted.
+    BadDistBatch {
+        /// The count given.
+        got: u32,
+        /// The most accepted.
+        max: u32,
+    },
     /// `dist-period` was 0 ms.
     ZeroDistPeriod,
     /// `dist-share` was not a percentage, 0 to 100 (as stored).
@@ -139,6 +148,8 @@ impl fmt::Display for ConfigError {
             ),
             ConfigError::ZeroDistPeriod => write!(f, "dist-period must be at least 1 ms (got 0)"),
             ConfigError::ZeroDistEvery => write!(f, "dist-every must be at least 1 playout (got 0)"),
+            ConfigError::UnknownDistScheme(d) => write!(f, "unknown dist-scheme '{d}' (expected share or farm)"),
+            ConfigError::BadDistBatch { got, max } => write!(f, "dist-batch must be 1 to {max} leaves (got {got})"),
             ConfigError::BadDistShare(p) => write!(f, "dist-share must be a percentage, 0 to 100 (got {p})"),
             ConfigError::ZeroExpandThreshold => write!(f, "expand threshold must be at least 1 (got 0)"),
             ConfigError::UnknownFinalMove(m) => {
@@ -184,6 +195,8 @@ impl ConfigError {
             ConfigError::UnknownMode(_) | ConfigError::DistUnavailable => "mode",
             ConfigError::ZeroDistPeriod => "dist-period",
             ConfigError::ZeroDistEvery => "dist-every",
+            ConfigError::UnknownDistScheme(_) => "dist-scheme",
+            ConfigError::BadDistBatch { .. } => "dist-batch",
             ConfigError::BadDistShare(_) => "dist-share",
             ConfigError::ZeroExpandThreshold => "expand",
             ConfigError::UnknownFinalMove(_) => "final",

@@ -99,6 +99,14 @@ pub(crate) struct Walk<G> {
     exact: Option<Outcome>,
 }
 
+impl<G> Walk<G> {
+    /// Whether the walk's value is known without a playout (it needs no evaluation).
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub(crate) fn is_exact(&self) -> bool {
+        self.exact.is_some()
+    }
+}
+
 /// The value of a leaf with the evaluator `network` (`params.network`), as an outcome
 /// to back up: the result of a finished game, else the network's value mixed with a
 /// playout's result by `params.eval_weight` ([`mixed_outcome`]; no playout at λ = 1).
@@ -270,23 +278,51 @@ impl Worker {
         walk: Walk<G>,
     ) {
         let Walk { mut state, exact } = walk;
-        let (policy, recorded) = playout_policy(params);
         let outcome = match exact {
             Some(outcome) => outcome,
-            None => match params.network {
-                Some(network) => evaluate_leaf(&mut state, network, params, &mut self.rng, &mut self.played[0]),
-                None if recorded => {
-                    self.played[0].clear();
-                    state.recorded_playout(&mut self.rng, policy, &mut self.played[0])
-                }
-                None => {
-                    let [outcome] =
-                        G::playouts(std::array::from_mut(&mut state), std::array::from_mut(&mut self.rng), policy);
-                    outcome
-                }
-            },
+            None => self.value_leaf(&mut state, params),
         };
         self.back_up::<T, SOLVER>(tree, params, 0, outcome, exact.is_some());
+    }
+
+    /// The value of a leaf not known exactly, on `rng`: the evaluator's (mixed with a
+    /// playout by λ) or a playout's result. Lane 0's recorded moves get the playout's
+    /// (RAVE). A farm's other ranks value the leaves they are sent with it.
+    #[inline(always)]
+    pub(crate) fn value_leaf<G: SearchGame>(&mut self, state: &mut G, params: IterationParams<'_>) -> Outcome {
+        let (policy, recorded) = playout_policy(params);
+        match params.network {
+            Some(network) => evaluate_leaf(state, network, params, &mut self.rng, &mut self.played[0]),
+            None if recorded => {
+                self.played[0].clear();
+                state.recorded_playout(&mut self.rng, policy, &mut self.played[0])
+            }
+            None => {
+                let [outcome] = G::playouts(std::array::from_mut(state), std::array::from_mut(&mut self.rng), policy);
+                outcome
+            }
+        }
+    }
+
+    /// Finishes this worker's walk in flight with `outcome`, a value found elsewhere (a
+    /// farm's other rank): the back-up along lane 0's path, as [`Worker::finish_walk`]
+    /// after its playout. No RAVE moves go with it.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub(crate) fn finish_walk_with<T: TreeOps, const SOLVER: bool>(
+        &mut self,
+        tree: &mut T,
+        params: IterationParams<'_>,
+        outcome: Outcome,
+    ) {
+        self.played[0].clear();
+        self.back_up::<T, SOLVER>(tree, params, 0, outcome, false);
+    }
+
+    /// Appends the moves from the root to this worker's walk in flight (lane 0's path):
+    /// replayed from the root, they reach the walk's position.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub(crate) fn walk_moves<T: TreeOps>(&self, tree: &mut T, out: &mut Vec<u16>) {
+        out.extend(self.paths[0][1..].iter().map(|step| tree.mv(step.node)));
     }
 
     /// Selection and expansion from `root` into `self.paths[lane]` (virtual loss on the

@@ -248,6 +248,9 @@ fn concurrent_iterations_of<G: SearchGame + Copy + Send + Sync + 'static>(
             dist_every: None,
             dist_depth: 3,
             dist_share: 0.01,
+            dist_scheme: crate::search::DistScheme::Share,
+            dist_batch: 16,
+            dist_local: None,
             leaves: 1,
         };
         // Two sequential iterations first, so both root children have a visit and the

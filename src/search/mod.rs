@@ -19,6 +19,8 @@ mod config;
 mod dist;
 mod drivers;
 mod error;
+#[cfg(feature = "mpi")]
+mod farm;
 pub(crate) mod iteration;
 #[cfg(all(test, loom))]
 mod loom_tests;
@@ -37,9 +39,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 pub use config::{
-    ChanceSelection, ConfigError, Evaluation, FinalMove, InFlight, Mode, Playout, SearchConfig, SearchConfigBuilder,
-    Setting, SettingError, Weights, DEFAULT_ARENA_NODES, DEFAULT_BIAS_K, DEFAULT_EXPAND_THRESHOLD, MAX_ARENA_NODES,
-    MAX_EVAL_DEPTH, MAX_LEAVES, MAX_PLAYOUTS, MAX_THREADS, MIN_ARENA_NODES, SECURE_A, SETTINGS,
+    ChanceSelection, ConfigError, DistScheme, Evaluation, FinalMove, InFlight, Mode, Playout, SearchConfig,
+    SearchConfigBuilder, Setting, SettingError, Weights, DEFAULT_ARENA_NODES, DEFAULT_BIAS_K, DEFAULT_DIST_BATCH,
+    DEFAULT_EXPAND_THRESHOLD, MAX_ARENA_NODES, MAX_DIST_BATCH, MAX_EVAL_DEPTH, MAX_LEAVES, MAX_PLAYOUTS, MAX_THREADS,
+    MIN_ARENA_NODES, SECURE_A, SETTINGS,
 };
 pub use params::BATCH_MIN_VISITS_PER_THREAD;
 pub(crate) use params::{resolve_gammas, search_playouts};

@@ -1,5 +1,5 @@
 //! The named choices of a search configuration: threading [`Mode`], [`FinalMove`] rule,
-//! [`Playout`] policy, [`InFlight`] rule, [`ChanceSelection`], move [`Weights`] and leaf
+//! [`Playout`] policy, [`InFlight`] rule, [`DistScheme`], [`ChanceSelection`], move [`Weights`] and leaf
 //! [`Evaluation`].
 
 use std::fmt;
@@ -170,6 +170,41 @@ impl FromStr for InFlight {
             "loss" => Ok(InFlight::Loss),
             "wu-uct" => Ok(InFlight::WuUct),
             _ => Err(ConfigError::UnknownInFlight(s.to_string())),
+        }
+    }
+}
+
+/// How the ranks of a distributed search (`mode=dist`) divide the work.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum DistScheme {
+    /// MoGo's cluster mode (Gelly et al. 2008): a tree per rank, the shallow statistics
+    /// shared every `dist-period` ms (or `dist-every` playouts).
+    #[default]
+    Share,
+    /// One tree on rank 0, whose leaves the other ranks evaluate (playout or evaluator):
+    /// Cazenave & Jouandeau's "at-the-leaves" MPI parallelisation (2007), Kato & Takeuchi's
+    /// simulation servers (2008). Rank 0 sends `dist-batch` leaves at a time to each other
+    /// rank, two batches in flight, virtual loss spreading the walks.
+    Farm,
+}
+
+impl fmt::Display for DistScheme {
+    /// The name [`DistScheme::from_str`] reads: `share` or `farm`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            DistScheme::Share => "share",
+            DistScheme::Farm => "farm",
+        })
+    }
+}
+
+impl FromStr for DistScheme {
+    type Err = ConfigError;
+    fn from_str(s: &str) -> Result<DistScheme, ConfigError> {
+        match s {
+            "share" => Ok(DistScheme::Share),
+            "farm" => Ok(DistScheme::Farm),
+            _ => Err(ConfigError::UnknownDistScheme(s.to_string())),
         }
     }
 }

@@ -7,7 +7,7 @@ use crate::games::{PlayoutPolicy, SearchGame};
 use crate::policy::UctParams;
 use crate::weights::MoveWeights;
 
-use super::config::{ChanceSelection, InFlight, Mode, Playout, SearchConfig, Weights};
+use super::config::{ChanceSelection, DistScheme, InFlight, Mode, Playout, SearchConfig, Weights};
 use super::iteration::MAX_LEAVES;
 use super::SearchError;
 
@@ -71,6 +71,13 @@ pub(crate) struct IterationParams<'a> {
     pub dist_depth: u32,
     #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
     pub dist_share: f32,
+    /// Dist mode: the scheme; the farm's batch of leaves and rank 0's own leaves a round.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub dist_scheme: DistScheme,
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub dist_batch: u32,
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub dist_local: Option<u32>,
     /// Nodes with at least this many visits get their backups batched per worker and no
     /// virtual loss (`u32::MAX`: never; see `docs/CONCURRENCY.md`, "Batched backups").
     pub batch_min_visits: u32,
@@ -91,8 +98,14 @@ impl<'a> IterationParams<'a> {
         // flight are the workers', as with one playout per real thread (the tree-parallel
         // default everywhere but Othello, whose lanes the simulator leaves out).
         let virtual_threads = config.mode == Mode::Virtual;
+        // A farm's rank 0 keeps many walks in flight on one thread, each with one lane,
+        // spread by virtual loss; a farm of one rank is the tree-parallel search.
+        #[cfg(feature = "mpi")]
+        let farm = config.mode == Mode::Dist && config.dist_scheme == DistScheme::Farm && crate::cluster::size() > 1;
+        #[cfg(not(feature = "mpi"))]
+        let farm = false;
         let playouts = search_playouts::<G>(config, gammas);
-        let leaves = if virtual_threads { 1 } else { config.leaves_for::<G>() };
+        let leaves = if virtual_threads || farm { 1 } else { config.leaves_for::<G>() };
         debug_assert!((1..=MAX_LEAVES).contains(&leaves));
         // Batched backups only where threads share a tree (a lone worker must select
         // exactly as the sequential search does).
@@ -116,7 +129,7 @@ impl<'a> IterationParams<'a> {
             // A lone worker with one lane gains nothing from virtual loss (its own is left
             // out of every choice it makes), so it skips the two extra atomic adds per
             // node; its lanes need it to spread.
-            virtual_loss: if config.threads > 1 || leaves > 1 { config.virtual_loss } else { 0 },
+            virtual_loss: if config.threads > 1 || leaves > 1 || farm { config.virtual_loss } else { 0 },
             exclusive_virtual_loss: leaves > 1,
             leaves,
             expand_threshold: config.expand_threshold,
@@ -137,6 +150,9 @@ impl<'a> IterationParams<'a> {
             dist_every: config.dist_every,
             dist_depth: config.dist_depth,
             dist_share: config.dist_share,
+            dist_scheme: config.dist_scheme,
+            dist_batch: config.dist_batch,
+            dist_local: config.dist_local,
         }
     }
 
