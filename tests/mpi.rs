@@ -298,7 +298,8 @@ fn a_farm_of_one_rank_searches_as_the_tree_parallel_mode() {
 
 /// Every leaf valued once and backed up once: the root's visits are the budget, on every
 /// rank, over TCP and with three ranks, in games with a solver's exact leaves, an
-/// evaluator at the leaves (Othello's default) and chance nodes (EinStein).
+/// evaluator at the leaves (Othello's default), chance nodes (EinStein) and RAVE (Go's
+/// default; the invariants check that the AMAF counts cover the visits).
 #[test]
 fn a_farm_agrees_and_counts_exactly() {
     let tcp: &[&str] = &["--mca", "btl", "self,tcp"];
@@ -307,6 +308,8 @@ fn a_farm_agrees_and_counts_exactly() {
         ("othello", 2, tcp, &[][..]),
         ("othello", 3, &[][..], &["--dist-batch", "4"][..]),
         ("einstein", 2, &[][..], &[][..]),
+        // RAVE by default: the playouts' moves travel back with the outcomes.
+        ("go", 2, tcp, &[][..]),
     ] {
         let mut args = farm_args(game, "30001", "7");
         args.extend(extra);
@@ -337,7 +340,6 @@ fn a_farm_with_dist_local_is_reproducible() {
 fn bad_farm_settings_exit_2() {
     for (args, error) in [
         (&["--dist-scheme", "farm", "--threads", "2"][..], "a farm runs one thread a rank"),
-        (&["--dist-scheme", "farm", "--rave", "300"][..], "dist-scheme=farm conflicts with rave=300"),
         (&["--dist-batch", "0"][..], "dist-batch must be 1 to 256 leaves (got 0)"),
         (&["--dist-scheme", "mogo"][..], "expected share or farm"),
     ] {

@@ -277,6 +277,23 @@ impl MovesPlayed {
         *self = MovesPlayed::default();
     }
 
+    /// The sets as 16 words (the first player's 8, then the second's), as a farm's ranks
+    /// send them ([`MovesPlayed::from_words`]).
+    pub fn to_words(&self) -> [u64; 16] {
+        let mut words = [0; 16];
+        words[..8].copy_from_slice(&self.bits[0]);
+        words[8..].copy_from_slice(&self.bits[1]);
+        words
+    }
+
+    /// The sets [`MovesPlayed::to_words`] wrote.
+    pub fn from_words(words: &[u64; 16]) -> MovesPlayed {
+        let mut bits = [[0; 8]; 2];
+        bits[0].copy_from_slice(&words[..8]);
+        bits[1].copy_from_slice(&words[8..]);
+        MovesPlayed { bits }
+    }
+
     /// Records that `player` played `mv`.
     #[inline]
     pub fn insert(&mut self, player: Player, mv: Move) {

@@ -536,9 +536,6 @@ impl SearchConfigBuilder {
             if cfg.threads > 1 {
                 return Err(conflict("dist-scheme", "farm", "threads", cfg.threads, "a farm runs one thread a rank"));
             }
-            if let Some(k) = cfg.rave.filter(|&k| k > 0.0) {
-                return Err(conflict("dist-scheme", "farm", "rave", k, "the leaves' playouts are not sent back"));
-            }
         }
         if !(0.0..=100.0).contains(&cfg.dist_share) {
             return Err(ConfigError::BadDistShare(cfg.dist_share.into()));

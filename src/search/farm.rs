@@ -29,7 +29,8 @@
 //!
 //! Messages (point to point, eager-sized): rank 0 sends `LEAVES` (per leaf its number of
 //! moves, then the moves) and `STOP`; the others answer `OUTCOMES` (per leaf, in order,
-//! the first player's half points). MPI keeps the order of messages between two ranks.
+//! the first player's half points, and with RAVE the playout's moves as 16 words). MPI
+//! keeps the order of messages between two ranks.
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -41,11 +42,12 @@ use mpi::traits::Communicator;
 use mpi::Tag;
 use rand_core::RngCore;
 
-use crate::games::{Move, Outcome, Player, SearchGame};
+use crate::games::{Move, MovesPlayed, Outcome, Player, SearchGame};
 use crate::tree::{Arena, SharedTree};
 
 use super::drivers::Job;
 use super::iteration::Worker;
+use super::params::IterationParams;
 use super::stop::{run_worker, LocalBudget};
 
 /// Rank 0 to a helper: a batch of leaves.
@@ -120,7 +122,7 @@ fn master<G: SearchGame, const SOLVER: bool>(
         granted: 0,
         stopping: false,
         message: Vec::new(),
-        outcomes: vec![0; batch],
+        outcomes: vec![0; batch * words_per_leaf(job.params)],
         stats: FarmStats::default(),
     };
     loop {
@@ -208,7 +210,7 @@ struct Master<'a, 'j, G> {
     stopping: bool,
     /// Reused buffers: a batch to send, the outcomes received.
     message: Vec<u16>,
-    outcomes: Vec<u8>,
+    outcomes: Vec<u64>,
     stats: FarmStats,
 }
 
@@ -264,9 +266,14 @@ impl<G: SearchGame> Master<'_, '_, G> {
     fn back_up<const SOLVER: bool>(&mut self, tree: &mut SharedTree<'_>, h: usize) {
         let walks = self.outstanding[h].pop_front().expect("an answer to a batch in flight");
         let status = self.world.process_at_rank(h as i32 + 1).receive_into_with_tag(&mut self.outcomes[..], OUTCOMES);
-        assert_eq!(status.count(u8::equivalent_datatype()) as usize, walks.len(), "one outcome per leaf sent");
-        for (&w, &code) in walks.iter().zip(&self.outcomes) {
-            self.walkers[w].finish_walk_with::<_, SOLVER>(tree, self.job.params, decode(code));
+        let words = words_per_leaf(self.job.params);
+        assert_eq!(status.count(u64::equivalent_datatype()) as usize, walks.len() * words, "an answer per leaf sent");
+        for (&w, answer) in walks.iter().zip(self.outcomes.chunks_exact(words)) {
+            let played = match answer[1..].try_into() {
+                Ok(moves) => MovesPlayed::from_words(moves),
+                Err(_) => MovesPlayed::default(),
+            };
+            self.walkers[w].finish_walk_with::<_, SOLVER>(tree, self.job.params, decode(answer[0]), played);
             self.idle.push(w);
         }
     }
@@ -276,7 +283,8 @@ impl<G: SearchGame> Master<'_, '_, G> {
 fn helper<G: SearchGame>(job: &Job<'_, G>, worker: &mut Worker, world: &SimpleCommunicator) -> FarmStats {
     let master = world.process_at_rank(0);
     let mut stats = FarmStats::default();
-    let (mut leaves, mut outcomes): (Vec<u16>, Vec<u8>) = (Vec::new(), Vec::new());
+    let rave = words_per_leaf(job.params) > 1;
+    let (mut leaves, mut outcomes): (Vec<u16>, Vec<u64>) = (Vec::new(), Vec::new());
     loop {
         let waiting = Instant::now();
         let (message, status) = master.matched_probe();
@@ -295,20 +303,32 @@ fn helper<G: SearchGame>(job: &Job<'_, G>, worker: &mut Worker, world: &SimpleCo
                 state.play_unchecked(Move(mv));
             }
             outcomes.push(encode(worker.value_leaf(&mut state, job.params)));
+            if rave {
+                outcomes.extend(worker.played().to_words());
+            }
             at += 1 + moves.len();
+            stats.valued_here += 1;
         }
-        stats.valued_here += outcomes.len() as u64;
         master.send_with_tag(&outcomes[..], OUTCOMES);
     }
 }
 
+/// Words of a helper's answer per leaf: the outcome, and with RAVE the playout's moves.
+fn words_per_leaf(params: IterationParams<'_>) -> usize {
+    if params.uct.rave > 0.0 {
+        17
+    } else {
+        1
+    }
+}
+
 /// An outcome as sent: the first player's half points.
-fn encode(outcome: Outcome) -> u8 {
-    outcome.half_points(Player::One) as u8
+fn encode(outcome: Outcome) -> u64 {
+    u64::from(outcome.half_points(Player::One))
 }
 
 /// The outcome sent as `code` ([`encode`]).
-fn decode(code: u8) -> Outcome {
+fn decode(code: u64) -> Outcome {
     match code {
         2 => Outcome::Win(Player::One),
         1 => Outcome::Draw,

@@ -304,18 +304,25 @@ impl Worker {
         }
     }
 
-    /// Finishes this worker's walk in flight with `outcome`, a value found elsewhere (a
-    /// farm's other rank): the back-up along lane 0's path, as [`Worker::finish_walk`]
-    /// after its playout. No RAVE moves go with it.
+    /// Finishes this worker's walk in flight with `outcome` and the playout's `played`
+    /// moves (RAVE), found elsewhere (a farm's other rank): the back-up along lane 0's
+    /// path, as [`Worker::finish_walk`] after its playout.
     #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
     pub(crate) fn finish_walk_with<T: TreeOps, const SOLVER: bool>(
         &mut self,
         tree: &mut T,
         params: IterationParams<'_>,
         outcome: Outcome,
+        played: MovesPlayed,
     ) {
-        self.played[0].clear();
+        self.played[0] = played;
         self.back_up::<T, SOLVER>(tree, params, 0, outcome, false);
+    }
+
+    /// The moves of lane 0's last playout ([`Worker::value_leaf`]'s, for RAVE).
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub(crate) fn played(&self) -> &MovesPlayed {
+        &self.played[0]
     }
 
     /// Appends the moves from the root to this worker's walk in flight (lane 0's path):
