@@ -532,10 +532,8 @@ impl SearchConfigBuilder {
         if cfg.dist_batch == 0 || cfg.dist_batch > MAX_DIST_BATCH {
             return Err(ConfigError::BadDistBatch { got: cfg.dist_batch, max: MAX_DIST_BATCH });
         }
-        if cfg.dist_scheme == DistScheme::Farm {
-            if cfg.threads > 1 {
-                return Err(conflict("dist-scheme", "farm", "threads", cfg.threads, "a farm runs one thread a rank"));
-            }
+        if cfg.dist_scheme == DistScheme::Farm && cfg.threads > 1 {
+            return Err(conflict("dist-scheme", "farm", "threads", cfg.threads, "a farm runs one thread a rank"));
         }
         if !(0.0..=100.0).contains(&cfg.dist_share) {
             return Err(ConfigError::BadDistShare(cfg.dist_share.into()));
