@@ -305,7 +305,7 @@ pub(crate) fn rank_seed(seed: u64) -> u64 {
 pub(crate) fn agree(hash: u64) -> Result<(), ClusterError> {
     let world = SimpleCommunicator::world();
     let mine = [hash, !hash];
-    let mut max = [0; 2];
+    let mut max = [0u64; 2];
     mpi::request::scope(|scope| {
         poll(world.immediate_all_reduce_into(scope, &mine[..], &mut max[..], SystemOperation::max()));
     });
@@ -569,8 +569,11 @@ impl Exchange {
             fixed.extend([child.map_or(0, |c| c.visits), child.map_or(0, |c| c.half_points)]);
             proofs.push(child.map_or(0, |c| c.proof as u64));
         }
-        let mut sums = vec![0; fixed.len()];
-        let mut best = vec![0; proofs.len()];
+        // Typed: the all-reduce takes the send buffer's type and count, and writes that
+        // many bytes into the receive buffer, whose element type inference would not tie
+        // to it (an untyped `vec![0; n]` here was `i32`: each search wrote past it).
+        let mut sums = vec![0u64; fixed.len()];
+        let mut best = vec![0u64; proofs.len()];
         mpi::request::scope(|scope| {
             let sum = world.immediate_all_reduce_into(scope, &fixed[..], &mut sums[..], SystemOperation::sum());
             let max = world.immediate_all_reduce_into(scope, &proofs[..], &mut best[..], SystemOperation::max());
