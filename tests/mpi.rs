@@ -161,7 +161,7 @@ fn rounds_with_several_threads_per_rank_count_every_playout() {
 
 #[test]
 fn rank_zero_clock_stops_a_timed_search_on_every_rank() {
-    for scheme in ["share", "farm"] {
+    for scheme in ["share", "farm", "split"] {
         let start = Instant::now();
         let mut args = search_args("othello", &["--time-ms", "300"], "1", "2");
         args.extend(["--dist-scheme", scheme]);
@@ -339,9 +339,11 @@ fn a_farm_with_dist_local_is_reproducible() {
 #[test]
 fn bad_farm_settings_exit_2() {
     for (args, error) in [
-        (&["--dist-scheme", "farm", "--threads", "2"][..], "a farm runs one thread a rank"),
+        (&["--dist-scheme", "farm", "--threads", "2"][..], "this scheme runs one thread a rank"),
+        (&["--dist-scheme", "split", "--threads", "2"][..], "this scheme runs one thread a rank"),
+        (&["--dist-scheme", "split", "--dist-depth", "0"][..], "the split needs a shared top of 1 ply or more"),
         (&["--dist-batch", "0"][..], "dist-batch must be 1 to 256 leaves (got 0)"),
-        (&["--dist-scheme", "mogo"][..], "expected share or farm"),
+        (&["--dist-scheme", "mogo"][..], "expected share, farm or split"),
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_parmcts"))
             .args(["search", "--game", "connect4", "--mode", "dist"])
@@ -351,5 +353,46 @@ fn bad_farm_settings_exit_2() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.contains(error), "{args:?}: {stderr}");
+    }
+}
+
+/// The split (`dist-scheme=split`): every rank keeps the top `dist-depth` plies, and each
+/// subtree below belongs to one rank.
+fn split_args<'a>(game: &'a str, playouts: &'a str, seed: &'a str) -> Vec<&'a str> {
+    let mut args = search_args(game, &[], "1", seed);
+    args.extend(["--playouts", playouts, "--dist-scheme", "split"]);
+    args
+}
+
+#[test]
+fn a_split_of_one_rank_searches_as_the_tree_parallel_mode() {
+    let dist = ranks("split-one", 1, &[], &split_args("othello", "20000", "11"));
+    let tree = ranks("split-tree", 1, &[], &search_args("othello", &["--playouts", "20000"], "1", "11"));
+    assert_eq!(children(&dist[0]), children(&tree[0]));
+    assert_eq!(dist[0]["nodes"], tree[0]["nodes"]);
+}
+
+/// Every walk valued once, on the rank that owns its end, and counted once: the root's
+/// visits are the budget on every rank, and each rank's tree keeps its invariants (no
+/// virtual loss left: the walks valued elsewhere took theirs back; the results recorded
+/// ahead of the shares withdrawn with the others'), over TCP and with three ranks, in
+/// games with a solver's exact leaves, an evaluator and implicit minimax values
+/// (Othello's default: the owners' values travel back), chance nodes (EinStein) and RAVE
+/// (Go's default). Shallow tops and frequent shares, so that walks cross every way.
+#[test]
+fn a_split_agrees_and_counts_exactly() {
+    let tcp: &[&str] = &["--mca", "btl", "self,tcp"];
+    for (game, np, mpi_args, top, extra) in [
+        ("connect4", 2, tcp, 3, &["--solver", "on", "--dist-every", "500"][..]),
+        ("othello", 2, tcp, 3, &["--dist-every", "300"][..]),
+        ("othello", 3, &[][..], 2, &["--dist-batch", "4", "--dist-depth", "2"][..]),
+        ("einstein", 2, &[][..], 3, &["--dist-every", "1000"][..]),
+        ("go", 2, tcp, 1, &["--dist-depth", "1"][..]),
+    ] {
+        let mut args = split_args(game, "30001", "7");
+        args.extend(extra);
+        let reports = ranks(&format!("split-{game}-{np}"), np, mpi_args, &args);
+        check_agreement(&reports, Some(30_001));
+        assert!(reports[0]["max_depth"].as_u64().unwrap() > top, "{game}: the walks go on below the top");
     }
 }

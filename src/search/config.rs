@@ -171,11 +171,12 @@ search_settings! {
     /// Dist mode: milliseconds between two shares of the statistics between the ranks.
     dist_period("dist-period", "MS", "50"): u32 = 50;
         set(ms: u32) => ms; text u32;
-    /// Dist mode: how the ranks divide the work: share (a tree per rank, shallow statistics shared) or farm (one tree on rank 0, the other ranks evaluate its leaves; one thread a rank).
+    /// Dist mode: how the ranks divide the work: share (a tree per rank, shallow statistics shared), farm (one tree on rank 0, the other ranks evaluate its leaves) or split (one tree, its subtrees below dist-depth owned by one rank each); farm and split run one thread a rank.
     ///
     /// See [`DistScheme`]. The `dist-period`, `dist-every`, `dist-depth` and `dist-share`
-    /// settings are the share scheme's; `dist-batch` and `dist-local` the farm's.
-    dist_scheme("dist-scheme", "share|farm", "share"): DistScheme = DistScheme::Share;
+    /// settings are the share scheme's, and the split's (its shared top is `dist-depth`
+    /// plies); `dist-batch` is the farm's and the split's, `dist-local` the farm's.
+    dist_scheme("dist-scheme", "share|farm|split", "share"): DistScheme = DistScheme::Share;
         set(scheme: DistScheme) => scheme; text DistScheme;
     /// Dist mode, farm: leaves rank 0 sends another rank at a time (two such batches in flight to each).
     dist_batch("dist-batch", "B", "16"): u32 = DEFAULT_DIST_BATCH;
@@ -532,8 +533,18 @@ impl SearchConfigBuilder {
         if cfg.dist_batch == 0 || cfg.dist_batch > MAX_DIST_BATCH {
             return Err(ConfigError::BadDistBatch { got: cfg.dist_batch, max: MAX_DIST_BATCH });
         }
-        if cfg.dist_scheme == DistScheme::Farm && cfg.threads > 1 {
-            return Err(conflict("dist-scheme", "farm", "threads", cfg.threads, "a farm runs one thread a rank"));
+        if cfg.dist_scheme != DistScheme::Share && cfg.threads > 1 {
+            let scheme = cfg.dist_scheme.to_string();
+            return Err(conflict("dist-scheme", scheme, "threads", cfg.threads, "this scheme runs one thread a rank"));
+        }
+        if cfg.dist_scheme == DistScheme::Split && cfg.dist_depth == 0 {
+            return Err(conflict(
+                "dist-scheme",
+                "split",
+                "dist-depth",
+                0,
+                "the split needs a shared top of 1 ply or more",
+            ));
         }
         if !(0.0..=100.0).contains(&cfg.dist_share) {
             return Err(ConfigError::BadDistShare(cfg.dist_share.into()));
@@ -684,7 +695,7 @@ setting_text_by_from_str!(
     Playout => "random or biased",
     InFlight => "loss or wu-uct",
     ChanceSelection => "sample or walk",
-    DistScheme => "share or farm",
+    DistScheme => "share, farm or split",
 );
 
 impl SettingText for bool {

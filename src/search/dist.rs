@@ -42,7 +42,7 @@
 //!
 //! [`Stopper::share`]: super::stop::Stopper::share
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Barrier;
 use std::time::{Duration, Instant};
 
@@ -62,6 +62,7 @@ use super::drivers::{Driver, Job, Summed};
 use super::farm::{self, FarmStats};
 use super::iteration::Worker;
 use super::result::{root_children, RootChild};
+use super::split::{self, SplitStats};
 use super::stop::{run_worker, Budget, SharedBudget, Stopper};
 use super::DistScheme;
 
@@ -96,15 +97,30 @@ impl Driver for Dist {
     ) -> Vec<u64> {
         let world = SimpleCommunicator::world();
         let (rank, size) = (world.rank() as usize, world.size() as usize);
-        let mut exchange = Exchange::new(&arenas[0], rank, job.params.dist_depth, job.params.dist_share);
+        let split = job.params.partition.is_some();
+        // A split shares every node of its top that changed: a rank sees the others' part
+        // of it only through the shares.
+        let share_percent = if split { 0.0 } else { job.params.dist_share };
+        let mut exchange = Exchange::new(&arenas[0], rank, job.params.dist_depth, share_percent);
         let arena = &arenas[0];
         let mut tally = Tally::default();
+        let report = std::env::var_os(STATS_VAR).is_some();
         if job.params.dist_scheme == DistScheme::Farm {
             // One thread a rank (the configuration says so).
             let stats = farm::run(job, arena, &mut workers[0], &world);
-            if std::env::var_os(STATS_VAR).is_some() {
+            if report {
                 let FarmStats { valued_here, sent, waited } = stats;
                 eprintln!("rank {rank}: {valued_here} leaves valued here, {sent} sent, {waited:.1?} waiting");
+            }
+        } else if split {
+            // One thread a rank (the configuration says so); two ranks or more.
+            let stats = split::run(job, arena, &mut workers[0], &world, &mut exchange, &mut tally);
+            if report {
+                let SplitStats { local, sent, served, blocked } = stats;
+                let Tally { shares, sharing, .. } = tally;
+                eprintln!(
+                    "rank {rank}: {local} walks ended here, {sent} sent, {served} served, {blocked:.1?} blocked, {shares} shares ({sharing:.1?})"
+                );
             }
         } else {
             let budget = job.stopper.shared_part(rank, size);
@@ -150,7 +166,7 @@ impl Dist {
                     // A round cut short: the budget, the clock or a proof stopped it.
                     let done = round.claimed() < u64::from(every);
                     let time_up = rank == 0 && deadline_passed(job);
-                    let stop = tally.share(exchange, world, arena, done, time_up);
+                    let stop = tally.share(exchange, world, arena, done, time_up, &mut pause);
                     check_panic(panic_rank, rank);
                     round.restart();
                     stop
@@ -223,7 +239,7 @@ impl Dist {
                             );
                         }
                         let time_up = rank == 0 && deadline_passed(job);
-                        let stop = tally.share(exchange, world, arena, done(), time_up);
+                        let stop = tally.share(exchange, world, arena, done(), time_up, &mut pause);
                         check_panic(panic_rank, rank);
                         if stop {
                             // ORDERING: Relaxed: a flag to stop; the joins synchronise the results.
@@ -239,24 +255,26 @@ impl Dist {
 
 /// The shares made, the time they took, and the path entries sent (for [`STATS_VAR`]).
 #[derive(Debug, Default)]
-struct Tally {
-    shares: u64,
-    sharing: Duration,
-    sent: usize,
+pub(super) struct Tally {
+    pub shares: u64,
+    pub sharing: Duration,
+    pub sent: usize,
 }
 
 impl Tally {
-    /// One share ([`Exchange::share`]), counted; whether to stop.
-    fn share(
+    /// One share ([`Exchange::share`]), counted; whether to stop. `meanwhile` runs
+    /// while the collectives are in flight.
+    pub(super) fn share(
         &mut self,
         exchange: &mut Exchange,
         world: &SimpleCommunicator,
         arena: &Arena,
         done: bool,
         time_up: bool,
+        meanwhile: &mut dyn FnMut(&mut Early),
     ) -> bool {
         let began = Instant::now();
-        let stop = exchange.share(world, arena, done, time_up);
+        let stop = exchange.share(world, arena, done, time_up, meanwhile);
         self.shares += 1;
         self.sharing += began.elapsed();
         self.sent += exchange.entries.len() / 2;
@@ -341,9 +359,15 @@ struct Book {
     sent: Stats,
 }
 
+/// What the calling thread does while a share's collectives are in flight in MoGo's
+/// scheme: leaves its core to the workers.
+fn pause(_: &mut Early) {
+    std::thread::sleep(POLL);
+}
+
 /// This rank's side of the shares.
 #[derive(Debug)]
-struct Exchange {
+pub(super) struct Exchange {
     rank: usize,
     /// Nodes up to this many plies below the root are shared.
     depth: u32,
@@ -353,6 +377,12 @@ struct Exchange {
     /// The root's children, by move: the fixed share's slots.
     slots: Vec<(u16, NodeId)>,
     books: HashMap<NodeId, Book>,
+    /// Per node, the virtual loss of walks in flight that will be taken back rather than
+    /// replaced by a result (a split search's walks valued on other ranks): not this
+    /// rank's visits, so not shared. Set by the caller before each share.
+    pub in_flight: HashMap<NodeId, u32>,
+    /// Other ranks' results recorded ahead of the shares that bring them.
+    pub early: Early,
     /// Reused buffers: the fixed share and its sum; the entries, their counts and all
     /// ranks' entries.
     fixed: Vec<u64>,
@@ -377,6 +407,8 @@ impl Exchange {
             share: f64::from(share_percent) / 100.0,
             slots,
             books: HashMap::new(),
+            in_flight: HashMap::new(),
+            early: Early::default(),
             fixed: Vec::new(),
             summed: Vec::new(),
             entries: Vec::new(),
@@ -389,9 +421,18 @@ impl Exchange {
     /// One share: sends this rank's changes since the last share, adds the others'.
     /// `done`: this rank's workers have finished; `time_up` (rank 0): the deadline has
     /// passed. Returns whether the search stops (the same answer on every rank).
-    fn share(&mut self, world: &SimpleCommunicator, arena: &Arena, done: bool, time_up: bool) -> bool {
+    fn share(
+        &mut self,
+        world: &SimpleCommunicator,
+        arena: &Arena,
+        done: bool,
+        time_up: bool,
+        meanwhile: &mut dyn FnMut(&mut Early),
+    ) -> bool {
         let size = world.size() as usize;
         let mut tree = SharedTree(arena);
+        self.early.taken += 1;
+        let number = self.early.taken;
         self.fixed.clear();
         self.fixed.extend([u64::from(done), u64::from(time_up)]);
         for i in 0..=self.slots.len() {
@@ -410,12 +451,14 @@ impl Exchange {
         self.counts.clear();
         self.counts.resize(size, 0);
         let count = [self.entries.len() as i32];
+        let early = &mut self.early;
+        let meanwhile = &mut || meanwhile(early);
         mpi::request::scope(|scope| {
             let sum =
                 world.immediate_all_reduce_into(scope, &self.fixed[..], &mut self.summed[..], SystemOperation::sum());
             let counts = world.immediate_all_gather_into(scope, &count[..], &mut self.counts[..]);
-            poll(sum);
-            poll(counts);
+            poll_with(sum, meanwhile);
+            poll_with(counts, meanwhile);
         });
         if self.counts.iter().any(|&c| c > 0) {
             let displs: Vec<i32> = self.counts.iter().scan(0, |at, &c| Some(std::mem::replace(at, *at + c))).collect();
@@ -423,26 +466,29 @@ impl Exchange {
             self.gathered.resize(self.counts.iter().map(|&c| c as usize).sum(), 0);
             let mut partition = PartitionMut::new(&mut self.gathered[..], &self.counts[..], &displs[..]);
             mpi::request::scope(|scope| {
-                poll(world.immediate_all_gather_varcount_into(scope, &self.entries[..], &mut partition));
+                let request = world.immediate_all_gather_varcount_into(scope, &self.entries[..], &mut partition);
+                poll_with(request, meanwhile);
             });
         }
-        // The others' changes: the sum less this rank's own.
+        // The others' changes: the sum less this rank's own (less what of them is here already).
+        let mut ahead = self.early.take(number);
         for i in 0..=self.slots.len() {
             let (node, at) = (self.fixed_node(i), HEADER + 2 * i);
             let foreign = Stats {
                 visits: (self.summed[at] - self.fixed[at]) as u32,
                 half_points: (self.summed[at + 1] - self.fixed[at + 1]) as u32,
             };
-            self.add(arena, node, foreign);
+            self.add(arena, node, foreign, &mut ahead);
         }
         let mut start = 0;
         for (other, &count) in self.counts.clone().iter().enumerate() {
             let end = start + count as usize;
             if other != self.rank {
-                self.receive(arena, start, end);
+                self.receive(arena, start, end, &mut ahead);
             }
             start = end;
         }
+        self.early.applied(number, ahead);
         self.summed[0] == size as u64 || self.summed[1] > 0
     }
 
@@ -459,10 +505,12 @@ impl Exchange {
     /// foreign part), now booked as sent.
     fn changes(&mut self, tree: &mut SharedTree<'_>, node: NodeId) -> Stats {
         let now = tree.stats(node);
+        let in_flight = self.in_flight.get(&node).copied().unwrap_or(0);
+        let ahead = self.early.ahead(node);
         let book = self.books.entry(node).or_default();
         let own = Stats {
-            visits: now.visits.saturating_sub(book.foreign.visits),
-            half_points: now.half_points.saturating_sub(book.foreign.half_points),
+            visits: now.visits.saturating_sub(book.foreign.visits + ahead.visits + in_flight),
+            half_points: now.half_points.saturating_sub(book.foreign.half_points + ahead.half_points),
         };
         let delta = Stats {
             visits: own.visits.saturating_sub(book.sent.visits),
@@ -511,8 +559,9 @@ impl Exchange {
         any
     }
 
-    /// Adds another rank's entries, `gathered[start..end]`, into the matching nodes.
-    fn receive(&mut self, arena: &Arena, start: usize, end: usize) {
+    /// Adds another rank's entries, `gathered[start..end]`, into the matching nodes (less
+    /// what of them is `ahead`).
+    fn receive(&mut self, arena: &Arena, start: usize, end: usize, ahead: &mut HashMap<NodeId, Stats>) {
         let mut tree = SharedTree(arena);
         self.path.clear();
         for i in (start..end).step_by(2) {
@@ -526,18 +575,24 @@ impl Exchange {
             let node = parent.and_then(|p| child_by_move(&mut tree, p, key as u16));
             self.path.push(node);
             if let (Some(node), true) = (node, depth >= 2) {
-                self.add(arena, node, Stats { visits: value as u32, half_points: (value >> 32) as u32 });
+                let stats = Stats { visits: value as u32, half_points: (value >> 32) as u32 };
+                self.add(arena, node, stats, ahead);
             }
         }
     }
 
     /// Adds other ranks' `stats` into `node`, booked as foreign: one atomic add, as a
-    /// batch of backups (workers keep searching meanwhile).
-    fn add(&mut self, arena: &Arena, node: NodeId, stats: Stats) {
+    /// batch of backups (workers keep searching meanwhile). The part of them `ahead`
+    /// records for the node is in the tree already: only the rest is added.
+    fn add(&mut self, arena: &Arena, node: NodeId, stats: Stats, ahead: &mut HashMap<NodeId, Stats>) {
         if stats.visits == 0 && stats.half_points == 0 {
             return;
         }
-        arena.node(node).record_batch(stats.visits, stats.half_points);
+        let here = self.early.consume(node, ahead, stats);
+        let rest = Stats { visits: stats.visits - here.visits, half_points: stats.half_points - here.half_points };
+        if rest.visits > 0 || rest.half_points > 0 {
+            arena.node(node).record_batch(rest.visits, rest.half_points);
+        }
         let book = self.books.entry(node).or_default();
         book.foreign.visits += stats.visits;
         book.foreign.half_points += stats.half_points;
@@ -546,6 +601,9 @@ impl Exchange {
     /// Takes the foreign parts out again (the workers have joined): the tree then holds
     /// exactly this rank's own playouts.
     fn withdraw(&mut self, arena: &mut Arena) {
+        for (node, stats) in self.early.drain() {
+            self.books.entry(node).or_default().foreign += stats;
+        }
         for (&node, book) in &mut self.books {
             let node = arena.node_mut(node);
             let stats = node.stats_mut();
@@ -598,9 +656,93 @@ impl Exchange {
     }
 }
 
+/// Results of other ranks that this rank recorded in its tree before the share that
+/// brings them (a split search: the owner of a walk's end answers with its result, and
+/// the walk's starter records it on its path at once rather than a share later). Each is
+/// booked under the share that will bring it, which then adds only the rest; until then
+/// it is not this rank's own, so no share sends it back.
+#[derive(Debug, Default)]
+pub(super) struct Early {
+    /// Shares this rank has begun (its statistics read for them), and the last it has
+    /// applied (the others' changes added). Every rank numbers the shares alike.
+    pub taken: u32,
+    pub applied: u32,
+    /// Per share, by node, the results recorded ahead of it.
+    books: BTreeMap<u32, HashMap<NodeId, Stats>>,
+    /// Per node, all results recorded ahead of shares not yet applied.
+    total: HashMap<NodeId, Stats>,
+}
+
+impl Early {
+    /// Records `stats` on `node` now, ahead of share `share`, which will bring them.
+    pub fn record(&mut self, arena: &Arena, share: u32, node: NodeId, stats: Stats) {
+        arena.node(node).record_batch(stats.visits, stats.half_points);
+        *self.books.entry(share).or_default().entry(node).or_default() += stats;
+        *self.total.entry(node).or_default() += stats;
+    }
+
+    /// The results recorded on `node` ahead of shares not yet applied.
+    fn ahead(&self, node: NodeId) -> Stats {
+        self.total.get(&node).copied().unwrap_or_default()
+    }
+
+    /// The book of share `share` (its application consumes it node by node).
+    fn take(&mut self, share: u32) -> HashMap<NodeId, Stats> {
+        self.books.remove(&share).unwrap_or_default()
+    }
+
+    /// Of the others' `stats` for `node` in the share being applied, the part recorded
+    /// ahead (taken out of the books: it is then foreign like the rest).
+    fn consume(&mut self, node: NodeId, ahead: &mut HashMap<NodeId, Stats>, stats: Stats) -> Stats {
+        let Some(booked) = ahead.remove(&node) else { return Stats::default() };
+        let here =
+            Stats { visits: booked.visits.min(stats.visits), half_points: booked.half_points.min(stats.half_points) };
+        let left = Stats { visits: booked.visits - here.visits, half_points: booked.half_points - here.half_points };
+        if left.visits > 0 || left.half_points > 0 {
+            ahead.insert(node, left);
+        }
+        if let Some(total) = self.total.get_mut(&node) {
+            total.visits -= here.visits;
+            total.half_points -= here.half_points;
+        }
+        here
+    }
+
+    /// Share `share` is applied; what of its book it did not bring (its sender's share
+    /// had not read it yet) waits for the next.
+    fn applied(&mut self, share: u32, left: HashMap<NodeId, Stats>) {
+        self.applied = share;
+        if !left.is_empty() {
+            let next = self.books.entry(share + 1).or_default();
+            for (node, stats) in left {
+                *next.entry(node).or_default() += stats;
+            }
+        }
+    }
+
+    /// Everything still recorded ahead, by node (the search is over: it is foreign).
+    fn drain(&mut self) -> impl Iterator<Item = (NodeId, Stats)> + '_ {
+        self.books.clear();
+        self.total.drain().filter(|(_, stats)| stats.visits > 0 || stats.half_points > 0)
+    }
+}
+
 /// Waits for `request`, polling every [`POLL`].
 fn poll<'a, D: ?Sized, S: Scope<'a>>(request: Request<'a, D, S>) {
     crate::cluster::poll(request, POLL);
+}
+
+/// Waits for `request`, running `meanwhile` between two tests.
+fn poll_with<'a, D: ?Sized, S: Scope<'a>>(mut request: Request<'a, D, S>, meanwhile: &mut dyn FnMut()) {
+    loop {
+        match request.test() {
+            Ok(_) => return,
+            Err(pending) => {
+                request = pending;
+                meanwhile();
+            }
+        }
+    }
 }
 
 /// The children of `node` (none unless expanded).

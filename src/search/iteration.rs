@@ -97,6 +97,9 @@ pub(crate) struct Walk<G> {
     /// Its value when known without a playout (a proven node or, with the solver, a
     /// finished game).
     exact: Option<Outcome>,
+    /// The rank that owns the node the walk stopped at, when that is another rank's (a
+    /// partitioned distributed search, [`Partition`]): the walk is valued there.
+    owner: Option<u32>,
 }
 
 impl<G> Walk<G> {
@@ -104,6 +107,12 @@ impl<G> Walk<G> {
     #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
     pub(crate) fn is_exact(&self) -> bool {
         self.exact.is_some()
+    }
+
+    /// The other rank that owns the node the walk stopped at, if it did ([`Partition`]).
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub(crate) fn owner(&self) -> Option<u32> {
+        self.owner
     }
 }
 
@@ -213,7 +222,7 @@ impl Worker {
         let mut states = std::array::from_fn(|_| root.clone());
         let mut exact = [None; N];
         for lane in 0..N {
-            (states[lane], exact[lane]) = self.descend::<G, T, SOLVER>(tree, root, params, lane);
+            (states[lane], exact[lane], _) = self.descend::<G, T, SOLVER>(tree, root, params, lane, &[]);
         }
         let (policy, recorded) = playout_policy(params);
         let rngs: &mut [Xoshiro256PlusPlus] =
@@ -263,8 +272,33 @@ impl Worker {
         root: &G,
         params: IterationParams<'_>,
     ) -> Walk<G> {
-        let (state, exact) = self.descend::<G, T, SOLVER>(tree, root, params, 0);
-        Walk { state, exact }
+        let (state, exact, owner) = self.descend::<G, T, SOLVER>(tree, root, params, 0, &[]);
+        Walk { state, exact, owner }
+    }
+
+    /// [`Worker::start_walk`] that first follows `moves` from `root` (expanding the nodes
+    /// on the way where they are not yet), then selects as usual: a partitioned
+    /// distributed search's walk that another rank started and this rank owns the end of.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub(crate) fn start_walk_along<G: SearchGame, T: TreeOps, const SOLVER: bool>(
+        &mut self,
+        tree: &mut T,
+        root: &G,
+        params: IterationParams<'_>,
+        moves: &[u16],
+    ) -> Walk<G> {
+        let (state, exact, owner) = self.descend::<G, T, SOLVER>(tree, root, params, 0, moves);
+        Walk { state, exact, owner }
+    }
+
+    /// Ends this worker's walk in flight without a result: takes its virtual loss back
+    /// along lane 0's path. The walk was valued and backed up on another rank.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub(crate) fn abandon_walk<T: TreeOps>(&mut self, tree: &mut T, params: IterationParams<'_>) {
+        let in_flight = InFlight::of::<T>(params);
+        for step in self.paths[0].iter().filter(|step| !step.batched) {
+            in_flight.withdraw(tree, step.node);
+        }
     }
 
     /// The second half of a one-lane iteration: the playout of `walk` on `rng` (none when
@@ -277,12 +311,24 @@ impl Worker {
         params: IterationParams<'_>,
         walk: Walk<G>,
     ) {
-        let Walk { mut state, exact } = walk;
+        self.finish_walk_returning::<G, T, SOLVER>(tree, params, walk);
+    }
+
+    /// [`Worker::finish_walk`], returning the walk's result.
+    #[inline(always)]
+    pub(crate) fn finish_walk_returning<G: SearchGame, T: TreeOps, const SOLVER: bool>(
+        &mut self,
+        tree: &mut T,
+        params: IterationParams<'_>,
+        walk: Walk<G>,
+    ) -> Outcome {
+        let Walk { mut state, exact, .. } = walk;
         let outcome = match exact {
             Some(outcome) => outcome,
             None => self.value_leaf(&mut state, params),
         };
         self.back_up::<T, SOLVER>(tree, params, 0, outcome, exact.is_some());
+        outcome
     }
 
     /// The value of a leaf not known exactly, on `rng`: the evaluator's (mixed with a
@@ -325,6 +371,39 @@ impl Worker {
         &self.played[0]
     }
 
+    /// The nodes of this worker's last walk (lane 0's path), each with the player who
+    /// moved into it.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub(crate) fn walk_steps(&self) -> impl Iterator<Item = (NodeId, Player)> + '_ {
+        self.paths[0].iter().map(|step| (step.node, step.mover))
+    }
+
+    /// The node `depth` plies below the root on this worker's last walk, if it got there.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub(crate) fn walk_node_at(&self, depth: usize) -> Option<NodeId> {
+        self.paths[0].get(depth).map(|step| step.node)
+    }
+
+    /// With implicit minimax backups, gives the end of this worker's last walk the value
+    /// `value` (found elsewhere: the rank that owns the node) and backs the values up the
+    /// path.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub(crate) fn set_walk_value<T: TreeOps>(&mut self, tree: &mut T, params: IterationParams<'_>, value: f32) {
+        if params.uct.implicit > 0.0 {
+            if let Some(end) = self.paths[0].last() {
+                tree.set_value(end.node, value);
+                back_up_values(tree, &self.paths[0]);
+            }
+        }
+    }
+
+    /// The nodes on which this worker's walk in flight holds its mark (virtual loss or
+    /// unobserved playouts): lane 0's path, less the batched nodes.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub(crate) fn walk_nodes_marked(&self) -> impl Iterator<Item = NodeId> + '_ {
+        self.paths[0].iter().filter(|step| !step.batched).map(|step| step.node)
+    }
+
     /// Appends the moves from the root to this worker's walk in flight (lane 0's path):
     /// replayed from the root, they reach the walk's position.
     #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
@@ -333,9 +412,11 @@ impl Worker {
     }
 
     /// Selection and expansion from `root` into `self.paths[lane]` (virtual loss on the
-    /// way down where the tree keeps it): returns the position reached and, when the value there
+    /// way down where the tree keeps it): returns the position reached, when the value there
     /// is known without a playout (a proven node or a finished game, with the solver),
-    /// that outcome.
+    /// that outcome, and when the walk stopped at a node another rank owns
+    /// (`params.partition`), that rank. The first `forced.len()` plies follow `forced`
+    /// instead of selecting (expanding the nodes on the way whatever their visits).
     #[inline(always)]
     fn descend<G: SearchGame, T: TreeOps, const SOLVER: bool>(
         &mut self,
@@ -343,7 +424,8 @@ impl Worker {
         root: &G,
         params: IterationParams<'_>,
         lane: usize,
-    ) -> (G, Option<Outcome>) {
+        forced: &[u16],
+    ) -> (G, Option<Outcome>, Option<u32>) {
         debug_assert_eq!(SOLVER, params.solver);
         let mut path = std::mem::take(&mut self.paths[lane]);
         let in_flight = InFlight::of::<T>(params);
@@ -359,6 +441,8 @@ impl Worker {
             enter(tree, &mut path, node, root.side_to_move().other(), batching, params.batch_min_visits, in_flight);
         // Set when the iteration ends on a node whose value is known without a playout.
         let mut exact: Option<Outcome> = None;
+        // Set when it ends on a node another rank owns.
+        let mut owner = None;
         loop {
             contention::at_depth(path.len() - 1);
             if SOLVER {
@@ -372,23 +456,42 @@ impl Worker {
                 Expansion::Expanded { first, count } if count > 0 => {
                     // The children's words, and the virtual loss on the one entered.
                     contention::at_depth(path.len());
-                    let child = match state.turn() {
-                        Turn::Player(_) => select_child::<T, SOLVER>(tree, node, first, count, params.uct, own_vl),
-                        Turn::Chance => {
-                            let last = path.len() - 1;
-                            path[last].chance = true;
-                            match params.chance {
-                                ChanceSelection::Sample => {
-                                    sample_chance_child(tree, &state, first, count, &mut self.rng)
-                                }
-                                ChanceSelection::Walk => walk_chance_child(tree, &state, first, count, in_flight),
+                    let last = path.len() - 1;
+                    let child = match forced.get(last) {
+                        Some(&mv) => {
+                            path[last].chance = state.turn() == Turn::Chance;
+                            match (first.0..first.0 + count).map(NodeId).find(|&c| tree.mv(c) == mv) {
+                                Some(child) => child,
+                                // Not a move here (the other rank's tree never sends one).
+                                None => break,
                             }
                         }
+                        None => match state.turn() {
+                            Turn::Player(_) => select_child::<T, SOLVER>(tree, node, first, count, params.uct, own_vl),
+                            Turn::Chance => {
+                                path[last].chance = true;
+                                match params.chance {
+                                    ChanceSelection::Sample => {
+                                        sample_chance_child(tree, &state, first, count, &mut self.rng)
+                                    }
+                                    ChanceSelection::Walk => walk_chance_child(tree, &state, first, count, in_flight),
+                                }
+                            }
+                        },
                     };
                     let mover = state.side_to_move();
                     state.play_unchecked(Move(tree.mv(child)));
                     own_vl = enter(tree, &mut path, child, mover, batching, params.batch_min_visits, in_flight);
                     node = child;
+                    if let Some(partition) = params.partition {
+                        if path.len() - 1 == partition.depth as usize && forced.is_empty() {
+                            let at = partition.owner(path[1..].iter().map(|step| tree.mv(step.node)));
+                            if at != partition.rank {
+                                owner = Some(at);
+                                break;
+                            }
+                        }
+                    }
                 }
                 // A leaf for good (terminal, or the arena was full), or another thread is
                 // building the children: play out from here rather than wait.
@@ -411,7 +514,8 @@ impl Worker {
                     // they count towards the threshold (most play out from here; one that
                     // has not looked yet may go below once the children are published,
                     // which invariant 3 allows for); this walk's own does not.
-                    if tree.stats(node).visits - in_flight.in_visits(own_vl) < params.expand_threshold
+                    let must = path.len() <= forced.len();
+                    if (!must && tree.stats(node).visits - in_flight.in_visits(own_vl) < params.expand_threshold)
                         || !tree.try_claim(node)
                     {
                         break;
@@ -441,7 +545,7 @@ impl Worker {
         }
         self.max_depth = self.max_depth.max(path.len() as u32 - 1);
         self.paths[lane] = path;
-        (state, exact)
+        (state, exact, owner)
     }
 
     /// Backs up `outcome` along `self.paths[lane]` (removing its virtual loss), proves
@@ -561,6 +665,16 @@ impl InFlight {
             }
         } else {
             tree.record(node, half_points, self.weight);
+        }
+    }
+
+    /// Takes one walk's mark off `node` without a result (the walk was valued elsewhere).
+    #[inline]
+    fn withdraw<T: TreeOps>(self, tree: &mut T, node: NodeId) {
+        match (self.weight, self.unobserved) {
+            (0, _) => {}
+            (weight, true) => tree.remove_unobserved(node, weight),
+            (weight, false) => tree.remove_virtual_loss(node, weight),
         }
     }
 

@@ -251,6 +251,7 @@ fn concurrent_iterations_of<G: SearchGame + Copy + Send + Sync + 'static>(
             dist_scheme: crate::search::DistScheme::Share,
             dist_batch: 16,
             dist_local: None,
+            partition: None,
             leaves: 1,
         };
         // Two sequential iterations first, so both root children have a visit and the

@@ -29,6 +29,8 @@ mod params;
 mod result;
 mod root_parallel;
 mod sequential;
+#[cfg(feature = "mpi")]
+mod split;
 mod stop;
 mod synced;
 mod tree_parallel;

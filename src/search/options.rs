@@ -186,14 +186,21 @@ pub enum DistScheme {
     /// simulation servers (2008). Rank 0 sends `dist-batch` leaves at a time to each other
     /// rank, two batches in flight, virtual loss spreading the walks.
     Farm,
+    /// One tree split between the ranks: every rank keeps the top `dist-depth` plies
+    /// (shared as in `Share`), and each node at that depth belongs, with its subtree, to
+    /// one rank by a hash of its moves; a walk that reaches another rank's node goes on
+    /// there. Schaefers & Platzner's UCT-Treesplit (2014), with one hop a walk. One thread
+    /// a rank.
+    Split,
 }
 
 impl fmt::Display for DistScheme {
-    /// The name [`DistScheme::from_str`] reads: `share` or `farm`.
+    /// The name [`DistScheme::from_str`] reads: `share`, `farm` or `split`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             DistScheme::Share => "share",
             DistScheme::Farm => "farm",
+            DistScheme::Split => "split",
         })
     }
 }
@@ -204,6 +211,7 @@ impl FromStr for DistScheme {
         match s {
             "share" => Ok(DistScheme::Share),
             "farm" => Ok(DistScheme::Farm),
+            "split" => Ok(DistScheme::Split),
             _ => Err(ConfigError::UnknownDistScheme(s.to_string())),
         }
     }

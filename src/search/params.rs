@@ -81,6 +81,40 @@ pub(crate) struct IterationParams<'a> {
     /// Nodes with at least this many visits get their backups batched per worker and no
     /// virtual loss (`u32::MAX`: never; see `docs/CONCURRENCY.md`, "Batched backups").
     pub batch_min_visits: u32,
+    /// Dist mode, split scheme on several ranks: which rank owns which subtrees. A walk
+    /// reaching a node another rank owns stops there (it is valued on that rank).
+    pub partition: Option<Partition>,
+}
+
+/// A partitioned distributed search's split of the tree (`dist-scheme=split`): every
+/// rank keeps the nodes down to `depth` plies below the root (the shared top), and each
+/// node at `depth` belongs, with its subtree, to one rank, chosen by a hash of the moves
+/// from the root to it. Only its owner grows that subtree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Partition {
+    /// Plies below the root of the nodes that are owned.
+    pub depth: u32,
+    /// This rank, and the number of ranks.
+    pub rank: u32,
+    pub ranks: u32,
+}
+
+impl Partition {
+    /// The rank that owns the node reached by `moves` from the root (the same on every
+    /// rank: it depends on the moves only).
+    #[inline]
+    pub fn owner(&self, moves: impl Iterator<Item = u16>) -> u32 {
+        // FNV-1a over the moves' two bytes, then the high half of a multiply: the moves of
+        // sibling nodes differ in one byte, and their owners should not be correlated.
+        let mut hash: u64 = 0xCBF2_9CE4_8422_2325;
+        for mv in moves {
+            for byte in mv.to_le_bytes() {
+                hash = (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01B3);
+            }
+        }
+        let mixed = (hash ^ hash >> 31).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+        ((mixed * u64::from(self.ranks)) >> 32) as u32
+    }
 }
 
 impl<'a> IterationParams<'a> {
@@ -100,10 +134,17 @@ impl<'a> IterationParams<'a> {
         let virtual_threads = config.mode == Mode::Virtual;
         // A farm's rank 0 keeps many walks in flight on one thread, each with one lane,
         // spread by virtual loss; a farm of one rank is the tree-parallel search.
+        // A partitioned search likewise (its walks wait for the ranks that own their ends).
         #[cfg(feature = "mpi")]
-        let farm = config.mode == Mode::Dist && config.dist_scheme == DistScheme::Farm && crate::cluster::size() > 1;
+        let (farm, partition) = {
+            let (rank, ranks) = (crate::cluster::rank() as u32, crate::cluster::size() as u32);
+            let dist = config.mode == Mode::Dist && ranks > 1;
+            let split = dist && config.dist_scheme == DistScheme::Split;
+            let partition = split.then_some(Partition { depth: config.dist_depth, rank, ranks });
+            (dist && config.dist_scheme != DistScheme::Share, partition)
+        };
         #[cfg(not(feature = "mpi"))]
-        let farm = false;
+        let (farm, partition) = (false, None);
         let playouts = search_playouts::<G>(config, gammas);
         let leaves = if virtual_threads || farm { 1 } else { config.leaves_for::<G>() };
         debug_assert!((1..=MAX_LEAVES).contains(&leaves));
@@ -153,6 +194,7 @@ impl<'a> IterationParams<'a> {
             dist_scheme: config.dist_scheme,
             dist_batch: config.dist_batch,
             dist_local: config.dist_local,
+            partition,
         }
     }
 

@@ -65,6 +65,8 @@ pub trait TreeOps {
     );
     /// Adds virtual loss on the way down: `amount` visits that score nothing.
     fn add_virtual_loss(&mut self, id: NodeId, amount: u32);
+    /// Takes back `amount` visits of virtual loss without a result (a walk valued elsewhere).
+    fn remove_virtual_loss(&mut self, id: NodeId, amount: u32);
     /// Records a finished playout on the way up and, in the same add, takes back the
     /// `virtual_loss` visits its walk added on the way down.
     fn record(&mut self, id: NodeId, half_points: u32, virtual_loss: u32);
@@ -200,6 +202,12 @@ impl<const VIRTUAL_LOSS: bool> TreeOps for ExclusiveTree<'_, VIRTUAL_LOSS> {
     fn add_virtual_loss(&mut self, id: NodeId, amount: u32) {
         if VIRTUAL_LOSS {
             self.0.node_mut(id).add_virtual_loss_mut(amount);
+        }
+    }
+    #[inline]
+    fn remove_virtual_loss(&mut self, id: NodeId, amount: u32) {
+        if VIRTUAL_LOSS {
+            self.0.node_mut(id).remove_virtual_loss_mut(amount);
         }
     }
     #[inline]
@@ -341,6 +349,11 @@ impl TreeOps for SharedTree<'_> {
     fn add_virtual_loss(&mut self, id: NodeId, amount: u32) {
         count(self.0.node(id), F.stats, Access::Rmw);
         self.0.node(id).add_virtual_loss(amount);
+    }
+    #[inline]
+    fn remove_virtual_loss(&mut self, id: NodeId, amount: u32) {
+        count(self.0.node(id), F.stats, Access::Rmw);
+        self.0.node(id).remove_virtual_loss(amount);
     }
     #[inline]
     fn record(&mut self, id: NodeId, half_points: u32, virtual_loss: u32) {

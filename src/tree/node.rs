@@ -171,6 +171,13 @@ pub struct Stats {
     pub half_points: u32,
 }
 
+impl std::ops::AddAssign for Stats {
+    fn add_assign(&mut self, other: Stats) {
+        self.visits += other.visits;
+        self.half_points += other.half_points;
+    }
+}
+
 impl Stats {
     /// Unpacks a stats word.
     #[inline]
@@ -345,6 +352,14 @@ impl Node {
         self.stats.fetch_add(Stats::virtual_loss(amount), Ordering::Relaxed);
     }
 
+    /// Takes back `amount` visits of virtual loss without a result: a walk that ends
+    /// elsewhere (a distributed search's walk valued on another rank). Exact in the
+    /// packed word: the visits taken back are there, so nothing borrows from the score.
+    #[inline]
+    pub fn remove_virtual_loss(&self, amount: u32) {
+        self.stats.fetch_sub(Stats::virtual_loss(amount), Ordering::Relaxed);
+    }
+
     /// Records one finished playout and, in the same atomic add, takes back the
     /// `virtual_loss` visits its walk added on the way down.
     #[inline]
@@ -406,6 +421,12 @@ impl Node {
     #[inline]
     pub fn record_mut(&mut self, half_points: u32, virtual_loss: u32) {
         self.stats.with_exclusive(|w| *w = w.wrapping_add(Stats::one_playout_replacing(half_points, virtual_loss)));
+    }
+
+    /// [`Node::remove_virtual_loss`] through `&mut` (plain subtraction).
+    #[inline]
+    pub fn remove_virtual_loss_mut(&mut self, amount: u32) {
+        self.stats.with_exclusive(|w| *w -= Stats::virtual_loss(amount));
     }
 
     /// WU-UCT's unobserved playouts through `&mut` (plain load).
@@ -538,9 +559,15 @@ mod tests {
         node.add_virtual_loss(1);
         node.record(0, 1);
         assert_eq!(node.stats_relaxed(), Stats { visits: 4, half_points: 3 });
+        // A walk valued elsewhere: its virtual loss comes back out, the score untouched.
+        node.add_virtual_loss(2);
+        node.remove_virtual_loss(2);
+        assert_eq!(node.stats_relaxed(), Stats { visits: 4, half_points: 3 });
         // The same through `&mut`, and WU-UCT's separate count.
         let mut node = Node::default();
         node.add_virtual_loss_mut(2);
+        node.remove_virtual_loss_mut(1);
+        node.add_virtual_loss_mut(1);
         node.add_unobserved_mut(2);
         assert_eq!((node.stats_mut(), node.unobserved_mut()), (Stats { visits: 2, half_points: 0 }, 2));
         node.record_mut(0, 2);

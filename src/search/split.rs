@@ -1,0 +1,390 @@
+//! The distributed driver's split scheme (`mode=dist`, `dist-scheme=split`): one tree,
+//! split between the ranks. Schaefers & Platzner's UCT-Treesplit (2014, "Distributed
+//! Monte-Carlo tree search: a novel technique and its application to computer Go"),
+//! with a walk moving at most once.
+//!
+//! MoGo's scheme ([`super::dist`]) gives each rank a whole tree, and below the shared top
+//! the ranks repeat each other's work; the farm ([`super::farm`]) keeps one tree on rank 0,
+//! whose core then does every rank's walks. Here every rank keeps the top of the tree,
+//! down to `dist-depth` plies ([`Partition`]), and each node at that depth belongs, with
+//! its whole subtree, to one rank, chosen by a hash of the moves from the root: only its
+//! owner ever grows it, so no deep work is done twice, and every rank walks.
+//!
+//! A rank starts walks from its root as a one-thread search does. A walk that reaches a
+//! node another rank owns stops there (its virtual loss stays on the way down) and goes,
+//! as its moves, into a batch for that rank; the owner replays the moves in its own tree
+//! (expanding what it lacks), walks on below as usual, values the leaf and backs the result
+//! up its own path, root included, as a walk of its own; then it answers, and the walk's
+//! starter takes the virtual loss back ([`Worker::abandon_walk`]). So each playout is
+//! counted in exactly one rank's tree, the one that valued it, and the ranks' trees hold
+//! disjoint playouts, as in MoGo's scheme: the top is shared the same way, by the same
+//! [`Exchange`] (every node of the top that changed; the virtual loss of the walks in
+//! flight left out), and the final move is chosen from the summed root children.
+//!
+//! Batches: at most `dist-batch` walks, at most [`MAX_BATCH_WORDS`] moves (a send never
+//! waits for its receiver), [`IN_FLIGHT`] batches per pair of ranks; a batch goes as soon
+//! as it is full, or at the next poll while the owner has none of this rank's in hand. A
+//! rank polls every [`POLL_EVERY`] of walking: it serves the batches it is sent before
+//! its own. Shares come every `dist-every` walks started here, or every `dist-period` ms;
+//! a rank walks and serves while its share's collectives are in flight. When the share
+//! says stop (every rank's budget spent, or rank 0's clock), each rank sends what it
+//! holds, waits for its answers while serving, and all meet at a barrier: then no walk is
+//! in flight anywhere.
+//!
+//! Messages (point to point): `WALKS` (per walk its number of moves, then the moves, as
+//! u16) and `DONE` (the number of walks of the oldest batch the receiver sent, as u64).
+//! MPI keeps the order of messages between two ranks.
+
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+use mpi::datatype::Equivalence;
+use mpi::point_to_point::{Destination, Source};
+use mpi::topology::SimpleCommunicator;
+use mpi::traits::{Communicator, CommunicatorCollectives};
+use mpi::Tag;
+use rand_core::RngCore;
+
+use crate::games::{Outcome, Player, SearchGame};
+use crate::tree::{Arena, SharedTree, Stats, TreeOps};
+
+use super::dist::{Early, Exchange, Tally};
+use super::drivers::Job;
+use super::iteration::Worker;
+use super::params::Partition;
+use super::stop::LocalBudget;
+
+/// A rank to the owner of the walks' ends: a batch of walks.
+const WALKS: Tag = 11;
+/// The owner back: it has valued the oldest batch it was sent.
+const DONE: Tag = 12;
+
+/// How long a rank walks between two polls for messages (as the farm's rank 0: a poll
+/// over TCP is a system call or two).
+const POLL_EVERY: Duration = Duration::from_micros(20);
+
+/// Batches in flight from one rank to another: one being valued, one waiting.
+const IN_FLIGHT: usize = 2;
+
+/// The most moves (u16 words, counts included) in one batch: 2 KiB, under Open MPI's
+/// smallest eager limit (4 KiB, shared memory), so that a blocking send returns at once
+/// and two ranks sending to each other never wait for each other.
+pub(super) const MAX_BATCH_WORDS: usize = 1024;
+
+/// What a rank of a split search did (`PARMCTS_DIST_STATS`).
+#[derive(Debug, Default)]
+pub(super) struct SplitStats {
+    /// Walks this rank started that ended in its own part (or in the top).
+    pub local: u64,
+    /// Walks it started and sent to their owners.
+    pub sent: u64,
+    /// Walks other ranks sent it.
+    pub served: u64,
+    /// Time it could start no walk (all batches to some owner in flight) and had none to
+    /// serve.
+    pub blocked: Duration,
+}
+
+/// Runs this rank's part of a split search on `arena` with `worker` (which values the
+/// walks other ranks send here), sharing the top through `exchange`. Needs 2 ranks or
+/// more (`job.params.partition` set).
+pub(super) fn run<G: SearchGame>(
+    job: &Job<'_, G>,
+    arena: &Arena,
+    worker: &mut Worker,
+    world: &SimpleCommunicator,
+    exchange: &mut Exchange,
+    tally: &mut Tally,
+) -> SplitStats {
+    match job.params.solver {
+        true => Split::<G, true>::new(job, worker, world).run(arena, exchange, tally),
+        false => Split::<G, false>::new(job, worker, world).run(arena, exchange, tally),
+    }
+}
+
+/// One rank's side of a split search.
+struct Split<'a, 'j, G, const SOLVER: bool> {
+    job: &'a Job<'j, G>,
+    world: &'a SimpleCommunicator,
+    partition: Partition,
+    /// The rank's worker: it values the walks sent here.
+    worker: &'a mut Worker,
+    /// A worker per walk that can be in flight (its path holds the walk's virtual loss
+    /// until its owner answers), and those not in flight now.
+    walkers: Vec<Worker>,
+    idle: Vec<usize>,
+    /// Walks a batch holds (`dist-batch`, within [`MAX_BATCH_WORDS`]).
+    batch: usize,
+    /// Per rank: the batch being filled (its walkers, its message), and the batches sent
+    /// and not answered, oldest first.
+    filling: Vec<Vec<usize>>,
+    messages: Vec<Vec<u16>>,
+    outstanding: Vec<VecDeque<Vec<usize>>>,
+    budget: LocalBudget,
+    /// Iterations of the budget claimed and not yet started.
+    granted: u64,
+    /// This rank's budget is spent (or the stopper said stop): it starts no walk.
+    spent: bool,
+    /// Walks started since the last share.
+    since_share: u64,
+    /// Reused buffers: a batch received, an answer.
+    received: Vec<u16>,
+    answer: Vec<u64>,
+    stats: SplitStats,
+}
+
+impl<'a, 'j, G: SearchGame, const SOLVER: bool> Split<'a, 'j, G, SOLVER> {
+    fn new(job: &'a Job<'j, G>, worker: &'a mut Worker, world: &'a SimpleCommunicator) -> Self {
+        let partition = job.params.partition.expect("a split search has a partition");
+        let ranks = partition.ranks as usize;
+        let words_per_walk = partition.depth as usize + 1;
+        let batch = (job.params.dist_batch as usize).min(MAX_BATCH_WORDS / words_per_walk).max(1);
+        // Per other rank: the batches in flight and the one being filled; and one walk
+        // being started.
+        let walks = (ranks - 1) * (IN_FLIGHT + 1) * batch + 1;
+        let seed = worker.rng.next_u64();
+        Split {
+            job,
+            world,
+            partition,
+            budget: job.stopper.share(partition.rank as usize, ranks),
+            worker,
+            walkers: (0..walks).map(|i| Worker::new(seed, i)).collect(),
+            idle: (0..walks).rev().collect(),
+            batch,
+            filling: vec![Vec::new(); ranks],
+            messages: vec![Vec::new(); ranks],
+            outstanding: vec![VecDeque::new(); ranks],
+            granted: 0,
+            spent: false,
+            since_share: 0,
+            received: Vec::new(),
+            answer: Vec::new(),
+            stats: SplitStats::default(),
+        }
+    }
+
+    /// The search: walks, serves and shares until the shares say stop; then sends what it
+    /// holds, collects its answers and meets the other ranks at a barrier.
+    fn run(mut self, arena: &Arena, exchange: &mut Exchange, tally: &mut Tally) -> SplitStats {
+        let tree = &mut SharedTree(arena);
+        let params = self.job.params;
+        let period = Duration::from_millis(params.dist_period.into());
+        loop {
+            let next_share = Instant::now() + period;
+            while !self.spent
+                && match params.dist_every {
+                    Some(every) => self.since_share < u64::from(every),
+                    None => Instant::now() < next_share,
+                }
+            {
+                self.step(tree, true, &mut exchange.early);
+            }
+            self.since_share = 0;
+            self.book_in_flight(exchange);
+            let time_up = self.partition.rank == 0 && self.job.stopper.deadline().is_some_and(|d| Instant::now() >= d);
+            let (done, world) = (self.spent, self.world);
+            // While the collectives travel this rank goes on walking and serving.
+            let stop = tally.share(exchange, world, arena, done, time_up, &mut |early| self.step(tree, true, early));
+            if stop {
+                break;
+            }
+        }
+        self.spent = true;
+        while self.outstanding.iter().any(|o| !o.is_empty()) || self.filling.iter().any(|f| !f.is_empty()) {
+            self.step(tree, false, &mut exchange.early);
+        }
+        // Every rank gets here with no walk of its own in flight; until all have, the
+        // others may still need this one's answers.
+        let mut barrier = self.world.immediate_barrier();
+        loop {
+            match barrier.test() {
+                Ok(_) => break,
+                Err(pending) => barrier = pending,
+            }
+            self.step(tree, false, &mut exchange.early);
+        }
+        // The walks' workers' counts go to the rank's one worker, which the search reports.
+        for walker in &self.walkers {
+            self.worker.playouts += walker.playouts;
+            self.worker.max_depth = self.worker.max_depth.max(walker.max_depth);
+            self.worker.arena_full |= walker.arena_full;
+        }
+        self.stats
+    }
+
+    /// One stretch of work: walks from the root for up to [`POLL_EVERY`] (if `walk` and
+    /// the budget allows), then sends the batches due and handles the messages that came.
+    fn step(&mut self, tree: &mut SharedTree<'_>, walk: bool, early: &mut Early) {
+        let due = Instant::now() + POLL_EVERY;
+        let mut started = false;
+        while walk && self.can_start() && self.claim(tree) {
+            self.start(tree);
+            started = true;
+            if Instant::now() >= due {
+                break;
+            }
+        }
+        for owner in 0..self.filling.len() {
+            // A full batch goes when it may; a partial one when the owner has nothing of
+            // this rank's to value.
+            let filled = self.filling[owner].len();
+            if filled == self.batch || (filled > 0 && self.outstanding[owner].is_empty()) {
+                self.send(owner);
+            }
+        }
+        let waiting = Instant::now();
+        let handled = self.handle_messages(tree, early);
+        if !started && !handled && walk && !self.spent {
+            self.stats.blocked += waiting.elapsed();
+        }
+    }
+
+    /// Whether a walk may start: no batch is full with its owner's batches all in flight.
+    fn can_start(&self) -> bool {
+        !self.idle.is_empty() && self.filling.iter().all(|f| f.len() < self.batch)
+    }
+
+    /// One more iteration of this rank's budget, if the stopper allows it.
+    fn claim(&mut self, tree: &mut SharedTree<'_>) -> bool {
+        if !self.spent && self.granted == 0 {
+            self.granted = self.job.stopper.next_chunk(tree, &mut self.budget);
+            self.spent = self.granted == 0;
+        }
+        if self.spent {
+            return false;
+        }
+        self.granted -= 1;
+        true
+    }
+
+    /// Starts a walk from the root: it ends here, or goes into its owner's batch.
+    fn start(&mut self, tree: &mut SharedTree<'_>) {
+        let (root, params) = (self.job.root, self.job.params);
+        let w = self.idle.pop().expect("can_start: an idle walker");
+        let walker = &mut self.walkers[w];
+        let walk = walker.start_walk::<G, _, SOLVER>(tree, root, params);
+        self.since_share += 1;
+        match walk.owner() {
+            None => {
+                walker.finish_walk::<G, _, SOLVER>(tree, params, walk);
+                self.idle.push(w);
+                self.stats.local += 1;
+            }
+            Some(owner) => {
+                let (owner, message) = (owner as usize, &mut self.messages[owner as usize]);
+                let at = message.len();
+                message.push(0);
+                walker.walk_moves(tree, message);
+                message[at] = (message.len() - at - 1) as u16;
+                self.filling[owner].push(w);
+                if self.filling[owner].len() == self.batch {
+                    self.send(owner);
+                }
+            }
+        }
+    }
+
+    /// Sends the batch being filled for `owner`, if it may ([`IN_FLIGHT`]).
+    fn send(&mut self, owner: usize) {
+        if self.outstanding[owner].len() >= IN_FLIGHT {
+            return;
+        }
+        self.world.process_at_rank(owner as i32).send_with_tag(&self.messages[owner][..], WALKS);
+        self.messages[owner].clear();
+        self.stats.sent += self.filling[owner].len() as u64;
+        let batch = std::mem::take(&mut self.filling[owner]);
+        self.outstanding[owner].push_back(batch);
+    }
+
+    /// Values the batches other ranks sent and finishes the walks the owners have
+    /// answered, while messages are waiting. Returns whether there were any.
+    fn handle_messages(&mut self, tree: &mut SharedTree<'_>, early: &mut Early) -> bool {
+        let mut any = false;
+        while let Some((message, status)) = self.world.any_process().immediate_matched_probe() {
+            any = true;
+            let from = status.source_rank() as usize;
+            match status.tag() {
+                WALKS => {
+                    self.received.resize(status.count(u16::equivalent_datatype()) as usize, 0);
+                    message.matched_receive_into(&mut self.received[..]);
+                    // The answer: the share after which the results are in this rank's
+                    // statistics, then per walk its result and its end's value.
+                    self.answer.clear();
+                    self.answer.push(u64::from(early.taken) + 1);
+                    self.serve(tree);
+                    self.world.process_at_rank(from as i32).send_with_tag(&self.answer[..], DONE);
+                }
+                DONE => {
+                    self.answer.resize(status.count(u64::equivalent_datatype()) as usize, 0);
+                    message.matched_receive_into(&mut self.answer[..]);
+                    let batch = self.outstanding[from].pop_front().expect("an answer to a batch in flight");
+                    assert_eq!(self.answer.len(), batch.len() + 1, "an answer for every walk sent");
+                    let share = self.answer[0] as u32;
+                    for (i, w) in batch.into_iter().enumerate() {
+                        self.finish(tree, early, w, share, self.answer[1 + i]);
+                        self.idle.push(w);
+                    }
+                }
+                tag => panic!("a split search's message has tag WALKS or DONE (got {tag})"),
+            }
+        }
+        any
+    }
+
+    /// Walks on from each walk of the batch received (its moves replayed from the root),
+    /// values it and backs it up in this rank's tree, and appends its answer: the first
+    /// player's half points, and the value the walk left on the node it was sent for.
+    fn serve(&mut self, tree: &mut SharedTree<'_>) {
+        let (root, params) = (self.job.root, self.job.params);
+        let mut at = 0;
+        while at < self.received.len() {
+            let moves = &self.received[at + 1..at + 1 + usize::from(self.received[at])];
+            let walk = self.worker.start_walk_along::<G, _, SOLVER>(tree, root, params, moves);
+            let outcome = self.worker.finish_walk_returning::<G, _, SOLVER>(tree, params, walk);
+            let value: f32 = self.worker.walk_node_at(moves.len()).map_or(0.0, |node| tree.value(node));
+            self.answer.push(u64::from(outcome.half_points(Player::One)) | u64::from(value.to_bits()) << 32);
+            at += 1 + moves.len();
+            self.stats.served += 1;
+        }
+    }
+
+    /// Finishes walker `w`'s walk, valued elsewhere (`word`: [`Split::serve`]'s answer),
+    /// whose result is in the owner's statistics after share `share`: takes its virtual
+    /// loss back, records the result on its path ahead of that share (unless applied
+    /// already) and its end's value (implicit minimax).
+    fn finish(&mut self, tree: &mut SharedTree<'_>, early: &mut Early, w: usize, share: u32, word: u64) {
+        let params = self.job.params;
+        let walker = &mut self.walkers[w];
+        walker.abandon_walk(tree, params);
+        walker.set_walk_value(tree, params, f32::from_bits((word >> 32) as u32));
+        if early.applied < share {
+            let outcome = match word & 3 {
+                2 => Outcome::Win(Player::One),
+                1 => Outcome::Draw,
+                0 => Outcome::Win(Player::Two),
+                code => panic!("a result is 0, 1 or 2 half points (got {code})"),
+            };
+            for (node, mover) in walker.walk_steps() {
+                early.record(tree.0, share, node, Stats { visits: 1, half_points: outcome.half_points(mover) });
+            }
+        }
+    }
+
+    /// Tells `exchange` the virtual loss the walks in flight hold on the top's nodes, so
+    /// that a share leaves it out (it is taken back, never replaced by a result, here).
+    fn book_in_flight(&self, exchange: &mut Exchange) {
+        let params = self.job.params;
+        let weight = if params.uct.wu_uct { 0 } else { params.virtual_loss };
+        exchange.in_flight.clear();
+        if weight == 0 {
+            return;
+        }
+        let in_flight = self.outstanding.iter().flatten().flatten().chain(self.filling.iter().flatten());
+        for &w in in_flight {
+            for node in self.walkers[w].walk_nodes_marked() {
+                *exchange.in_flight.entry(node).or_default() += weight;
+            }
+        }
+    }
+}
