@@ -48,7 +48,7 @@ use crate::tree::{Arena, SharedTree};
 use super::drivers::Job;
 use super::iteration::Worker;
 use super::params::IterationParams;
-use super::stop::{run_worker, LocalBudget};
+use super::stop::{run_worker, Claims};
 
 /// Rank 0 to a helper: a batch of leaves.
 const LEAVES: Tag = 1;
@@ -118,9 +118,8 @@ fn master<G: SearchGame, const SOLVER: bool>(
         idle: (0..walkers.len()).rev().collect(),
         walkers,
         outstanding: vec![VecDeque::new(); helpers],
-        budget: job.stopper.share(0, 1),
-        granted: 0,
-        stopping: false,
+        spare: Vec::new(),
+        claims: Claims::new(job.stopper.share(0, 1)),
         message: Vec::new(),
         outcomes: vec![0; batch * words_per_leaf(job.params)],
         stats: FarmStats::default(),
@@ -155,7 +154,7 @@ fn master<G: SearchGame, const SOLVER: bool>(
                         arrived = true;
                     }
                 }
-                if !arrived && !farm.stopping {
+                if !arrived && !farm.claims.over() {
                     // Leaves here until the next poll is due: a poll over TCP is a system
                     // call or two, as long as a leaf or two.
                     let due = Instant::now() + POLL_EVERY;
@@ -166,7 +165,7 @@ fn master<G: SearchGame, const SOLVER: bool>(
                             break;
                         }
                     }
-                } else if !arrived && farm.stopping {
+                } else if !arrived && farm.claims.over() {
                     // Only the answers in flight are left: wait for them.
                     let waiting = Instant::now();
                     for h in 0..helpers {
@@ -178,7 +177,7 @@ fn master<G: SearchGame, const SOLVER: bool>(
                 }
             }
         }
-        if farm.stopping && farm.outstanding.iter().all(VecDeque::is_empty) {
+        if farm.claims.over() && farm.outstanding.iter().all(VecDeque::is_empty) {
             break;
         }
     }
@@ -203,11 +202,10 @@ struct Master<'a, 'j, G> {
     idle: Vec<usize>,
     /// Per helper, its batches in flight (the walkers of each), oldest first.
     outstanding: Vec<VecDeque<Vec<usize>>>,
-    budget: LocalBudget,
-    /// Iterations of the budget claimed and not yet started.
-    granted: u64,
-    /// The stopper said stop: no walk starts any more.
-    stopping: bool,
+    /// Emptied batches' vectors, for the next batches (no allocation once warm).
+    spare: Vec<Vec<usize>>,
+    /// The budget: once it is over, no walk starts any more.
+    claims: Claims,
     /// Reused buffers: a batch to send, the outcomes received.
     message: Vec<u16>,
     outcomes: Vec<u64>,
@@ -217,15 +215,7 @@ struct Master<'a, 'j, G> {
 impl<G: SearchGame> Master<'_, '_, G> {
     /// One more iteration of the budget, if the stopper allows it.
     fn claim(&mut self, tree: &mut SharedTree<'_>) -> bool {
-        if !self.stopping && self.granted == 0 {
-            self.granted = self.job.stopper.next_chunk(tree, &mut self.budget);
-            self.stopping = self.granted == 0;
-        }
-        if self.stopping {
-            return false;
-        }
-        self.granted -= 1;
-        true
+        self.claims.claim(&self.job.stopper, tree)
     }
 
     /// Sends every helper batches until it has [`IN_FLIGHT`] (fewer once stopping).
@@ -234,7 +224,7 @@ impl<G: SearchGame> Master<'_, '_, G> {
         for h in 0..self.outstanding.len() {
             while self.outstanding[h].len() < IN_FLIGHT {
                 self.message.clear();
-                let mut walks = Vec::with_capacity(batch);
+                let mut walks = self.spare.pop().unwrap_or_else(|| Vec::with_capacity(batch));
                 while walks.len() < batch && self.claim(tree) {
                     let w = self.idle.pop().expect("a worker per walk in flight");
                     let walker = &mut self.walkers[w];
@@ -264,7 +254,7 @@ impl<G: SearchGame> Master<'_, '_, G> {
     /// Receives helper `h`'s outcomes of its oldest batch (waiting for them) and backs
     /// them up.
     fn back_up<const SOLVER: bool>(&mut self, tree: &mut SharedTree<'_>, h: usize) {
-        let walks = self.outstanding[h].pop_front().expect("an answer to a batch in flight");
+        let mut walks = self.outstanding[h].pop_front().expect("an answer to a batch in flight");
         let status = self.world.process_at_rank(h as i32 + 1).receive_into_with_tag(&mut self.outcomes[..], OUTCOMES);
         let words = words_per_leaf(self.job.params);
         assert_eq!(status.count(u64::equivalent_datatype()) as usize, walks.len() * words, "an answer per leaf sent");
@@ -276,6 +266,8 @@ impl<G: SearchGame> Master<'_, '_, G> {
             self.walkers[w].finish_walk_with::<_, SOLVER>(tree, self.job.params, decode(answer[0]), played);
             self.idle.push(w);
         }
+        walks.clear();
+        self.spare.push(walks);
     }
 }
 

@@ -52,7 +52,7 @@ use super::dist::{Early, Exchange, Tally};
 use super::drivers::Job;
 use super::iteration::Worker;
 use super::params::Partition;
-use super::stop::LocalBudget;
+use super::stop::Claims;
 
 /// A rank to the owner of the walks' ends: a batch of walks.
 const WALKS: Tag = 11;
@@ -120,11 +120,10 @@ struct Split<'a, 'j, G, const SOLVER: bool> {
     filling: Vec<Vec<usize>>,
     messages: Vec<Vec<u16>>,
     outstanding: Vec<VecDeque<Vec<usize>>>,
-    budget: LocalBudget,
-    /// Iterations of the budget claimed and not yet started.
-    granted: u64,
-    /// This rank's budget is spent (or the stopper said stop): it starts no walk.
-    spent: bool,
+    /// Emptied batches' vectors, for the next batches (no allocation once warm).
+    spare: Vec<Vec<usize>>,
+    /// This rank's budget: once it is over, the rank starts no walk.
+    claims: Claims,
     /// Walks started since the last share.
     since_share: u64,
     /// Reused buffers: a batch received, an answer.
@@ -147,7 +146,7 @@ impl<'a, 'j, G: SearchGame, const SOLVER: bool> Split<'a, 'j, G, SOLVER> {
             job,
             world,
             partition,
-            budget: job.stopper.share(partition.rank as usize, ranks),
+            claims: Claims::new(job.stopper.share(partition.rank as usize, ranks)),
             worker,
             walkers: (0..walks).map(|i| Worker::new(seed, i)).collect(),
             idle: (0..walks).rev().collect(),
@@ -155,8 +154,7 @@ impl<'a, 'j, G: SearchGame, const SOLVER: bool> Split<'a, 'j, G, SOLVER> {
             filling: vec![Vec::new(); ranks],
             messages: vec![Vec::new(); ranks],
             outstanding: vec![VecDeque::new(); ranks],
-            granted: 0,
-            spent: false,
+            spare: Vec::new(),
             since_share: 0,
             received: Vec::new(),
             answer: Vec::new(),
@@ -172,7 +170,7 @@ impl<'a, 'j, G: SearchGame, const SOLVER: bool> Split<'a, 'j, G, SOLVER> {
         let period = Duration::from_millis(params.dist_period.into());
         loop {
             let next_share = Instant::now() + period;
-            while !self.spent
+            while !self.claims.over()
                 && match params.dist_every {
                     Some(every) => self.since_share < u64::from(every),
                     None => Instant::now() < next_share,
@@ -183,14 +181,14 @@ impl<'a, 'j, G: SearchGame, const SOLVER: bool> Split<'a, 'j, G, SOLVER> {
             self.since_share = 0;
             self.book_in_flight(exchange);
             let time_up = self.partition.rank == 0 && self.job.stopper.deadline().is_some_and(|d| Instant::now() >= d);
-            let (done, world) = (self.spent, self.world);
+            let (done, world) = (self.claims.over(), self.world);
             // While the collectives travel this rank goes on walking and serving.
             let stop = tally.share(exchange, world, arena, done, time_up, &mut |early| self.step(tree, true, early));
             if stop {
                 break;
             }
         }
-        self.spent = true;
+        self.claims.end();
         while self.outstanding.iter().any(|o| !o.is_empty()) || self.filling.iter().any(|f| !f.is_empty()) {
             self.step(tree, false, &mut exchange.early);
         }
@@ -235,7 +233,7 @@ impl<'a, 'j, G: SearchGame, const SOLVER: bool> Split<'a, 'j, G, SOLVER> {
         }
         let waiting = Instant::now();
         let handled = self.handle_messages(tree, early);
-        if !started && !handled && walk && !self.spent {
+        if !started && !handled && walk && !self.claims.over() {
             self.stats.blocked += waiting.elapsed();
         }
     }
@@ -247,15 +245,7 @@ impl<'a, 'j, G: SearchGame, const SOLVER: bool> Split<'a, 'j, G, SOLVER> {
 
     /// One more iteration of this rank's budget, if the stopper allows it.
     fn claim(&mut self, tree: &mut SharedTree<'_>) -> bool {
-        if !self.spent && self.granted == 0 {
-            self.granted = self.job.stopper.next_chunk(tree, &mut self.budget);
-            self.spent = self.granted == 0;
-        }
-        if self.spent {
-            return false;
-        }
-        self.granted -= 1;
-        true
+        self.claims.claim(&self.job.stopper, tree)
     }
 
     /// Starts a walk from the root: it ends here, or goes into its owner's batch.
@@ -293,7 +283,7 @@ impl<'a, 'j, G: SearchGame, const SOLVER: bool> Split<'a, 'j, G, SOLVER> {
         self.world.process_at_rank(owner as i32).send_with_tag(&self.messages[owner][..], WALKS);
         self.messages[owner].clear();
         self.stats.sent += self.filling[owner].len() as u64;
-        let batch = std::mem::take(&mut self.filling[owner]);
+        let batch = std::mem::replace(&mut self.filling[owner], self.spare.pop().unwrap_or_default());
         self.outstanding[owner].push_back(batch);
     }
 
@@ -318,13 +308,15 @@ impl<'a, 'j, G: SearchGame, const SOLVER: bool> Split<'a, 'j, G, SOLVER> {
                 DONE => {
                     self.answer.resize(status.count(u64::equivalent_datatype()) as usize, 0);
                     message.matched_receive_into(&mut self.answer[..]);
-                    let batch = self.outstanding[from].pop_front().expect("an answer to a batch in flight");
+                    let mut batch = self.outstanding[from].pop_front().expect("an answer to a batch in flight");
                     assert_eq!(self.answer.len(), batch.len() + 1, "an answer for every walk sent");
                     let share = self.answer[0] as u32;
-                    for (i, w) in batch.into_iter().enumerate() {
+                    for (i, &w) in batch.iter().enumerate() {
                         self.finish(tree, early, w, share, self.answer[1 + i]);
                         self.idle.push(w);
                     }
+                    batch.clear();
+                    self.spare.push(batch);
                 }
                 tag => panic!("a split search's message has tag WALKS or DONE (got {tag})"),
             }

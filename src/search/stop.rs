@@ -93,6 +93,49 @@ impl Stopper {
     }
 }
 
+/// A budget handed out one iteration at a time, for a driver that starts its walks
+/// itself (the distributed farm's rank 0, the split's ranks): drawn from the stopper in
+/// chunks as [`run_worker`] draws them.
+#[cfg(feature = "mpi")]
+#[derive(Debug)]
+pub(crate) struct Claims {
+    budget: LocalBudget,
+    /// Iterations drawn and not yet handed out.
+    granted: u64,
+    /// The stopper said stop (or [`Claims::end`]): nothing more is handed out.
+    over: bool,
+}
+
+#[cfg(feature = "mpi")]
+impl Claims {
+    pub fn new(budget: LocalBudget) -> Claims {
+        Claims { budget, granted: 0, over: false }
+    }
+
+    /// One more iteration, if `stopper` allows it (on `tree`: a proven root stops it).
+    pub fn claim<T: TreeOps>(&mut self, stopper: &Stopper, tree: &mut T) -> bool {
+        if !self.over && self.granted == 0 {
+            self.granted = stopper.next_chunk(tree, &mut self.budget);
+            self.over = self.granted == 0;
+        }
+        if self.over {
+            return false;
+        }
+        self.granted -= 1;
+        true
+    }
+
+    /// Whether nothing more is handed out.
+    pub fn over(&self) -> bool {
+        self.over
+    }
+
+    /// Hands nothing more out.
+    pub fn end(&mut self) {
+        self.over = true;
+    }
+}
+
 /// A playout budget that workers draw from in chunks.
 pub(crate) trait Budget {
     /// Up to `want` more iterations may run; 0 means stop.
