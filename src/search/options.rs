@@ -190,7 +190,9 @@ pub enum DistScheme {
     /// (shared as in `Share`), and each node at that depth belongs, with its subtree, to
     /// one rank by a hash of its moves; a walk that reaches another rank's node goes on
     /// there. Schaefers & Platzner's UCT-Treesplit (2014), with one hop a walk. One thread
-    /// a rank.
+    /// a rank. Shares come every `dist-period` ms or every `dist-every` walks a rank
+    /// starts, and the ranks walk on while they share, so a split search does not repeat
+    /// exactly (its counts are exact).
     Split,
 }
 
