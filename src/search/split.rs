@@ -14,12 +14,17 @@
 //! node another rank owns stops there (its virtual loss stays on the way down) and goes,
 //! as its moves, into a batch for that rank; the owner replays the moves in its own tree
 //! (expanding what it lacks), walks on below as usual, values the leaf and backs the result
-//! up its own path, root included, as a walk of its own; then it answers, and the walk's
-//! starter takes the virtual loss back ([`Worker::abandon_walk`]). So each playout is
-//! counted in exactly one rank's tree, the one that valued it, and the ranks' trees hold
-//! disjoint playouts, as in MoGo's scheme: the top is shared the same way, by the same
-//! [`Exchange`] (every node of the top that changed; the virtual loss of the walks in
-//! flight left out), and the final move is chosen from the summed root children.
+//! up its own path, root included, as a walk of its own; then it answers with the result
+//! and the node's value (implicit minimax), and the walk's starter takes its virtual loss
+//! back ([`Worker::abandon_walk`]) and records both on its path at once: the result
+//! through [`Early`], booked under the share that will bring the owner's statistics, so
+//! that share adds only the rest. So each playout is counted once in the end, in the tree
+//! of the rank that valued it, and the ranks' trees hold disjoint playouts, as in MoGo's
+//! scheme: the top is shared the same way, by the same [`Exchange`] (every node of the
+//! top that changed; the virtual loss of the walks in flight left out), and the final
+//! move is chosen from the summed root children. Without the answers' results (the
+//! starter learning of its walks a share later) 2 ranks played no better than one in
+//! Othello at equal playouts (docs/SCALING.md, "The split").
 //!
 //! Batches: at most `dist-batch` walks, at most [`MAX_BATCH_WORDS`] moves (a send never
 //! waits for its receiver), [`IN_FLIGHT`] batches per pair of ranks; a batch goes as soon
@@ -32,8 +37,9 @@
 //! in flight anywhere.
 //!
 //! Messages (point to point): `WALKS` (per walk its number of moves, then the moves, as
-//! u16) and `DONE` (the number of walks of the oldest batch the receiver sent, as u64).
-//! MPI keeps the order of messages between two ranks.
+//! u16) and `DONE` (for the oldest batch the receiver sent: the share after which the
+//! results are in the owner's statistics, then per walk the first player's half points
+//! and the value's bits, as u64). MPI keeps the order of messages between two ranks.
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
