@@ -54,13 +54,13 @@ use mpi::topology::SimpleCommunicator;
 use mpi::traits::{Communicator, CommunicatorCollectives};
 
 use crate::cluster::ClusterError;
-use crate::games::{Move, SearchGame};
+use crate::games::{Move, Outcome, Player, SearchGame};
 use crate::sync::{AtomicBool, AtomicU32, Ordering};
 use crate::tree::{Arena, Expansion, NodeId, Proof, SharedTree, Stats, TreeOps};
 
 use super::drivers::{Driver, Job, Summed};
 use super::farm::{self, FarmStats};
-use super::iteration::Worker;
+use super::iteration::{child_with_move, Worker};
 use super::result::{root_children, RootChild};
 use super::split::{self, SplitStats};
 use super::stop::{run_worker, Budget, SharedBudget, Stopper};
@@ -674,11 +674,15 @@ pub(super) struct Early {
 }
 
 impl Early {
-    /// Records `stats` on `node` now, ahead of share `share`, which will bring them.
-    pub fn record(&mut self, arena: &Arena, share: u32, node: NodeId, stats: Stats) {
-        arena.node(node).record_batch(stats.visits, stats.half_points);
-        *self.books.entry(share).or_default().entry(node).or_default() += stats;
-        *self.total.entry(node).or_default() += stats;
+    /// Records one walk's result on each node of its path (`path`: the node and the
+    /// result's stats there) now, ahead of share `share`, which will bring them.
+    pub fn record(&mut self, arena: &Arena, share: u32, path: impl Iterator<Item = (NodeId, Stats)>) {
+        let book = self.books.entry(share).or_default();
+        for (node, stats) in path {
+            arena.node(node).record_batch(stats.visits, stats.half_points);
+            *book.entry(node).or_default() += stats;
+            *self.total.entry(node).or_default() += stats;
+        }
     }
 
     /// The results recorded on `node` ahead of shares not yet applied.
@@ -727,6 +731,21 @@ impl Early {
     }
 }
 
+/// An outcome as a rank sends it: the first player's half points.
+pub(super) fn encode(outcome: Outcome) -> u64 {
+    u64::from(outcome.half_points(Player::One))
+}
+
+/// The outcome sent as `code` ([`encode`]).
+pub(super) fn decode(code: u64) -> Outcome {
+    match code {
+        2 => Outcome::Win(Player::One),
+        1 => Outcome::Draw,
+        0 => Outcome::Win(Player::Two),
+        _ => panic!("an outcome is sent as 0, 1 or 2 half points (got {code})"),
+    }
+}
+
 /// Waits for `request`, polling every [`POLL`].
 fn poll<'a, D: ?Sized, S: Scope<'a>>(request: Request<'a, D, S>) {
     crate::cluster::poll(request, POLL);
@@ -756,5 +775,8 @@ fn children(tree: &mut SharedTree<'_>, node: NodeId) -> impl Iterator<Item = Nod
 
 /// The child of `parent` entered by move `mv`, if `parent` is expanded and has one.
 fn child_by_move(tree: &mut SharedTree<'_>, parent: NodeId, mv: u16) -> Option<NodeId> {
-    children(tree, parent).find(|&c| tree.mv(c) == mv)
+    match tree.expansion(parent) {
+        Expansion::Expanded { first, count } => child_with_move(tree, first, count, mv),
+        _ => None,
+    }
 }

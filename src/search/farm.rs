@@ -42,9 +42,10 @@ use mpi::traits::Communicator;
 use mpi::Tag;
 use rand_core::RngCore;
 
-use crate::games::{Move, MovesPlayed, Outcome, Player, SearchGame};
+use crate::games::{Move, MovesPlayed, SearchGame};
 use crate::tree::{Arena, SharedTree};
 
+use super::dist;
 use super::drivers::Job;
 use super::iteration::Worker;
 use super::params::IterationParams;
@@ -263,7 +264,7 @@ impl<G: SearchGame> Master<'_, '_, G> {
                 Ok(moves) => MovesPlayed::from_words(moves),
                 Err(_) => MovesPlayed::default(),
             };
-            self.walkers[w].finish_walk_with::<_, SOLVER>(tree, self.job.params, decode(answer[0]), played);
+            self.walkers[w].finish_walk_with::<_, SOLVER>(tree, self.job.params, dist::decode(answer[0]), played);
             self.idle.push(w);
         }
         walks.clear();
@@ -294,7 +295,7 @@ fn helper<G: SearchGame>(job: &Job<'_, G>, worker: &mut Worker, world: &SimpleCo
             for &mv in moves {
                 state.play_unchecked(Move(mv));
             }
-            outcomes.push(encode(worker.value_leaf(&mut state, job.params)));
+            outcomes.push(dist::encode(worker.value_leaf(&mut state, job.params)));
             if rave {
                 outcomes.extend(worker.played().to_words());
             }
@@ -311,20 +312,5 @@ fn words_per_leaf(params: IterationParams<'_>) -> usize {
         17
     } else {
         1
-    }
-}
-
-/// An outcome as sent: the first player's half points.
-fn encode(outcome: Outcome) -> u64 {
-    u64::from(outcome.half_points(Player::One))
-}
-
-/// The outcome sent as `code` ([`encode`]).
-fn decode(code: u64) -> Outcome {
-    match code {
-        2 => Outcome::Win(Player::One),
-        1 => Outcome::Draw,
-        0 => Outcome::Win(Player::Two),
-        _ => panic!("a farm's outcome is 0, 1 or 2 half points (got {code})"),
     }
 }

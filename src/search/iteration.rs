@@ -460,7 +460,7 @@ impl Worker {
                     let child = match forced.get(last) {
                         Some(&mv) => {
                             path[last].chance = state.turn() == Turn::Chance;
-                            match (first.0..first.0 + count).map(NodeId).find(|&c| tree.mv(c) == mv) {
+                            match child_with_move(tree, first, count, mv) {
                                 Some(child) => child,
                                 // Not a move here (the other rank's tree never sends one).
                                 None => break,
@@ -718,6 +718,12 @@ fn enter<T: TreeOps>(
     }
     path.push(Step { node, mover, batched, chance: false });
     own_vl
+}
+
+/// Of the `count` children from `first`, the one entered by move `mv`, if any.
+#[inline]
+pub(crate) fn child_with_move<T: TreeOps>(tree: &mut T, first: NodeId, count: u32, mv: u16) -> Option<NodeId> {
+    (first.0..first.0 + count).map(NodeId).find(|&child| tree.mv(child) == mv)
 }
 
 /// The outcome a proven value stands for, given the player who moved into the node.

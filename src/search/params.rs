@@ -133,10 +133,10 @@ impl<'a> IterationParams<'a> {
         // default everywhere but Othello, whose lanes the simulator leaves out).
         let virtual_threads = config.mode == Mode::Virtual;
         // A farm's rank 0 keeps many walks in flight on one thread, each with one lane,
-        // spread by virtual loss; a farm of one rank is the tree-parallel search.
-        // A partitioned search likewise (its walks wait for the ranks that own their ends).
+        // spread by virtual loss (a farm of one rank is the tree-parallel search); a split's
+        // ranks likewise (their walks wait for the ranks that own their ends).
         #[cfg(feature = "mpi")]
-        let (farm, partition) = {
+        let (walks_in_flight, partition) = {
             let (rank, ranks) = (crate::cluster::rank() as u32, crate::cluster::size() as u32);
             let dist = config.mode == Mode::Dist && ranks > 1;
             let split = dist && config.dist_scheme == DistScheme::Split;
@@ -144,9 +144,9 @@ impl<'a> IterationParams<'a> {
             (dist && config.dist_scheme != DistScheme::Share, partition)
         };
         #[cfg(not(feature = "mpi"))]
-        let (farm, partition) = (false, None);
+        let (walks_in_flight, partition) = (false, None);
         let playouts = search_playouts::<G>(config, gammas);
-        let leaves = if virtual_threads || farm { 1 } else { config.leaves_for::<G>() };
+        let leaves = if virtual_threads || walks_in_flight { 1 } else { config.leaves_for::<G>() };
         debug_assert!((1..=MAX_LEAVES).contains(&leaves));
         // Batched backups only where threads share a tree (a lone worker must select
         // exactly as the sequential search does).
@@ -170,7 +170,7 @@ impl<'a> IterationParams<'a> {
             // A lone worker with one lane gains nothing from virtual loss (its own is left
             // out of every choice it makes), so it skips the two extra atomic adds per
             // node; its lanes need it to spread.
-            virtual_loss: if config.threads > 1 || leaves > 1 || farm { config.virtual_loss } else { 0 },
+            virtual_loss: if config.threads > 1 || leaves > 1 || walks_in_flight { config.virtual_loss } else { 0 },
             exclusive_virtual_loss: leaves > 1,
             leaves,
             expand_threshold: config.expand_threshold,

@@ -51,10 +51,10 @@ use mpi::traits::{Communicator, CommunicatorCollectives};
 use mpi::Tag;
 use rand_core::RngCore;
 
-use crate::games::{Outcome, Player, SearchGame};
+use crate::games::SearchGame;
 use crate::tree::{Arena, SharedTree, Stats, TreeOps};
 
-use super::dist::{Early, Exchange, Tally};
+use super::dist::{self, Early, Exchange, Tally};
 use super::drivers::Job;
 use super::iteration::Worker;
 use super::params::Partition;
@@ -341,7 +341,7 @@ impl<'a, 'j, G: SearchGame, const SOLVER: bool> Split<'a, 'j, G, SOLVER> {
             let walk = self.worker.start_walk_along::<G, _, SOLVER>(tree, root, params, moves);
             let outcome = self.worker.finish_walk_returning::<G, _, SOLVER>(tree, params, walk);
             let value: f32 = self.worker.walk_node_at(moves.len()).map_or(0.0, |node| tree.value(node));
-            self.answer.push(u64::from(outcome.half_points(Player::One)) | u64::from(value.to_bits()) << 32);
+            self.answer.push(dist::encode(outcome) | u64::from(value.to_bits()) << 32);
             at += 1 + moves.len();
             self.stats.served += 1;
         }
@@ -357,15 +357,11 @@ impl<'a, 'j, G: SearchGame, const SOLVER: bool> Split<'a, 'j, G, SOLVER> {
         walker.abandon_walk(tree, params);
         walker.set_walk_value(tree, params, f32::from_bits((word >> 32) as u32));
         if early.applied < share {
-            let outcome = match word & 3 {
-                2 => Outcome::Win(Player::One),
-                1 => Outcome::Draw,
-                0 => Outcome::Win(Player::Two),
-                code => panic!("a result is 0, 1 or 2 half points (got {code})"),
-            };
-            for (node, mover) in walker.walk_steps() {
-                early.record(tree.0, share, node, Stats { visits: 1, half_points: outcome.half_points(mover) });
-            }
+            let outcome = dist::decode(word & 3);
+            let path = walker
+                .walk_steps()
+                .map(|(node, mover)| (node, Stats { visits: 1, half_points: outcome.half_points(mover) }));
+            early.record(tree.0, share, path);
         }
     }
 
