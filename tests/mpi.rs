@@ -396,3 +396,37 @@ fn a_split_agrees_and_counts_exactly() {
         assert!(reports[0]["max_depth"].as_u64().unwrap() > top, "{game}: the walks go on below the top");
     }
 }
+
+/// A walk whose owner has all of its starter's batches in hand (one walk a batch here,
+/// so owners fall behind at once) is valued by its starter in its own copy of the
+/// owner's subtree: such walks happen, both ranks still send walks to their owners, and
+/// every playout is still counted once, each rank's tree keeping its invariants.
+#[test]
+fn walks_valued_for_a_busy_owner_count_exactly() {
+    let dir = std::env::temp_dir().join(format!("parmcts-mpi-{}-split-overflow", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut args = split_args("othello", "30001", "5");
+    args.extend(["--dist-batch", "1", "--dist-every", "300"]);
+    let out = mpirun(2, &[], &args, &[("PARMCTS_DIST_STATS", "1")], Some(&dir));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let rank_file = |rank: usize, name: &str| {
+        std::fs::read_to_string(dir.join("1").join(format!("rank.{rank}")).join(name)).unwrap()
+    };
+    let reports: Vec<Value> =
+        (0..2).map(|rank| serde_json::from_str(rank_file(rank, "stdout").trim()).unwrap()).collect();
+    check_agreement(&reports, Some(30_001));
+    // "rank R: L walks ended here, S sent, O valued here for their owner, ..."
+    let counts = |rank: usize| -> (u64, u64) {
+        let stats = rank_file(rank, "stderr");
+        let line = stats.lines().find(|l| l.starts_with(&format!("rank {rank}:"))).expect("the rank's statistics");
+        let number_before = |words: &str| -> u64 {
+            let head = &line[..line.find(words).unwrap_or_else(|| panic!("{words:?} in {line}"))];
+            head.trim_end().rsplit(' ').next().unwrap().parse().unwrap()
+        };
+        (number_before(" sent"), number_before(" valued here for their owner"))
+    };
+    let per_rank: Vec<(u64, u64)> = (0..2).map(counts).collect();
+    assert!(per_rank.iter().all(|&(sent, _)| sent > 0), "both ranks send walks: {per_rank:?}");
+    assert!(per_rank.iter().any(|&(_, valued)| valued > 0), "some walks are valued for their owner: {per_rank:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

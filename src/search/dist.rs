@@ -96,7 +96,7 @@ impl Driver for Dist {
         workers: &mut [CachePadded<Worker>],
     ) -> Vec<u64> {
         let world = SimpleCommunicator::world();
-        let (rank, size) = (world.rank() as usize, world.size() as usize);
+        let rank = world.rank() as usize;
         let split = job.params.partition.is_some();
         // A split shares every node of its top that changed: a rank sees the others' part
         // of it only through the shares.
@@ -116,16 +116,15 @@ impl Driver for Dist {
             // One thread a rank (the configuration says so); two ranks or more.
             let stats = split::run(job, arena, &mut workers[0], &world, &mut exchange, &mut tally);
             if report {
-                let SplitStats { local, sent, served, blocked } = stats;
+                let SplitStats { local, sent, overflow, served } = stats;
                 let Tally { shares, sharing, .. } = tally;
                 eprintln!(
-                    "rank {rank}: {local} walks ended here, {sent} sent, {served} served, {blocked:.1?} blocked, {shares} shares ({sharing:.1?})"
+                    "rank {rank}: {local} walks ended here, {sent} sent, {overflow} valued here for their owner, {served} served, {shares} shares ({sharing:.1?})"
                 );
             }
         } else {
-            let budget = job.stopper.shared_part(rank, size);
-            self.share(job, arena, workers, &world, &mut exchange, &mut tally, &budget);
-            if std::env::var_os(STATS_VAR).is_some() {
+            share_scheme(job, arena, workers, &world, &mut exchange, &mut tally);
+            if report {
                 let Tally { shares, sharing, sent } = tally;
                 let mean = sharing.as_secs_f64() * 1e6 / shares as f64;
                 eprintln!("rank {rank}: {shares} shares, {mean:.1} us each on average, {sent} path entries sent (below the fixed share)");
@@ -141,114 +140,110 @@ impl Driver for Dist {
     }
 }
 
-impl Dist {
-    /// MoGo's scheme ([`DistScheme::Share`]): this rank's workers search its tree while
-    /// the calling thread shares.
-    #[allow(clippy::too_many_arguments)]
-    fn share<G: SearchGame>(
-        &self,
-        job: &Job<'_, G>,
-        arena: &Arena,
-        workers: &mut [CachePadded<Worker>],
-        world: &SimpleCommunicator,
-        exchange: &mut Exchange,
-        tally: &mut Tally,
-        budget: &SharedBudget,
-    ) {
-        let (rank, threads) = (world.rank() as usize, workers.len());
-        let panic_rank = std::env::var(PANIC_RANK_VAR).ok().and_then(|r| r.parse::<usize>().ok());
-        match job.params.dist_every {
-            Some(every) => {
-                // Rounds: the workers run `every` playouts of this rank's budget, stop,
-                // and the calling thread shares; the next round starts after the share.
-                let round = Stopper::round(every);
-                let mut share = |tally: &mut Tally| {
-                    // A round cut short: the budget, the clock or a proof stopped it.
-                    let done = round.claimed() < u64::from(every);
-                    let time_up = rank == 0 && deadline_passed(job);
-                    let stop = tally.share(exchange, world, arena, done, time_up, &mut pause);
-                    check_panic(panic_rank, rank);
-                    round.restart();
-                    stop
-                };
-                if let [worker] = workers {
-                    // One worker runs on this thread, between the shares.
-                    loop {
-                        run_worker(&mut SharedTree(arena), job, worker, Round { budget, round: &round });
-                        if share(tally) {
-                            break;
-                        }
+/// MoGo's scheme ([`DistScheme::Share`]): this rank's workers search its tree while
+/// the calling thread shares.
+fn share_scheme<G: SearchGame>(
+    job: &Job<'_, G>,
+    arena: &Arena,
+    workers: &mut [CachePadded<Worker>],
+    world: &SimpleCommunicator,
+    exchange: &mut Exchange,
+    tally: &mut Tally,
+) {
+    let (rank, threads) = (world.rank() as usize, workers.len());
+    let budget = &job.stopper.shared_part(rank, world.size() as usize);
+    let panic_rank = std::env::var(PANIC_RANK_VAR).ok().and_then(|r| r.parse::<usize>().ok());
+    match job.params.dist_every {
+        Some(every) => {
+            // Rounds: the workers run `every` playouts of this rank's budget, stop,
+            // and the calling thread shares; the next round starts after the share.
+            let round = Stopper::round(every);
+            let mut share = |tally: &mut Tally| {
+                // A round cut short: the budget, the clock or a proof stopped it.
+                let done = round.claimed() < u64::from(every);
+                let time_up = rank == 0 && deadline_passed(job);
+                let stop = tally.share(exchange, world, arena, done, time_up, &mut pause);
+                check_panic(panic_rank, rank);
+                round.restart();
+                stop
+            };
+            if let [worker] = workers {
+                // One worker runs on this thread, between the shares.
+                loop {
+                    run_worker(&mut SharedTree(arena), job, worker, Round { budget, round: &round });
+                    if share(tally) {
+                        break;
                     }
-                } else {
-                    // The workers are started once and wait at a barrier while this thread
-                    // shares: no thread is started and ended per round (ranks that did so
-                    // crashed in 3 of 4 Othello matches of 200 games under Open MPI 4.1,
-                    // each in a worker's exit, in std's `Arc` drops; the cause is not found).
-                    let barrier = Barrier::new(threads + 1);
-                    let stop = AtomicBool::new(false);
-                    std::thread::scope(|scope| {
-                        for worker in workers.iter_mut() {
-                            let (barrier, stop, round, budget) = (&barrier, &stop, &round, &budget);
-                            scope.spawn(move || loop {
-                                run_worker(&mut SharedTree(arena), job, worker, Round { budget, round });
-                                // The round is over; then it is shared.
-                                barrier.wait();
-                                barrier.wait();
-                                // ORDERING: Relaxed: the barrier orders it after the store.
-                                if stop.load(Ordering::Relaxed) {
-                                    break;
-                                }
-                            });
-                        }
-                        loop {
-                            barrier.wait();
-                            let stop_now = share(tally);
-                            // ORDERING: Relaxed: the barrier below publishes it.
-                            stop.store(stop_now, Ordering::Relaxed);
-                            barrier.wait();
-                            if stop_now {
-                                break;
-                            }
-                        }
-                    });
                 }
-            }
-            None => {
-                let halt = AtomicBool::new(false);
-                let finished = AtomicU32::new(0);
+            } else {
+                // The workers are started once and wait at a barrier while this thread
+                // shares: no thread is started and ended per round (ranks that did so
+                // crashed in 3 of 4 Othello matches of 200 games under Open MPI 4.1,
+                // each in a worker's exit, in std's `Arc` drops; the cause is not found).
+                let barrier = Barrier::new(threads + 1);
+                let stop = AtomicBool::new(false);
                 std::thread::scope(|scope| {
                     for worker in workers.iter_mut() {
-                        let budget = Halting { budget, halt: &halt };
-                        let finished = &finished;
-                        scope.spawn(move || {
-                            run_worker(&mut SharedTree(arena), job, worker, budget);
-                            // ORDERING: Relaxed: only a count; the results are read after the joins.
-                            finished.fetch_add(1, Ordering::Relaxed);
+                        let (barrier, stop, round, budget) = (&barrier, &stop, &round, &budget);
+                        scope.spawn(move || loop {
+                            run_worker(&mut SharedTree(arena), job, worker, Round { budget, round });
+                            // The round is over; then it is shared.
+                            barrier.wait();
+                            barrier.wait();
+                            // ORDERING: Relaxed: the barrier orders it after the store.
+                            if stop.load(Ordering::Relaxed) {
+                                break;
+                            }
                         });
                     }
-                    let period = Duration::from_millis(job.params.dist_period.into());
-                    let deadline = job.stopper.deadline();
-                    // ORDERING: Relaxed (both): a count read as a hint to share now; the joins
-                    // synchronise the results.
-                    let done = || finished.load(Ordering::Relaxed) as usize == threads;
                     loop {
-                        let next = Instant::now() + period;
-                        while !done() && Instant::now() < next && deadline.is_none_or(|d| Instant::now() < d) {
-                            std::thread::sleep(
-                                Duration::from_millis(1).min(next.saturating_duration_since(Instant::now())),
-                            );
-                        }
-                        let time_up = rank == 0 && deadline_passed(job);
-                        let stop = tally.share(exchange, world, arena, done(), time_up, &mut pause);
-                        check_panic(panic_rank, rank);
-                        if stop {
-                            // ORDERING: Relaxed: a flag to stop; the joins synchronise the results.
-                            halt.store(true, Ordering::Relaxed);
+                        barrier.wait();
+                        let stop_now = share(tally);
+                        // ORDERING: Relaxed: the barrier below publishes it.
+                        stop.store(stop_now, Ordering::Relaxed);
+                        barrier.wait();
+                        if stop_now {
                             break;
                         }
                     }
                 });
             }
+        }
+        None => {
+            let halt = AtomicBool::new(false);
+            let finished = AtomicU32::new(0);
+            std::thread::scope(|scope| {
+                for worker in workers.iter_mut() {
+                    let budget = Halting { budget, halt: &halt };
+                    let finished = &finished;
+                    scope.spawn(move || {
+                        run_worker(&mut SharedTree(arena), job, worker, budget);
+                        // ORDERING: Relaxed: only a count; the results are read after the joins.
+                        finished.fetch_add(1, Ordering::Relaxed);
+                    });
+                }
+                let period = Duration::from_millis(job.params.dist_period.into());
+                let deadline = job.stopper.deadline();
+                // ORDERING: Relaxed (both): a count read as a hint to share now; the joins
+                // synchronise the results.
+                let done = || finished.load(Ordering::Relaxed) as usize == threads;
+                loop {
+                    let next = Instant::now() + period;
+                    while !done() && Instant::now() < next && deadline.is_none_or(|d| Instant::now() < d) {
+                        std::thread::sleep(
+                            Duration::from_millis(1).min(next.saturating_duration_since(Instant::now())),
+                        );
+                    }
+                    let time_up = rank == 0 && deadline_passed(job);
+                    let stop = tally.share(exchange, world, arena, done(), time_up, &mut pause);
+                    check_panic(panic_rank, rank);
+                    if stop {
+                        // ORDERING: Relaxed: a flag to stop; the joins synchronise the results.
+                        halt.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                }
+            });
         }
     }
 }

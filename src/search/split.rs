@@ -7,8 +7,8 @@
 //! the ranks repeat each other's work; the farm ([`super::farm`]) keeps one tree on rank 0,
 //! whose core then does every rank's walks. Here every rank keeps the top of the tree,
 //! down to `dist-depth` plies ([`Partition`]), and each node at that depth belongs, with
-//! its whole subtree, to one rank, chosen by a hash of the moves from the root: only its
-//! owner ever grows it, so no deep work is done twice, and every rank walks.
+//! its whole subtree, to one rank, chosen by a hash of the moves from the root: its owner
+//! grows it, so deep work is done once, and every rank walks.
 //!
 //! A rank starts walks from its root as a one-thread search does. A walk that reaches a
 //! node another rank owns stops there (its virtual loss stays on the way down) and goes,
@@ -25,6 +25,12 @@
 //! move is chosen from the summed root children. Without the answers' results (the
 //! starter learning of its walks a share later) 2 ranks played no better than one in
 //! Othello at equal playouts (docs/SCALING.md, "The split").
+//!
+//! The owners of the most visited subtrees would set the pace of every rank (a hash of
+//! the moves gives one rank the principal variation), and the answers take a round trip:
+//! so a walk whose owner has all of this rank's batches in hand, and the next one full, is
+//! valued here instead, walking on below the owner's node in this rank's own copy of that
+//! subtree (MoGo's scheme for that walk: its playout counts here, its top is shared).
 //!
 //! Batches: at most `dist-batch` walks, at most [`MAX_BATCH_WORDS`] moves (a send never
 //! waits for its receiver), [`IN_FLIGHT`] batches per pair of ranks; a batch goes as soon
@@ -84,11 +90,11 @@ pub(super) struct SplitStats {
     pub local: u64,
     /// Walks it started and sent to their owners.
     pub sent: u64,
+    /// Walks it started that ended in another rank's part and were valued here, their
+    /// owner's batches being all in flight.
+    pub overflow: u64,
     /// Walks other ranks sent it.
     pub served: u64,
-    /// Time it could start no walk (all batches to some owner in flight) and had none to
-    /// serve.
-    pub blocked: Duration,
 }
 
 /// Runs this rank's part of a split search on `arena` with `worker` (which values the
@@ -135,6 +141,8 @@ struct Split<'a, 'j, G, const SOLVER: bool> {
     /// Reused buffers: a batch received, an answer.
     received: Vec<u16>,
     answer: Vec<u64>,
+    /// The moves of a walk valued here in its owner's stead.
+    overflow_moves: Vec<u16>,
     stats: SplitStats,
 }
 
@@ -164,6 +172,7 @@ impl<'a, 'j, G: SearchGame, const SOLVER: bool> Split<'a, 'j, G, SOLVER> {
             since_share: 0,
             received: Vec::new(),
             answer: Vec::new(),
+            overflow_moves: Vec::new(),
             stats: SplitStats::default(),
         }
     }
@@ -221,10 +230,8 @@ impl<'a, 'j, G: SearchGame, const SOLVER: bool> Split<'a, 'j, G, SOLVER> {
     /// the budget allows), then sends the batches due and handles the messages that came.
     fn step(&mut self, tree: &mut SharedTree<'_>, walk: bool, early: &mut Early) {
         let due = Instant::now() + POLL_EVERY;
-        let mut started = false;
-        while walk && self.can_start() && self.claim(tree) {
+        while walk && self.claim(tree) {
             self.start(tree);
-            started = true;
             if Instant::now() >= due {
                 break;
             }
@@ -237,16 +244,7 @@ impl<'a, 'j, G: SearchGame, const SOLVER: bool> Split<'a, 'j, G, SOLVER> {
                 self.send(owner);
             }
         }
-        let waiting = Instant::now();
-        let handled = self.handle_messages(tree, early);
-        if !started && !handled && walk && !self.claims.over() {
-            self.stats.blocked += waiting.elapsed();
-        }
-    }
-
-    /// Whether a walk may start: no batch is full with its owner's batches all in flight.
-    fn can_start(&self) -> bool {
-        !self.idle.is_empty() && self.filling.iter().all(|f| f.len() < self.batch)
+        self.handle_messages(tree, early);
     }
 
     /// One more iteration of this rank's budget, if the stopper allows it.
@@ -257,7 +255,9 @@ impl<'a, 'j, G: SearchGame, const SOLVER: bool> Split<'a, 'j, G, SOLVER> {
     /// Starts a walk from the root: it ends here, or goes into its owner's batch.
     fn start(&mut self, tree: &mut SharedTree<'_>) {
         let (root, params) = (self.job.root, self.job.params);
-        let w = self.idle.pop().expect("can_start: an idle walker");
+        // At most a full batch and the batches in flight wait per owner: there are
+        // walkers for all of them, and one more for this walk.
+        let w = self.idle.pop().expect("an idle walker");
         let walker = &mut self.walkers[w];
         let walk = walker.start_walk::<G, _, SOLVER>(tree, root, params);
         self.since_share += 1;
@@ -266,6 +266,21 @@ impl<'a, 'j, G: SearchGame, const SOLVER: bool> Split<'a, 'j, G, SOLVER> {
                 walker.finish_walk::<G, _, SOLVER>(tree, params, walk);
                 self.idle.push(w);
                 self.stats.local += 1;
+            }
+            Some(owner) if self.filling[owner as usize].len() == self.batch => {
+                // The owner's batches are all in flight and the next is full: rather than
+                // wait, this rank values the walk itself, walking on below the owner's node
+                // in its own tree (a copy of that subtree, as MoGo's scheme keeps one of
+                // every subtree). The ranks that own the most visited subtrees would
+                // otherwise set the pace of all.
+                let moves = &mut self.overflow_moves;
+                moves.clear();
+                walker.walk_moves(tree, moves);
+                walker.abandon_walk(tree, params);
+                let walk = walker.start_walk_along::<G, _, SOLVER>(tree, root, params, moves);
+                walker.finish_walk::<G, _, SOLVER>(tree, params, walk);
+                self.idle.push(w);
+                self.stats.overflow += 1;
             }
             Some(owner) => {
                 let (owner, message) = (owner as usize, &mut self.messages[owner as usize]);
@@ -294,11 +309,9 @@ impl<'a, 'j, G: SearchGame, const SOLVER: bool> Split<'a, 'j, G, SOLVER> {
     }
 
     /// Values the batches other ranks sent and finishes the walks the owners have
-    /// answered, while messages are waiting. Returns whether there were any.
-    fn handle_messages(&mut self, tree: &mut SharedTree<'_>, early: &mut Early) -> bool {
-        let mut any = false;
+    /// answered, while messages are waiting.
+    fn handle_messages(&mut self, tree: &mut SharedTree<'_>, early: &mut Early) {
         while let Some((message, status)) = self.world.any_process().immediate_matched_probe() {
-            any = true;
             let from = status.source_rank() as usize;
             match status.tag() {
                 WALKS => {
@@ -327,7 +340,6 @@ impl<'a, 'j, G: SearchGame, const SOLVER: bool> Split<'a, 'j, G, SOLVER> {
                 tag => panic!("a split search's message has tag WALKS or DONE (got {tag})"),
             }
         }
-        any
     }
 
     /// Walks on from each walk of the batch received (its moves replayed from the root),
