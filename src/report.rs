@@ -174,6 +174,12 @@ pub struct MoveTimesReport {
     pub max_ms: f64,
     /// The player's time budget per move, if it has one.
     pub budget_ms: Option<f64>,
+    /// For a player that searches: the median of its searches' playouts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub median_playouts: Option<u64>,
+    /// For a player that searches: the median of its searches' playouts a second.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub playouts_per_s: Option<f64>,
 }
 
 /// The SPRT verdict of a [`MatchReport`].
@@ -244,8 +250,13 @@ impl MatchReport {
             .zip(&summary.move_times)
             .zip(budgets_ms)
             .filter_map(|((key, times), budget_ms)| {
-                let MoveTimes { moves, median_ms, p99_ms, max_ms } = (*times)?;
-                Some((key, MoveTimesReport { moves, median_ms, p99_ms, max_ms, budget_ms }))
+                let MoveTimes { moves, median_ms, p99_ms, max_ms, playouts } = (*times)?;
+                let (median_playouts, playouts_per_s) =
+                    (playouts.map(|p| p.median), playouts.map(|p| p.median_per_second));
+                Some((
+                    key,
+                    MoveTimesReport { moves, median_ms, p99_ms, max_ms, budget_ms, median_playouts, playouts_per_s },
+                ))
             })
             .collect();
         MatchReport {
@@ -296,6 +307,8 @@ pub struct RecordLine<'a> {
     pub players: [&'a str; 2],
     /// Each player's move times.
     pub move_ms: &'a [Vec<f64>; 2],
+    /// Each player's playouts per move (empty for a player that does not search).
+    pub move_playouts: &'a [Vec<u64>; 2],
 }
 
 impl<'a> RecordLine<'a> {
@@ -315,6 +328,7 @@ impl<'a> RecordLine<'a> {
             p1_first: record.p1_first,
             players,
             move_ms: &record.move_ms,
+            move_playouts: &record.move_playouts,
         }
     }
 }

@@ -118,6 +118,35 @@ fn move_times_are_recorded_per_player() {
     assert_eq!(spec("random").time_budget(), None);
 }
 
+/// A searching player's playouts are recorded per move beside its move times, and
+/// summed up as medians; a player that does not search has none.
+#[test]
+fn searches_record_their_playouts_per_move() {
+    let summary = run_match(
+        &ConnectFour::new(),
+        &spec("mcts:playouts=300,reuse=off"),
+        &spec("random"),
+        &config(4, Openings::Random(2)),
+        |record, _| {
+            let searcher = &record.move_playouts[0];
+            assert_eq!(searcher.len(), record.move_ms[0].len(), "one count per move: game {}", record.index);
+            // A proven root may end a search early; none goes past its budget.
+            assert!(searcher.iter().all(|&n| (1..=300).contains(&n)), "{searcher:?}");
+            assert!(record.move_playouts[1].is_empty(), "a random player does not search");
+        },
+    )
+    .unwrap();
+    let [mcts, random] = summary.move_times.map(|t| t.expect("both players moved"));
+    let playouts = mcts.playouts.expect("the searcher's playouts");
+    assert_eq!(playouts.median, 300, "{playouts:?}");
+    let rate = 300.0 / (mcts.median_ms / 1e3);
+    assert!(
+        playouts.median_per_second > rate / 4.0 && playouts.median_per_second < rate * 4.0,
+        "{playouts:?} {mcts:?}"
+    );
+    assert_eq!(random.playouts, None);
+}
+
 /// The records in index order, without their move times (which vary from run to run).
 fn untimed(mut records: Vec<GameRecord>) -> Vec<GameRecord> {
     records.sort_by_key(|r| r.index);

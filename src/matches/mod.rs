@@ -84,6 +84,9 @@ pub struct GameRecord {
     pub setup: Option<String>,
     /// Wall time of each move in milliseconds, by spec (`p1`'s, then `p2`'s), in order.
     pub move_ms: [Vec<f64>; 2],
+    /// Playouts of each move's search, by spec, in order; empty for a spec that does not
+    /// search (alpha-beta, an external engine). With `move_ms`, a player's rate in play.
+    pub move_playouts: [Vec<u64>; 2],
 }
 
 /// How a game ended.
@@ -134,16 +137,44 @@ pub struct MoveTimes {
     pub p99_ms: f64,
     /// Slowest, in milliseconds.
     pub max_ms: f64,
+    /// For a player that searches: the medians of its searches' playouts and rates.
+    pub playouts: Option<MovePlayouts>,
+}
+
+/// A searching player's playouts per move in a match ([`MoveTimes::playouts`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MovePlayouts {
+    /// The median of its searches' playouts.
+    pub median: u64,
+    /// The median of its searches' playouts a second (each move's playouts over its wall
+    /// time): what an equal-time match gives each side, comparable between a player with
+    /// a time budget and one with a playout budget, whose rates over the whole game are
+    /// weighted differently.
+    pub median_per_second: f64,
 }
 
 impl MoveTimes {
-    /// The summary of `samples` (milliseconds); `None` when there are none.
-    pub fn of(mut samples: Vec<f64>) -> Option<MoveTimes> {
+    /// The summary of `samples` (milliseconds) and, for a player that searches, of its
+    /// searches' `playouts` (one per sample, else ignored); `None` when there are no
+    /// samples.
+    pub fn of(samples: Vec<f64>, playouts: Vec<u64>) -> Option<MoveTimes> {
+        let playouts = (playouts.len() == samples.len() && !samples.is_empty()).then(|| {
+            let rates = samples.iter().zip(&playouts).map(|(&ms, &n)| n as f64 / (ms.max(1e-6) / 1e3)).collect();
+            let median_playouts = median(playouts.iter().map(|&n| n as f64).collect()) as u64;
+            MovePlayouts { median: median_playouts, median_per_second: median(rates) }
+        });
+        let mut samples = samples;
         samples.sort_by(f64::total_cmp);
         let last = samples.len().checked_sub(1)?;
         let at = |q: f64| samples[(last as f64 * q).round() as usize];
-        Some(MoveTimes { moves: samples.len(), median_ms: at(0.5), p99_ms: at(0.99), max_ms: samples[last] })
+        Some(MoveTimes { moves: samples.len(), median_ms: at(0.5), p99_ms: at(0.99), max_ms: samples[last], playouts })
     }
+}
+
+/// The median (nearest rank, the upper of two) of a non-empty sample.
+fn median(mut sample: Vec<f64>) -> f64 {
+    sample.sort_by(f64::total_cmp);
+    sample[sample.len() / 2]
 }
 
 /// The outcome of a match.
@@ -270,6 +301,7 @@ fn play_game<G: Evaluate + SearchGame>(
     }
     let mut moves = Vec::new();
     let mut move_ms = [Vec::new(), Vec::new()];
+    let mut move_playouts = [Vec::new(), Vec::new()];
     // The referee's dice: one sequence per pair, so both colourings of a paired game
     // see the same rolls.
     let mut dice = Xoshiro256PlusPlus::seed_from_u64(config.seed ^ DICE_SEEDS ^ (index / 2).wrapping_mul(0x9E37_79B9));
@@ -296,7 +328,11 @@ fn play_game<G: Evaluate + SearchGame>(
             Err(e) => return Err(MatchError::Player(e)),
         };
         // agents[0] is p1's exactly when p1 moves first.
-        move_ms[usize::from((mover == Player::One) != p1_first)].push(started.elapsed().as_secs_f64() * 1e3);
+        let spec = usize::from((mover == Player::One) != p1_first);
+        move_ms[spec].push(started.elapsed().as_secs_f64() * 1e3);
+        if let Some(search) = agents[mover.index()].last_search() {
+            move_playouts[spec].push(search.playouts);
+        }
         let text = game.format_move(mv);
         if let Err(e) = game.clone().try_play(mv) {
             let reason = match e {
@@ -324,7 +360,7 @@ fn play_game<G: Evaluate + SearchGame>(
         Some(w) if w == p1_first => "p1",
         Some(_) => "p2",
     };
-    Ok(GameRecord { index, p1_first, opening, moves, result, ending, setup: start.setup(), move_ms })
+    Ok(GameRecord { index, p1_first, opening, moves, result, ending, setup: start.setup(), move_ms, move_playouts })
 }
 
 /// Shows the legal move `mv`, played from `before`, to both players. An external engine
@@ -367,6 +403,8 @@ struct Progress {
     error: Option<MatchError>,
     /// Every move's wall time in milliseconds, by spec (`p1`'s, then `p2`'s).
     move_ms: [Vec<f64>; 2],
+    /// Every move's playouts, by spec, for a spec that searches.
+    move_playouts: [Vec<u64>; 2],
     /// The games lost by forfeit.
     forfeits: Vec<Forfeit>,
 }
@@ -399,6 +437,9 @@ impl Progress {
         }
         on_game(&record, &self.tally);
         for (all, game) in self.move_ms.iter_mut().zip(&record.move_ms) {
+            all.extend_from_slice(game);
+        }
+        for (all, game) in self.move_playouts.iter_mut().zip(&record.move_playouts) {
             all.extend_from_slice(game);
         }
         match config.sprt {
@@ -489,11 +530,16 @@ pub fn run_match_from<G: Evaluate + SearchGame>(
 
 /// The summary of a match from its progress.
 fn summarise(progress: Mutex<Progress>, config: &MatchConfig) -> Result<MatchSummary, MatchError> {
-    let Progress { tally, error, move_ms: [p1_ms, p2_ms], forfeits } =
+    let Progress { tally, error, move_ms: [p1_ms, p2_ms], move_playouts: [p1_playouts, p2_playouts], forfeits } =
         progress.into_inner().unwrap_or_else(PoisonError::into_inner);
     if let Some(e) = error {
         return Err(e);
     }
     let sprt = config.sprt.map(|s| (s.verdict(&tally), s.llr(&tally)));
-    Ok(MatchSummary { tally, sprt, move_times: [MoveTimes::of(p1_ms), MoveTimes::of(p2_ms)], forfeits })
+    Ok(MatchSummary {
+        tally,
+        sprt,
+        move_times: [MoveTimes::of(p1_ms, p1_playouts), MoveTimes::of(p2_ms, p2_playouts)],
+        forfeits,
+    })
 }

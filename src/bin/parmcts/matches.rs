@@ -234,6 +234,9 @@ fn print_text(r: &MatchReport) {
             t.max_ms,
             budget_note(t)
         );
+        if let (Some(median), Some(rate)) = (t.median_playouts, t.playouts_per_s) {
+            out!("{key} playouts a move: median {median}, median rate {rate:.0} playouts/s");
+        }
     }
 }
 
