@@ -138,6 +138,28 @@ pub enum PlayerError {
     /// A minimax or alpha-beta player was asked for a game with chance turns, which
     /// they do not search (no chance nodes).
     ChanceTurns(&'static str),
+    /// The player, played on MPI rank 0 for every rank (the other side of a distributed
+    /// player's match), failed there: rank 0 reports how; `forfeit` as
+    /// [`PlayerError::forfeits`] said of it.
+    OnRankZero {
+        /// Whether its error lost it the game.
+        forfeit: bool,
+    },
+}
+
+impl PlayerError {
+    /// Whether this error loses the player the game rather than stopping the match: the
+    /// failures of an external engine (a crash, a time-out, a reply that is not a move, a
+    /// refused move). An engine that cannot be started at all is a bad command line, and
+    /// errors of the crate's own players are bugs or bad settings: those stop the match.
+    pub fn forfeits(&self) -> bool {
+        match self {
+            PlayerError::Gtp(ClientError::Spawn { .. }) => false,
+            PlayerError::Gtp(_) | PlayerError::GtpMove { .. } => true,
+            PlayerError::OnRankZero { forfeit } => *forfeit,
+            _ => false,
+        }
+    }
 }
 
 impl fmt::Display for PlayerError {
@@ -155,6 +177,7 @@ impl fmt::Display for PlayerError {
             PlayerError::Gtp(e) => write!(f, "gtp player: {e}"),
             PlayerError::GtpMove { reply, reason } => write!(f, "gtp player answered '{reply}': {reason}"),
             PlayerError::Resigned => write!(f, "the player resigned"),
+            PlayerError::OnRankZero { .. } => write!(f, "the player failed on MPI rank 0 (reported there)"),
             PlayerError::ChanceTurns(game) => {
                 write!(
                     f,

@@ -249,6 +249,57 @@ fn a_match_with_a_distributed_player_runs_in_lockstep_and_rank_0_reports() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The other side of a distributed player's match moves on rank 0 alone, its moves sent
+/// to every rank: it may have a time budget (searched on every rank, its moves would
+/// differ between the ranks, and the distributed player's next search would fail with
+/// "different positions"), and rank 0 reports its searches.
+#[test]
+fn a_timed_opponent_of_a_distributed_player_moves_on_rank_0_for_every_rank() {
+    let dir = std::env::temp_dir().join(format!("parmcts-mpi-{}-timed-match", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let records = dir.join("records.jsonl");
+    std::fs::create_dir_all(&dir).unwrap();
+    let records_arg = records.to_str().unwrap();
+    let args = [
+        "match",
+        "--game",
+        "othello",
+        "--p1",
+        "mcts:mode=dist,dist-scheme=split,time-ms=10,dist-period=2",
+        "--p2",
+        "mcts:time-ms=10",
+        "--games",
+        "4",
+        "--parallel-games",
+        "1",
+        "--openings",
+        "random:4",
+        "--records",
+        records_arg,
+        "--json",
+    ];
+    let out = mpirun(2, &["--mca", "btl", "self,tcp"], &args, &[], Some(&dir.join("out")));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("out/1/rank.0/stdout")).unwrap()).unwrap();
+    assert_eq!(report["games"], 4);
+    let lines = std::fs::read_to_string(&records).unwrap();
+    assert_eq!(lines.lines().count(), 4, "rank 0 alone writes the records");
+    for line in lines.lines() {
+        let record: Value = serde_json::from_str(line).unwrap();
+        let playouts = record["move_playouts"].as_array().unwrap();
+        let timed = record["move_ms"].as_array().unwrap();
+        for spec in 0..2 {
+            // Every move of both players has its search's playouts, counted on rank 0 (a
+            // rank descheduled past its deadline on a loaded machine may count none).
+            let counts = playouts[spec].as_array().unwrap();
+            assert_eq!(counts.len(), timed[spec].as_array().unwrap().len(), "{line}");
+            assert!(counts.iter().map(|n| n.as_u64().unwrap()).sum::<u64>() > 0, "{line}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_distributed_gtp_engine_answers_from_rank_0_alone() {
     use std::io::Write;

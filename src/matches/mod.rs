@@ -14,7 +14,6 @@ use rayon::iter::{ParallelBridge, ParallelIterator};
 
 use crate::alphabeta::Evaluate;
 use crate::games::{random_below, Game, GameError, Outcome, Player, SearchGame};
-use crate::gtp::client::ClientError;
 use crate::players::{Agent, PlayerError, PlayerSpec};
 pub use stats::{BadSprt, Sprt, SprtVerdict, Tally};
 
@@ -283,8 +282,12 @@ fn play_game<G: Evaluate + SearchGame>(
     let seed = config.seed.wrapping_add(index.wrapping_mul(1_000_003));
     let (first, second) = if p1_first { (specs[0], specs[1]) } else { (specs[1], specs[0]) };
     let mut agents = [
-        first.build_with_evaluation::<G>(seed).map_err(MatchError::Player)?,
-        second.build_with_evaluation::<G>(seed ^ 0xABCD).map_err(MatchError::Player)?,
+        against_distributed(first.build_with_evaluation::<G>(seed).map_err(MatchError::Player)?, first, second),
+        against_distributed(
+            second.build_with_evaluation::<G>(seed ^ 0xABCD).map_err(MatchError::Player)?,
+            second,
+            first,
+        ),
     ];
     // The side that lost other than by the rules, and how.
     let mut lost: Option<(Player, Ending)> = None;
@@ -321,7 +324,7 @@ fn play_game<G: Evaluate + SearchGame>(
                 moves.push("resign".to_string());
                 break;
             }
-            Err(e) if forfeits(&e) => {
+            Err(e) if e.forfeits() => {
                 lost = Some((mover, Ending::Forfeit { reason: e.to_string() }));
                 break;
             }
@@ -363,6 +366,22 @@ fn play_game<G: Evaluate + SearchGame>(
     Ok(GameRecord { index, p1_first, opening, moves, result, ending, setup: start.setup(), move_ms, move_playouts })
 }
 
+/// `agent`, played by `spec` against `other`: against a distributed player (which every
+/// MPI rank plays in lockstep, `mode=dist`) a player of one process moves on rank 0 only
+/// and its moves go to every rank ([`crate::cluster::RankZeroAgent`]), so it may have a
+/// time budget and searches on one core.
+fn against_distributed<G: Game>(agent: Box<dyn Agent<G>>, spec: &PlayerSpec, other: &PlayerSpec) -> Box<dyn Agent<G>> {
+    #[cfg(feature = "mpi")]
+    {
+        let distributed = |spec: &PlayerSpec| matches!(spec, PlayerSpec::Mcts(c) if c.mode() == crate::Mode::Dist);
+        if !distributed(spec) && distributed(other) {
+            return Box::new(crate::cluster::RankZeroAgent::new(agent));
+        }
+    }
+    let _ = (spec, other);
+    agent
+}
+
 /// Shows the legal move `mv`, played from `before`, to both players. An external engine
 /// that fails to follow forfeits: `Some((its side, the forfeit))`.
 ///
@@ -376,23 +395,11 @@ fn observe_all<G: Game>(
     for side in [Player::One, Player::Two] {
         match agents[side.index()].observe(before, mv) {
             Ok(()) => {}
-            Err(e) if forfeits(&e) => return Ok(Some((side, Ending::Forfeit { reason: e.to_string() }))),
+            Err(e) if e.forfeits() => return Ok(Some((side, Ending::Forfeit { reason: e.to_string() }))),
             Err(e) => return Err(MatchError::Player(e)),
         }
     }
     Ok(None)
-}
-
-/// Whether a player's error loses it the game rather than stopping the match: the
-/// failures of an external engine (a crash, a time-out, a reply that is not a move, a
-/// refused move). An engine that cannot be started at all is a bad command line, and
-/// errors of the crate's own players are bugs or bad settings: those stop the match.
-fn forfeits(error: &PlayerError) -> bool {
-    match error {
-        PlayerError::Gtp(ClientError::Spawn { .. }) => false,
-        PlayerError::Gtp(_) | PlayerError::GtpMove { .. } => true,
-        _ => false,
-    }
 }
 
 /// What the games of a match have gathered so far, shared by the pool's threads.
