@@ -95,6 +95,7 @@ impl Driver for Dist {
         arenas: &mut [Arena],
         workers: &mut [CachePadded<Worker>],
     ) -> Vec<u64> {
+        let began = Instant::now();
         let world = SimpleCommunicator::world();
         let rank = world.rank() as usize;
         let split = job.params.partition.is_some();
@@ -134,6 +135,7 @@ impl Driver for Dist {
         exchange.withdraw(arena);
         let playouts = workers.iter().map(|w| w.playouts).sum();
         let summed = exchange.total(&world, arena, playouts);
+        learn_end_margin(job, began);
         // Set once: a job is run by one driver once.
         let _ = job.summed.set(summed);
         vec![playouts]
@@ -161,7 +163,7 @@ fn share_scheme<G: SearchGame>(
             let mut share = |tally: &mut Tally| {
                 // A round cut short: the budget, the clock or a proof stopped it.
                 let done = round.claimed() < u64::from(every);
-                let time_up = rank == 0 && deadline_passed(job);
+                let time_up = rank == 0 && time_up(job);
                 let stop = tally.share(exchange, world, arena, done, time_up, &mut pause);
                 check_panic(panic_rank, rank);
                 round.restart();
@@ -223,18 +225,18 @@ fn share_scheme<G: SearchGame>(
                     });
                 }
                 let period = Duration::from_millis(job.params.dist_period.into());
-                let deadline = job.stopper.deadline();
+                let stop_at = stop_time(job);
                 // ORDERING: Relaxed (both): a count read as a hint to share now; the joins
                 // synchronise the results.
                 let done = || finished.load(Ordering::Relaxed) as usize == threads;
                 loop {
                     let next = Instant::now() + period;
-                    while !done() && Instant::now() < next && deadline.is_none_or(|d| Instant::now() < d) {
+                    while !done() && Instant::now() < next && stop_at.is_none_or(|t| Instant::now() < t) {
                         std::thread::sleep(
                             Duration::from_millis(1).min(next.saturating_duration_since(Instant::now())),
                         );
                     }
-                    let time_up = rank == 0 && deadline_passed(job);
+                    let time_up = rank == 0 && time_up(job);
                     let stop = tally.share(exchange, world, arena, done(), time_up, &mut pause);
                     check_panic(panic_rank, rank);
                     if stop {
@@ -277,9 +279,43 @@ impl Tally {
     }
 }
 
-/// Whether the search's deadline, if any, has passed.
-fn deadline_passed<G: SearchGame>(job: &Job<'_, G>) -> bool {
-    job.stopper.deadline().is_some_and(|d| Instant::now() >= d)
+/// How long before its deadline a rank makes the share where rank 0 stops a timed
+/// search, in nanoseconds: the time the searches before took to end once stopped (the
+/// last share, the walks in flight, the totals), learnt move by move on each rank. A
+/// distributed search must be stopped early to end on time: its ranks stop together
+/// only at a share, which completes when the last of them joins it. The process's
+/// searches run one at a time, on the thread that initialised MPI.
+static END_MARGIN_NS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// When a timed search's ranks make their last share: the deadline less the learnt end
+/// margin.
+pub(super) fn stop_time<G: SearchGame>(job: &Job<'_, G>) -> Option<Instant> {
+    // ORDERING: Relaxed: written and read by the one MPI thread of the process.
+    let margin = Duration::from_nanos(END_MARGIN_NS.load(std::sync::atomic::Ordering::Relaxed));
+    job.stopper.deadline().map(|d| d.checked_sub(margin).unwrap_or(d))
+}
+
+/// Whether it is time for rank 0 to stop the search ([`stop_time`]).
+pub(super) fn time_up<G: SearchGame>(job: &Job<'_, G>) -> bool {
+    stop_time(job).is_some_and(|t| Instant::now() >= t)
+}
+
+/// Learns from a search that began at `began` and the clock stopped how long a search
+/// takes to end: half of its overrun of the deadline (or of what it ended early) moves
+/// the margin, which stays within a quarter of the time budget.
+fn learn_end_margin<G: SearchGame>(job: &Job<'_, G>, began: Instant) {
+    let (Some(deadline), Some(stop)) = (job.stopper.deadline(), stop_time(job)) else { return };
+    let ended = Instant::now();
+    if ended < stop {
+        return; // the budget or a proof stopped it
+    }
+    let nanos = |d: Duration| d.as_nanos() as i128;
+    let overrun = nanos(ended.saturating_duration_since(deadline)) - nanos(deadline.saturating_duration_since(ended));
+    let limit = nanos(deadline.saturating_duration_since(began)) / 4;
+    let margin = nanos(deadline - stop);
+    let learnt = (margin + overrun / 2).clamp(0, limit);
+    // ORDERING: Relaxed: as in `stop_time`.
+    END_MARGIN_NS.store(learnt as u64, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// The test switch [`PANIC_RANK_VAR`]: panics on the rank it names, after a share.

@@ -183,8 +183,11 @@ impl<'a, 'j, G: SearchGame, const SOLVER: bool> Split<'a, 'j, G, SOLVER> {
         let tree = &mut SharedTree(arena);
         let params = self.job.params;
         let period = Duration::from_millis(params.dist_period.into());
+        // A timed search: every rank shares at its stop time, where rank 0 says stop (a
+        // share completes only when every rank has joined it).
+        let stop_at = dist::stop_time(self.job);
         loop {
-            let next_share = Instant::now() + period;
+            let next_share = stop_at.map_or(Instant::now() + period, |t| t.min(Instant::now() + period));
             while !self.claims.over()
                 && match params.dist_every {
                     Some(every) => self.since_share < u64::from(every),
@@ -195,7 +198,7 @@ impl<'a, 'j, G: SearchGame, const SOLVER: bool> Split<'a, 'j, G, SOLVER> {
             }
             self.since_share = 0;
             self.book_in_flight(exchange);
-            let time_up = self.partition.rank == 0 && self.job.stopper.deadline().is_some_and(|d| Instant::now() >= d);
+            let time_up = self.partition.rank == 0 && dist::time_up(self.job);
             let (done, world) = (self.claims.over(), self.world);
             // While the collectives travel this rank goes on walking and serving.
             let stop = tally.share(exchange, world, arena, done, time_up, &mut |early| self.step(tree, true, early));
