@@ -26,7 +26,9 @@
 //! The collectives are non-blocking and polled with short sleeps, so a rank that waits
 //! for a slower one leaves its core to the workers. Every rank makes the same calls in
 //! the same order: the number of shares is decided by the all-reduce itself (stop when
-//! every rank's workers are done, or when rank 0's deadline has passed).
+//! every rank's workers are done, or when rank 0's deadline has passed). A timed search
+//! ends on time: every rank makes that last share early by the time the searches before
+//! took to end once stopped ([`stop_time`]).
 //!
 //! Counts stay exact: each rank books per node what it added from others (`foreign`) and
 //! what of its own it has sent (`sent`); at the end it takes the foreign part out again,
