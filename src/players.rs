@@ -415,6 +415,15 @@ impl PlayerSpec {
         }
     }
 
+    /// The search configuration of a distributed MCTS player (`mode=dist`), which every
+    /// MPI rank plays in lockstep.
+    pub fn distributed(&self) -> Option<&SearchConfig> {
+        match self {
+            PlayerSpec::Mcts(config) if config.mode() == crate::Mode::Dist => Some(config),
+            _ => None,
+        }
+    }
+
     /// The wall-clock budget per move, for the players that have one (`time-ms=`).
     pub fn time_budget(&self) -> Option<std::time::Duration> {
         match self {

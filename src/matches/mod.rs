@@ -156,24 +156,33 @@ impl MoveTimes {
     /// The summary of `samples` (milliseconds) and, for a player that searches, of its
     /// searches' `playouts` (one per sample, else ignored); `None` when there are no
     /// samples.
-    pub fn of(samples: Vec<f64>, playouts: Vec<u64>) -> Option<MoveTimes> {
+    pub fn of(mut samples: Vec<f64>, playouts: Vec<u64>) -> Option<MoveTimes> {
         let playouts = (playouts.len() == samples.len() && !samples.is_empty()).then(|| {
             let rates = samples.iter().zip(&playouts).map(|(&ms, &n)| n as f64 / (ms.max(1e-6) / 1e3)).collect();
-            let median_playouts = median(playouts.iter().map(|&n| n as f64).collect()) as u64;
-            MovePlayouts { median: median_playouts, median_per_second: median(rates) }
+            let counts = playouts.iter().map(|&n| n as f64).collect();
+            MovePlayouts { median: quantile(counts, 0.5) as u64, median_per_second: quantile(rates, 0.5) }
         });
-        let mut samples = samples;
         samples.sort_by(f64::total_cmp);
         let last = samples.len().checked_sub(1)?;
-        let at = |q: f64| samples[(last as f64 * q).round() as usize];
-        Some(MoveTimes { moves: samples.len(), median_ms: at(0.5), p99_ms: at(0.99), max_ms: samples[last], playouts })
+        Some(MoveTimes {
+            moves: samples.len(),
+            median_ms: nearest_rank(&samples, 0.5),
+            p99_ms: nearest_rank(&samples, 0.99),
+            max_ms: samples[last],
+            playouts,
+        })
     }
 }
 
-/// The median (nearest rank, the upper of two) of a non-empty sample.
-fn median(mut sample: Vec<f64>) -> f64 {
+/// The `q` quantile (nearest rank) of a non-empty sample.
+fn quantile(mut sample: Vec<f64>, q: f64) -> f64 {
     sample.sort_by(f64::total_cmp);
-    sample[sample.len() / 2]
+    nearest_rank(&sample, q)
+}
+
+/// The `q` quantile (nearest rank) of a non-empty sorted sample.
+fn nearest_rank(sorted: &[f64], q: f64) -> f64 {
+    sorted[((sorted.len() - 1) as f64 * q).round() as usize]
 }
 
 /// The outcome of a match.
@@ -372,11 +381,8 @@ fn play_game<G: Evaluate + SearchGame>(
 /// time budget and searches on one core.
 fn against_distributed<G: Game>(agent: Box<dyn Agent<G>>, spec: &PlayerSpec, other: &PlayerSpec) -> Box<dyn Agent<G>> {
     #[cfg(feature = "mpi")]
-    {
-        let distributed = |spec: &PlayerSpec| matches!(spec, PlayerSpec::Mcts(c) if c.mode() == crate::Mode::Dist);
-        if !distributed(spec) && distributed(other) {
-            return Box::new(crate::cluster::RankZeroAgent::new(agent));
-        }
+    if spec.distributed().is_none() && other.distributed().is_some() {
+        return Box::new(crate::cluster::RankZeroAgent::new(agent));
     }
     let _ = (spec, other);
     agent

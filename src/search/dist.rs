@@ -58,7 +58,9 @@ use mpi::traits::{Communicator, CommunicatorCollectives};
 use crate::cluster::ClusterError;
 use crate::games::{Move, Outcome, Player, SearchGame};
 use crate::sync::{AtomicBool, AtomicU32, Ordering};
+// A process-wide static: std's atomic (loom's cannot be built in a constant).
 use crate::tree::{Arena, Expansion, NodeId, Proof, SharedTree, Stats, TreeOps};
+use std::sync::atomic::AtomicU64 as StdAtomicU64;
 
 use super::drivers::{Driver, Job, Summed};
 use super::farm::{self, FarmStats};
@@ -165,7 +167,7 @@ fn share_scheme<G: SearchGame>(
             let mut share = |tally: &mut Tally| {
                 // A round cut short: the budget, the clock or a proof stopped it.
                 let done = round.claimed() < u64::from(every);
-                let time_up = rank == 0 && time_up(job);
+                let time_up = rank == 0 && past_stop_time(job);
                 let stop = tally.share(exchange, world, arena, done, time_up, &mut pause);
                 check_panic(panic_rank, rank);
                 round.restart();
@@ -238,7 +240,7 @@ fn share_scheme<G: SearchGame>(
                             Duration::from_millis(1).min(next.saturating_duration_since(Instant::now())),
                         );
                     }
-                    let time_up = rank == 0 && time_up(job);
+                    let time_up = rank == 0 && past_stop_time(job);
                     let stop = tally.share(exchange, world, arena, done(), time_up, &mut pause);
                     check_panic(panic_rank, rank);
                     if stop {
@@ -287,18 +289,18 @@ impl Tally {
 /// distributed search must be stopped early to end on time: its ranks stop together
 /// only at a share, which completes when the last of them joins it. The process's
 /// searches run one at a time, on the thread that initialised MPI.
-static END_MARGIN_NS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+static END_MARGIN_NS: StdAtomicU64 = StdAtomicU64::new(0);
 
 /// When a timed search's ranks make their last share: the deadline less the learnt end
 /// margin.
 pub(super) fn stop_time<G: SearchGame>(job: &Job<'_, G>) -> Option<Instant> {
     // ORDERING: Relaxed: written and read by the one MPI thread of the process.
-    let margin = Duration::from_nanos(END_MARGIN_NS.load(std::sync::atomic::Ordering::Relaxed));
+    let margin = Duration::from_nanos(END_MARGIN_NS.load(Ordering::Relaxed));
     job.stopper.deadline().map(|d| d.checked_sub(margin).unwrap_or(d))
 }
 
 /// Whether it is time for rank 0 to stop the search ([`stop_time`]).
-pub(super) fn time_up<G: SearchGame>(job: &Job<'_, G>) -> bool {
+pub(super) fn past_stop_time<G: SearchGame>(job: &Job<'_, G>) -> bool {
     stop_time(job).is_some_and(|t| Instant::now() >= t)
 }
 
@@ -317,7 +319,7 @@ fn learn_end_margin<G: SearchGame>(job: &Job<'_, G>, began: Instant) {
     let margin = nanos(deadline - stop);
     let learnt = (margin + overrun / 2).clamp(0, limit);
     // ORDERING: Relaxed: as in `stop_time`.
-    END_MARGIN_NS.store(learnt as u64, std::sync::atomic::Ordering::Relaxed);
+    END_MARGIN_NS.store(learnt as u64, Ordering::Relaxed);
 }
 
 /// The test switch [`PANIC_RANK_VAR`]: panics on the rank it names, after a share.

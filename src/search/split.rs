@@ -187,7 +187,8 @@ impl<'a, 'j, G: SearchGame, const SOLVER: bool> Split<'a, 'j, G, SOLVER> {
         // share completes only when every rank has joined it).
         let stop_at = dist::stop_time(self.job);
         loop {
-            let next_share = stop_at.map_or(Instant::now() + period, |t| t.min(Instant::now() + period));
+            let next_period = Instant::now() + period;
+            let next_share = stop_at.map_or(next_period, |t| t.min(next_period));
             while !self.claims.over()
                 && match params.dist_every {
                     Some(every) => self.since_share < u64::from(every),
@@ -198,7 +199,7 @@ impl<'a, 'j, G: SearchGame, const SOLVER: bool> Split<'a, 'j, G, SOLVER> {
             }
             self.since_share = 0;
             self.book_in_flight(exchange);
-            let time_up = self.partition.rank == 0 && dist::time_up(self.job);
+            let time_up = self.partition.rank == 0 && dist::past_stop_time(self.job);
             let (done, world) = (self.claims.over(), self.world);
             // While the collectives travel this rank goes on walking and serving.
             let stop = tally.share(exchange, world, arena, done, time_up, &mut |early| self.step(tree, true, early));

@@ -12,7 +12,7 @@ use parmcts::matches::{run_match_from, Ending, GameRecord, MatchConfig, Openings
 use parmcts::players::PlayerSpec;
 use parmcts::report::{MatchReport, MoveTimesReport, RecordLine};
 use parmcts::{with_game, ConnectFourBoard, Einstein, GameKind};
-use parmcts::{Mode, Player, SearchGame};
+use parmcts::{Player, SearchGame};
 
 use crate::common::{
     at_least_one, cluster_for, game_parser, out, parse_position, parse_spec, print_json, progress_bar, rank,
@@ -112,10 +112,7 @@ fn run_game<G: Evaluate + SearchGame>(args: &MatchArgs, start: impl Fn(u64) -> G
     at_least_one("--parallel-games", args.parallel_games as u64)?;
     // A distributed player (mode=dist): every rank plays the match in lockstep, its
     // searches together, one game at a time on this thread; rank 0 reports.
-    let dist = [&p1, &p2].into_iter().find_map(|spec| match spec {
-        PlayerSpec::Mcts(config) if config.mode() == Mode::Dist => Some(config),
-        _ => None,
-    });
+    let dist = [&p1, &p2].into_iter().find_map(PlayerSpec::distributed);
     let _cluster = match dist {
         Some(_) if args.parallel_games != 1 => {
             return Err(Failure::flag("--parallel-games", "must be 1 with a distributed player (mode=dist)"));
