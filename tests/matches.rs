@@ -86,6 +86,38 @@ fn records_alternate_colours_and_share_openings() {
     assert_ne!(records[0].opening, records[2].opening, "pairs differ");
 }
 
+/// `all:2` in Connect Four plays each of its 49 openings (7 x 7 first moves) in one pair
+/// of games, and then starts the list again; tic-tac-toe has 72 (9 x 8).
+#[test]
+fn all_openings_are_played_once_a_pair_in_turn() {
+    let records = std::sync::Mutex::new(Vec::new());
+    run_match(&ConnectFour::new(), &spec("random"), &spec("random"), &config(100, Openings::All(2)), |r, _| {
+        records.lock().unwrap().push(r.clone())
+    })
+    .unwrap();
+    let mut records = records.into_inner().unwrap();
+    records.sort_by_key(|r| r.index);
+    let openings: Vec<_> = records
+        .chunks(2)
+        .map(|pair| {
+            assert_eq!(pair[0].opening, pair[1].opening, "a pair shares its opening");
+            pair[0].opening.clone()
+        })
+        .collect();
+    let distinct: std::collections::HashSet<_> = openings[..49].iter().collect();
+    assert_eq!(distinct.len(), 49, "the first 49 pairs play 49 different openings");
+    assert_eq!(openings[49], openings[0], "then the list starts again");
+    assert!(openings.iter().all(|o| o.len() == 2));
+
+    let summary =
+        |openings| run_match(&TicTacToe::new(), &spec("random"), &spec("random"), &config(2, openings), |_, _| ());
+    assert!(summary(Openings::All(2)).is_ok());
+    let err = summary(Openings::All(9)).unwrap_err().to_string();
+    assert!(err.contains("no unfinished"), "{err}");
+    assert_eq!("all:3".parse::<Openings>(), Ok(Openings::All(3)));
+    assert!("all:x".parse::<Openings>().is_err());
+}
+
 /// Every move is timed and credited to the spec that made it: a timed MCTS player's
 /// moves take at least its budget, and the counts add up to the moves played.
 #[test]

@@ -13,7 +13,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::iter::{ParallelBridge, ParallelIterator};
 
 use crate::alphabeta::Evaluate;
-use crate::games::{random_below, Game, GameError, Outcome, Player, SearchGame};
+use crate::games::{random_below, Game, GameError, Move, Outcome, Player, SearchGame};
 use crate::players::{Agent, PlayerError, PlayerSpec};
 pub use stats::{BadSprt, Sprt, SprtVerdict, Tally};
 
@@ -24,7 +24,16 @@ pub enum Openings {
     Start,
     /// Each pair of games starts from the same `plies` random moves, colours swapped.
     Random(u32),
+    /// Every sequence of `plies` legal moves that leaves the game unfinished, in a fixed
+    /// order, one per pair of games (colours swapped), the list repeated: with games a
+    /// multiple of twice their number every opening is played equally, so the openings
+    /// drawn add no variance (with few openings, as Connect Four's 49 of 2 plies, a
+    /// random draw weighs some of them twice as much as others).
+    All(u32),
 }
+
+/// The most openings [`Openings::All`] enumerates.
+pub const MAX_ALL_OPENINGS: u64 = 100_000;
 
 /// An openings setting that is not `start` or `random:R`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,7 +41,7 @@ pub struct BadOpenings(pub String);
 
 impl std::fmt::Display for BadOpenings {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "--openings '{}': expected random:R (R plies) or start", self.0)
+        write!(f, "--openings '{}': expected random:R or all:R (R plies), or start", self.0)
     }
 }
 
@@ -41,6 +50,9 @@ impl std::error::Error for BadOpenings {}
 impl std::str::FromStr for Openings {
     type Err = BadOpenings;
     fn from_str(s: &str) -> Result<Openings, BadOpenings> {
+        if let Some(Ok(plies)) = s.strip_prefix("all:").map(str::parse::<u32>) {
+            return Ok(Openings::All(plies));
+        }
         match s.strip_prefix("random:").map(str::parse::<u32>) {
             _ if s == "start" || s == "none" => Ok(Openings::Start),
             Some(Ok(plies)) => Ok(Openings::Random(plies)),
@@ -211,6 +223,11 @@ pub enum MatchError {
         /// The plies asked for.
         plies: u32,
     },
+    /// `all:R` asked for more openings than [`MAX_ALL_OPENINGS`].
+    TooManyOpenings {
+        /// The plies asked for.
+        plies: u32,
+    },
     /// A move of the random opening that the rules refuse.
     IllegalMove {
         /// The move, in the game's notation.
@@ -235,6 +252,9 @@ impl std::fmt::Display for MatchError {
             MatchError::ZeroGames => write!(f, "--games must be at least 1"),
             MatchError::ZeroParallelGames => write!(f, "--parallel-games must be at least 1"),
             MatchError::NoOpening { plies } => write!(f, "no unfinished random opening of {plies} plies found"),
+            MatchError::TooManyOpenings { plies } => {
+                write!(f, "--openings all:{plies}: more than {MAX_ALL_OPENINGS} openings; use random:{plies}")
+            }
             MatchError::IllegalMove { mv, reason } => write!(f, "a player chose an illegal move '{mv}': {reason}"),
             MatchError::Player(e) => e.fmt(f),
             MatchError::ThreadPool { threads, reason } => {
@@ -269,6 +289,53 @@ fn random_opening<G: Game>(start: &G, plies: u32, seed: u64) -> Result<(G, Vec<S
     Err(MatchError::NoOpening { plies })
 }
 
+/// Opening `n` (counted modulo their number) of [`Openings::All`]: the sequences of
+/// `plies` legal moves that leave the game unfinished, in the order of the moves' lists.
+fn nth_opening<G: Game>(start: &G, plies: u32, n: u64) -> Result<(G, Vec<String>), MatchError> {
+    /// Walks the sequences below `game` in order: counts them into `seen`, and stops at
+    /// the one numbered `want` (filling `line`), or once `seen` passes the cap.
+    fn walk<G: Game>(game: &G, left: u32, want: u64, seen: &mut u64, line: &mut Vec<Move>) -> bool {
+        if game.outcome().is_some() {
+            return false;
+        }
+        let moves = game.legal_moves();
+        let moves = moves.as_ref();
+        if left == 0 || moves.is_empty() {
+            *seen += 1;
+            return *seen - 1 == want;
+        }
+        for &mv in moves {
+            let mut next = game.clone();
+            next.play_unchecked(mv);
+            line.push(mv);
+            if walk(&next, left - 1, want, seen, line) {
+                return true;
+            }
+            line.pop();
+            if *seen > MAX_ALL_OPENINGS {
+                return false;
+            }
+        }
+        false
+    }
+    let (mut count, mut line) = (0, Vec::new());
+    walk(start, plies, u64::MAX, &mut count, &mut line);
+    match count {
+        0 => return Err(MatchError::NoOpening { plies }),
+        c if c > MAX_ALL_OPENINGS => return Err(MatchError::TooManyOpenings { plies }),
+        _ => {}
+    }
+    let mut seen = 0;
+    walk(start, plies, n % count, &mut seen, &mut line);
+    let mut game = start.clone();
+    let mut text = Vec::with_capacity(line.len());
+    for mv in line {
+        text.push(game.format_move(mv));
+        game.play_unchecked(mv);
+    }
+    Ok((game, text))
+}
+
 /// Distinguishes the referee's dice from the openings' and players' generators.
 const DICE_SEEDS: u64 = 0xD1CE_D1CE_0BAD_5EED;
 
@@ -286,6 +353,7 @@ fn play_game<G: Evaluate + SearchGame>(
     let (mut game, opening) = match config.openings {
         Openings::Start => (start.clone(), Vec::new()),
         Openings::Random(plies) => random_opening(start, plies, config.seed ^ (index / 2).wrapping_mul(0x9E37_79B9))?,
+        Openings::All(plies) => nth_opening(start, plies, index / 2)?,
     };
     // agents[0] moves for Player::One.
     let seed = config.seed.wrapping_add(index.wrapping_mul(1_000_003));

@@ -28,7 +28,9 @@ pub struct LadderArgs {
     /// Games per rung (colours alternate).
     #[arg(long, default_value_t = 200)]
     games: u64,
-    /// `start`, or `random:R`: each pair of games starts from the same R random plies.
+    /// `start`; `random:R`: each pair of games starts from the same R random plies; or
+    /// `all:R`: every opening of R plies in turn, one per pair (games a multiple of twice
+    /// their number play each equally).
     #[arg(long, default_value = "random:4")]
     openings: String,
     /// Games played at the same time.
