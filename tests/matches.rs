@@ -68,15 +68,21 @@ fn mcts_beats_depth_1_alphabeta_at_connect4() {
     assert!(t.score_ci95().0 > 0.5, "the whole interval lies above 50 %: {:?}", t.score_ci95());
 }
 
-#[test]
-fn records_alternate_colours_and_share_openings() {
+/// The records of a Connect Four match of random players, in the order of the games.
+fn connect4_records(games: u64, openings: Openings) -> Vec<GameRecord> {
     let records = std::sync::Mutex::new(Vec::new());
-    run_match(&ConnectFour::new(), &spec("random"), &spec("random"), &config(8, Openings::Random(4)), |r, _| {
+    run_match(&ConnectFour::new(), &spec("random"), &spec("random"), &config(games, openings), |r, _| {
         records.lock().unwrap().push(r.clone())
     })
     .unwrap();
     let mut records = records.into_inner().unwrap();
     records.sort_by_key(|r| r.index);
+    records
+}
+
+#[test]
+fn records_alternate_colours_and_share_openings() {
+    let records = connect4_records(8, Openings::Random(4));
     assert_eq!(records.len(), 8);
     for pair in records.chunks(2) {
         assert!(pair[0].p1_first && !pair[1].p1_first, "colours alternate");
@@ -90,13 +96,7 @@ fn records_alternate_colours_and_share_openings() {
 /// of games, and then starts the list again; tic-tac-toe has 72 (9 x 8).
 #[test]
 fn all_openings_are_played_once_a_pair_in_turn() {
-    let records = std::sync::Mutex::new(Vec::new());
-    run_match(&ConnectFour::new(), &spec("random"), &spec("random"), &config(100, Openings::All(2)), |r, _| {
-        records.lock().unwrap().push(r.clone())
-    })
-    .unwrap();
-    let mut records = records.into_inner().unwrap();
-    records.sort_by_key(|r| r.index);
+    let records = connect4_records(100, Openings::All(2));
     let openings: Vec<_> = records
         .chunks(2)
         .map(|pair| {

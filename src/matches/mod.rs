@@ -35,7 +35,7 @@ pub enum Openings {
 /// The most openings [`Openings::All`] enumerates.
 pub const MAX_ALL_OPENINGS: u64 = 100_000;
 
-/// An openings setting that is not `start` or `random:R`.
+/// An openings setting that is not `start`, `random:R` or `all:R`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BadOpenings(pub String);
 
