@@ -67,6 +67,25 @@ fn connect4_blocks_an_immediate_loss() {
     }
 }
 
+/// A search whose deadline passes before its first playout (a loaded host, a budget spent
+/// elsewhere) still looks at each root move once on average before the clock stops it,
+/// rather than ending with no playouts and playing the first move in the list; a playout
+/// budget below that floor still stops it.
+#[test]
+fn a_deadline_passed_before_the_first_playout_still_leaves_a_floor_of_playouts() {
+    let root = ConnectFour::parse_position("173757").unwrap();
+    for mode in [Mode::Sequential, Mode::TreeParallel, Mode::RootParallel, Mode::Synced] {
+        let threads = if mode == Mode::Sequential { 1 } else { 2 };
+        let timed = SearchConfig::builder().time(std::time::Duration::from_nanos(1)).mode(mode).threads(threads);
+        let result = run_checked(&root, timed.seed(8).build().unwrap());
+        assert!(result.playouts >= 7, "{mode}: {} playouts", result.playouts);
+        assert_eq!(root.format_move(result.best_move.unwrap()), "7", "{mode}: the block");
+        let capped =
+            SearchConfig::builder().time(std::time::Duration::from_nanos(1)).playouts(3).mode(Mode::Sequential);
+        assert_eq!(run_checked(&root, capped.build().unwrap()).playouts, 3);
+    }
+}
+
 #[test]
 fn same_seed_same_result_in_every_mode() {
     let root = ConnectFour::parse_position("4453").unwrap();

@@ -220,7 +220,8 @@ impl Search {
             let why = format!("implicit needs an evaluator, and {} has none by default (give eval=)", G::NAME);
             return Err(SearchError::Evaluation(why));
         }
-        let needed = 1 + root.legal_moves().as_ref().len() as u64;
+        let root_moves = root.legal_moves().as_ref().len() as u64;
+        let needed = 1 + root_moves;
         let nodes = self.arenas[0].capacity() as u64;
         if needed > nodes {
             return Err(ConfigError::ArenaTooSmall { nodes, needed }.into());
@@ -251,7 +252,7 @@ impl Search {
             result.proof = Proof::from_half_points(solved.outcome.half_points(root.side_to_move()));
             return Ok(result);
         }
-        let stopper = Stopper::new(cfg.playouts, cfg.time.map(|t| start + t), params.solver);
+        let stopper = Stopper::new(cfg.playouts, cfg.time.map(|t| start + t), root_moves, params.solver);
         // Padded: each worker writes its generator state on every random draw, and two
         // workers sharing a cache line made 2-thread tree search slower than 1 thread.
         // A distributed search's processes each seed from (seed, rank).

@@ -21,13 +21,18 @@ use super::iteration::Worker;
 pub(crate) const CHUNK: u64 = 16;
 
 /// The one place that decides when a search stops: its playout budget is spent, its
-/// deadline has passed, or (with the solver) some worker's root is proven, which stops
-/// every worker of the search.
+/// deadline has passed (once the root has its floor of visits), or (with the solver)
+/// some worker's root is proven, which stops every worker of the search.
 #[derive(Debug)]
 pub(crate) struct Stopper {
     /// Playouts the whole search may run.
     playouts: u64,
     deadline: Option<Instant>,
+    /// Root visits below which the deadline does not stop the search: a search whose
+    /// threads got no CPU before the deadline (a loaded host, a deadline already spent
+    /// on tree reuse) still looks at each root move once on average, rather than ending
+    /// with no playouts and playing the first move in the list.
+    floor: u64,
     /// Whether proven roots stop the search (MCTS-Solver).
     solver: bool,
     /// Set once a worker finds its root proven.
@@ -36,9 +41,11 @@ pub(crate) struct Stopper {
 
 impl Stopper {
     /// A stopper for `playouts` playouts (`None`: [`MAX_PLAYOUTS`]) until `deadline`,
-    /// stopping at a proven root when `solver` is on.
-    pub fn new(playouts: Option<u64>, deadline: Option<Instant>, solver: bool) -> Stopper {
-        Stopper { playouts: playouts.unwrap_or(MAX_PLAYOUTS), deadline, solver, proven: AtomicBool::new(false) }
+    /// stopping at a proven root when `solver` is on. The deadline stops no tree whose
+    /// root has fewer than `floor` visits (the playout budget still does).
+    pub fn new(playouts: Option<u64>, deadline: Option<Instant>, floor: u64, solver: bool) -> Stopper {
+        let playouts = playouts.unwrap_or(MAX_PLAYOUTS);
+        Stopper { playouts, deadline, floor, solver, proven: AtomicBool::new(false) }
     }
 
     /// Share `index` of `parts` of the playout budget, for a worker that owns it (the
@@ -76,7 +83,10 @@ impl Stopper {
     /// stop), drawn from `budget`.
     #[inline]
     pub fn next_chunk<T: TreeOps, B: Budget>(&self, tree: &mut T, budget: &mut B) -> u64 {
-        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+        // The root's visits are read only once the deadline has passed: off the hot path.
+        if self.deadline.is_some_and(|d| Instant::now() >= d)
+            && u64::from(tree.stats(NodeId::ROOT).visits) >= self.floor
+        {
             return 0;
         }
         if self.solver {
@@ -263,7 +273,7 @@ mod tests {
 
     #[test]
     fn shares_add_up_to_the_budget() {
-        let stopper = Stopper::new(Some(10), None, false);
+        let stopper = Stopper::new(Some(10), None, 0, false);
         let shares: Vec<u64> = (0..3).map(|i| stopper.share(i, 3).0).collect();
         assert_eq!(shares, [4, 3, 3]);
         let shared = stopper.shared();
