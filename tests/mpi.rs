@@ -172,6 +172,21 @@ fn rank_zero_clock_stops_a_timed_search_on_every_rank() {
     }
 }
 
+/// A 1 ms budget passes while rank 0 waits for the others to start (the agreement on the
+/// root): the clock then stops no search whose root has fewer visits than it has moves, so
+/// every scheme still gives each of Connect Four's 7 root moves a playout on average.
+#[test]
+fn a_deadline_passed_before_the_first_share_still_leaves_a_floor_of_playouts() {
+    for scheme in ["share", "farm", "split"] {
+        let mut args = search_args("connect4", &["--time-ms", "1"], "1", "3");
+        args.extend(["--dist-scheme", scheme]);
+        let reports = ranks(&format!("floor-{scheme}"), 2, &[], &args);
+        check_agreement(&reports, None);
+        let playouts = reports[0]["playouts"].as_u64().unwrap();
+        assert!(playouts >= 7, "{scheme}: {playouts} playouts");
+    }
+}
+
 #[test]
 fn a_panic_on_one_rank_ends_the_job() {
     let start = Instant::now();

@@ -167,7 +167,7 @@ fn share_scheme<G: SearchGame>(
             let mut share = |tally: &mut Tally| {
                 // A round cut short: the budget, the clock or a proof stopped it.
                 let done = round.claimed() < u64::from(every);
-                let time_up = rank == 0 && past_stop_time(job);
+                let time_up = rank == 0 && past_stop_time(job, &mut SharedTree(arena));
                 let stop = tally.share(exchange, world, arena, done, time_up, &mut pause);
                 check_panic(panic_rank, rank);
                 round.restart();
@@ -240,7 +240,7 @@ fn share_scheme<G: SearchGame>(
                             Duration::from_millis(1).min(next.saturating_duration_since(Instant::now())),
                         );
                     }
-                    let time_up = rank == 0 && past_stop_time(job);
+                    let time_up = rank == 0 && past_stop_time(job, &mut SharedTree(arena));
                     let stop = tally.share(exchange, world, arena, done(), time_up, &mut pause);
                     check_panic(panic_rank, rank);
                     if stop {
@@ -299,9 +299,10 @@ pub(super) fn stop_time<G: SearchGame>(job: &Job<'_, G>) -> Option<Instant> {
     job.stopper.deadline().map(|d| d.checked_sub(margin).unwrap_or(d))
 }
 
-/// Whether it is time for rank 0 to stop the search ([`stop_time`]).
-pub(super) fn past_stop_time<G: SearchGame>(job: &Job<'_, G>) -> bool {
-    stop_time(job).is_some_and(|t| Instant::now() >= t)
+/// Whether it is time for rank 0 to stop the search ([`stop_time`]), its root (`tree`'s)
+/// having the visits below which a deadline stops nothing ([`Stopper`]'s floor).
+pub(super) fn past_stop_time<G: SearchGame, T: TreeOps>(job: &Job<'_, G>, tree: &mut T) -> bool {
+    stop_time(job).is_some_and(|t| Instant::now() >= t) && job.stopper.floor_reached(tree)
 }
 
 /// Learns from a search that began at `began` and the clock stopped how long a search

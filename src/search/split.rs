@@ -192,14 +192,15 @@ impl<'a, 'j, G: SearchGame, const SOLVER: bool> Split<'a, 'j, G, SOLVER> {
             while !self.claims.over()
                 && match params.dist_every {
                     Some(every) => self.since_share < u64::from(every),
-                    None => Instant::now() < next_share,
+                    // Past the stop time, it walks on until the root has its floor of visits.
+                    None => Instant::now() < next_share || !self.job.stopper.floor_reached(tree),
                 }
             {
                 self.step(tree, true, &mut exchange.early);
             }
             self.since_share = 0;
             self.book_in_flight(exchange);
-            let time_up = self.partition.rank == 0 && dist::past_stop_time(self.job);
+            let time_up = self.partition.rank == 0 && dist::past_stop_time(self.job, tree);
             let (done, world) = (self.claims.over(), self.world);
             // While the collectives travel this rank goes on walking and serving.
             let stop = tally.share(exchange, world, arena, done, time_up, &mut |early| self.step(tree, true, early));

@@ -79,14 +79,17 @@ impl Stopper {
         SharedBudget { claimed: CachePadded::new(AtomicU64::new(0)), limit: self.playouts }
     }
 
+    /// Whether `tree`'s root has the visits below which the deadline stops nothing.
+    pub fn floor_reached<T: TreeOps>(&self, tree: &mut T) -> bool {
+        u64::from(tree.stats(NodeId::ROOT).visits) >= self.floor
+    }
+
     /// How many iterations the worker on `tree` may run next (at most [`CHUNK`]; 0:
     /// stop), drawn from `budget`.
     #[inline]
     pub fn next_chunk<T: TreeOps, B: Budget>(&self, tree: &mut T, budget: &mut B) -> u64 {
         // The root's visits are read only once the deadline has passed: off the hot path.
-        if self.deadline.is_some_and(|d| Instant::now() >= d)
-            && u64::from(tree.stats(NodeId::ROOT).visits) >= self.floor
-        {
+        if self.deadline.is_some_and(|d| Instant::now() >= d) && self.floor_reached(tree) {
             return 0;
         }
         if self.solver {
