@@ -121,7 +121,8 @@ search_settings! {
     /// Stop after this many playouts (at most 2^31 - 1).
     playouts("playouts", "N", "100000 in `search`, 10000 in an mcts player spec"): Option<u64> = None;
         set(playouts: u64) => Some(playouts); text u64;
-    /// Stop after this much wall time (milliseconds as text).
+    /// Stop after this much wall time, in milliseconds (not before the root has a visit per move).
+    /// (A search that got no CPU before its deadline still looks at each move.)
     time("time-ms", "MS", "none"): Option<Duration> = None;
         set(time: Duration) => Some(time); text Duration;
     /// UCB1 exploration constant C (stored as a 32-bit float).
