@@ -26,6 +26,8 @@
 //!   over the game, with its time controls.
 //! * [`quality`]: move quality against the exact Connect Four solver (the fraction of
 //!   moves that keep a won or drawn position's class, on Pons's benchmark files).
+//! * [`review`]: where a match's Connect Four games were decided (every position of its
+//!   records from a given ply solved, each value-losing move charged to its player).
 //! * `cluster` (the `mpi` feature): MPI for the distributed search (`mode=dist`, one
 //!   process per machine under `mpirun`).
 //!
@@ -54,6 +56,7 @@ pub mod players;
 mod policy;
 pub mod quality;
 pub mod report;
+pub mod review;
 pub mod scale;
 pub mod search;
 pub mod solver;

@@ -644,6 +644,59 @@ fn quality_json_and_bad_positions() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `parmcts review`: a match's records judged by the solver, the report's counts
+/// consistent with the games, and bad input rejected with exit code 2.
+#[test]
+fn review_json_and_bad_records() {
+    let dir = std::env::temp_dir().join(format!("parmcts-cli-review-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let records = dir.join("games.jsonl");
+    let records = records.to_str().unwrap();
+    let m = json(&[
+        "match",
+        "--game",
+        "connect4",
+        "--p1",
+        "mcts:playouts=400",
+        "--p2",
+        "mcts:playouts=100",
+        "--games",
+        "4",
+        "--openings",
+        "all:2",
+        "--seed",
+        "5",
+        "--records",
+        records,
+        "--json",
+    ]);
+    assert_eq!(m["games"].as_u64(), Some(4));
+    let v =
+        json(&["review", "--game", "connect4", "--records", records, "--from-ply", "22", "--parallel", "2", "--json"]);
+    assert_eq!((v["games"].as_u64(), v["from_ply"].as_u64()), (Some(4), Some(22)));
+    assert_eq!(v["players"], serde_json::json!(["mcts:playouts=400", "mcts:playouts=100"]));
+    let judged = v["judged"].as_u64().unwrap();
+    assert!(judged > 0, "some game reached ply 22: {v}");
+    let outcomes: u64 =
+        v["outcomes"].as_array().unwrap().iter().flat_map(|r| r.as_array().unwrap()).map(|x| x.as_u64().unwrap()).sum();
+    assert_eq!(outcomes, judged);
+    assert_eq!(v["verdicts"].as_array().unwrap().len() as u64, judged);
+    let errors: u64 = v["errors"].as_array().unwrap().iter().map(|x| x.as_u64().unwrap()).sum();
+    let charged: usize = v["verdicts"].as_array().unwrap().iter().map(|g| g["errors"].as_array().unwrap().len()).sum();
+    assert_eq!(errors, charged as u64);
+    let text = parmcts(&["review", "--game", "connect4", "--records", records, "--from-ply", "22"]);
+    assert!(text.status.success() && String::from_utf8_lossy(&text.stdout).contains("value-losing moves of p1"));
+
+    let bad = dir.join("bad.jsonl");
+    std::fs::write(&bad, "{}\n").unwrap();
+    rejects(&["review", "--game", "connect4", "--records", bad.to_str().unwrap()], "bad.jsonl, line 1");
+    rejects(&["review", "--game", "connect4", "--records", "/nonexistent/records"], "/nonexistent/records");
+    rejects(&["review", "--game", "connect4", "--records", records, "--parallel", "0"], "--parallel");
+    rejects(&["review", "--game", "connect4", "--records", records, "--tt-entries", "0"], "--tt-entries");
+    rejects(&["review", "--game", "othello", "--records", records], "connect4");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `parmcts train-network` writes a network that `eval=FILE` and `alphabeta:eval=FILE`
 /// read for its game and refuse for another, with exit code 2.
 #[test]

@@ -18,6 +18,7 @@ mod perft;
 mod play;
 mod plots;
 mod quality;
+mod review;
 mod scale;
 mod search;
 mod solve;
@@ -64,6 +65,8 @@ enum Command {
     Model(Box<model::ModelArgs>),
     /// Move quality: how often a player's move keeps a Connect Four position's exact class.
     Quality(Box<quality::QualityArgs>),
+    /// Where a match's Connect Four games were decided: each move judged by the exact solver.
+    Review(Box<review::ReviewArgs>),
     /// Fit move-feature gammas (Bradley-Terry, Coulom's MM) to a teacher's choices.
     TrainWeights(train::TrainArgs),
     /// Learn an n-tuple network position evaluator by TD(0) self-play.
@@ -87,6 +90,7 @@ fn main() -> ExitCode {
         Command::Scale(args) => scale::run(&args),
         Command::Model(args) => model::run(&args),
         Command::Quality(args) => quality::run(&args),
+        Command::Review(args) => review::run(&args),
         Command::TrainWeights(args) => train::run(&args),
         Command::TrainNetwork(args) => train_network::run(&args),
     };
