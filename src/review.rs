@@ -330,7 +330,7 @@ pub fn review(
 
 /// Which spec (0: `p1`, 1: `p2`) makes the move after `ply` plies.
 fn spec_of(game: &ReviewGame, ply: usize) -> usize {
-    let first_moves = ply % 2 == 0;
+    let first_moves = ply.is_multiple_of(2);
     usize::from(first_moves != game.p1_first)
 }
 
@@ -352,14 +352,14 @@ fn judge(game: &ReviewGame, from_ply: usize, solver: &mut Solver) -> Result<Game
             reason: format!("{}: not a Connect Four game", game.sequence),
         })?;
         let (score, _) = solver.solve_score(&position, true).map_err(ReviewError::Solver)?;
-        let first_to_move = ply % 2 == 0;
+        let first_to_move = ply.is_multiple_of(2);
         classes.push(if first_to_move { score.signum() } else { -score.signum() });
     }
     classes.push(game.first_result);
     verdict.first_class = Some(classes[0]);
     for (i, pair) in classes.windows(2).enumerate() {
         let ply = from_ply + i;
-        let mover = if ply % 2 == 0 { 1 } else { -1 };
+        let mover = if ply.is_multiple_of(2) { 1 } else { -1 };
         if (pair[1] - pair[0]) * mover < 0 {
             verdict.errors.push(ply);
         }

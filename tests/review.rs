@@ -86,7 +86,7 @@ fn thrown_away_classes_are_charged_to_the_spec_that_threw_them() {
         let (record, thrown) = play_out(start, &[0, 3], p1_first, &mut solver);
         for ply in thrown {
             // The first player moves at even plies.
-            let spec = usize::from((ply % 2 == 0) != p1_first);
+            let spec = usize::from((ply.is_multiple_of(2)) != p1_first);
             expected[spec] += 1;
         }
         starts.push(start.len());
