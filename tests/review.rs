@@ -70,7 +70,7 @@ fn perfect_games_have_no_value_losing_move_and_end_as_solved() {
         let report = review(&games, &config, |_| {}).unwrap();
         assert_eq!(report.judged, 1);
         assert_eq!(report.errors, [0, 0], "{start}: {report:?}");
-        assert_eq!(report.as_theory(), 1, "{start}: a perfect game ends as solved: {:?}", report.outcomes);
+        assert_eq!(report.as_solved(), 1, "{start}: a perfect game ends as solved: {:?}", report.outcomes);
     }
 }
 

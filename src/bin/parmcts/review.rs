@@ -84,8 +84,8 @@ fn print_text(r: &ReviewReport) {
         out!("  {name:<22} {:>7} {:>7} {:>7}", row[0], row[1], row[2]);
     }
     if r.judged > 0 {
-        let share = r.as_theory() as f64 / r.judged as f64;
-        out!("results as with perfect play: {}/{} = {share:.3}", r.as_theory(), r.judged);
+        let share = r.as_solved() as f64 / r.judged as f64;
+        out!("results as perfect play from ply {} gives: {}/{} = {share:.3}", r.from_ply, r.as_solved(), r.judged);
     }
     for (spec, name) in ["p1", "p2"].iter().enumerate() {
         out!("value-losing moves of {name}: {} of {} moves judged", r.errors[spec], r.moves[spec]);
