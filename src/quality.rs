@@ -434,29 +434,54 @@ pub fn measure_with(
     if config.parallel == 0 {
         return Err(QualityError::ZeroParallel);
     }
+    let verdicts = map_with_solvers(
+        positions,
+        config.parallel,
+        config.tt_entries,
+        QualityError::Solver,
+        |threads, reason| QualityError::ThreadPool { threads, reason },
+        |solver, index, position| {
+            let verdict = judge(position, solver, || make_player(player_seed(config.seed, index)))?;
+            on_position(&verdict);
+            Ok(verdict)
+        },
+    )?;
+    Ok(QualityReport::new(player, config.seed, &verdicts))
+}
+
+/// Maps `items` on `parallel` worker threads (at most one per item), each with its own
+/// solver of `tt_entries` entries; `f` gets the solver, the item's index and the item.
+/// The harnesses of this module and [`crate::review`] judge with it.
+///
+/// # Errors
+/// `solver_error` when a table cannot be allocated (checked once before any work),
+/// `pool_error(threads, why)` when the threads cannot start, and the first error of `f`.
+pub(crate) fn map_with_solvers<T: Sync, R: Send, E: Send>(
+    items: &[T],
+    parallel: usize,
+    tt_entries: usize,
+    solver_error: impl Fn(SolveError) -> E + Sync,
+    pool_error: impl FnOnce(usize, String) -> E,
+    f: impl Fn(&mut Solver, usize, &T) -> Result<R, E> + Sync,
+) -> Result<Vec<R>, E> {
     // Fail early on a table that cannot be allocated, with the error the workers would give.
-    Solver::new(config.tt_entries).map_err(QualityError::Solver)?;
-    let threads = config.parallel.min(positions.len().max(1));
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| QualityError::ThreadPool { threads, reason: e.to_string() })?;
-    let verdicts: Vec<Verdict> = pool.install(|| {
-        positions
+    Solver::new(tt_entries).map_err(&solver_error)?;
+    let threads = parallel.min(items.len().max(1));
+    let pool =
+        rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| pool_error(threads, e.to_string()))?;
+    pool.install(|| {
+        items
             .par_iter()
             .enumerate()
             .map_init(
-                || Solver::new(config.tt_entries),
-                |solver, (index, position)| {
-                    let solver = solver.as_mut().map_err(|e| QualityError::Solver(e.clone()))?;
-                    let verdict = judge(position, solver, || make_player(player_seed(config.seed, index)))?;
-                    on_position(&verdict);
-                    Ok(verdict)
+                || Solver::new(tt_entries),
+                |solver, (index, item)| {
+                    let solver = solver.as_mut().map_err(|e| solver_error(e.clone()))?;
+                    f(solver, index, item)
                 },
             )
-            .collect::<Result<_, QualityError>>()
-    })?;
-    Ok(QualityReport::new(player, config.seed, &verdicts))
+            .collect()
+    })
 }
 
 /// Solves `position`, lets a player from `make_player` move (unless it is lost) and

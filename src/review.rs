@@ -30,13 +30,14 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
 
-use rayon::iter::{IntoParallelRefIterator, ParallelIterator};
 use serde::{Deserialize, Serialize};
 
 use crate::games::{ConnectFour, Game, Outcome};
+use crate::quality::map_with_solvers;
 use crate::solver::connect4::{SolveError, Solver, DEFAULT_TT_ENTRIES};
 
 /// Plies per band of [`ReviewReport::errors_by_ply`].
@@ -272,26 +273,18 @@ pub fn review(
     if config.parallel == 0 {
         return Err(ReviewError::ZeroParallel);
     }
-    Solver::new(config.tt_entries).map_err(ReviewError::Solver)?;
-    let threads = config.parallel.min(games.len().max(1));
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| ReviewError::ThreadPool { threads, reason: e.to_string() })?;
-    let verdicts: Vec<GameVerdict> = pool.install(|| {
-        games
-            .par_iter()
-            .map_init(
-                || Solver::new(config.tt_entries),
-                |solver, game| {
-                    let solver = solver.as_mut().map_err(|e| ReviewError::Solver(e.clone()))?;
-                    let verdict = judge(game, config.from_ply, solver)?;
-                    on_game(&verdict);
-                    Ok(verdict)
-                },
-            )
-            .collect::<Result<_, ReviewError>>()
-    })?;
+    let verdicts = map_with_solvers(
+        games,
+        config.parallel,
+        config.tt_entries,
+        ReviewError::Solver,
+        |threads, reason| ReviewError::ThreadPool { threads, reason },
+        |solver, _, game| {
+            let verdict = judge(game, config.from_ply, solver)?;
+            on_game(&verdict);
+            Ok(verdict)
+        },
+    )?;
     let mut report = ReviewReport {
         game: ConnectFour::NAME,
         players: games.first().map_or_else(Default::default, |g| g.players.clone()),
@@ -304,6 +297,7 @@ pub fn review(
         errors_by_ply: Vec::new(),
         verdicts: Vec::new(),
     };
+    let mut bands: BTreeMap<usize, [u64; 2]> = BTreeMap::new();
     for (game, verdict) in games.iter().zip(verdicts) {
         let Some(first_class) = verdict.first_class else { continue };
         report.judged += 1;
@@ -318,15 +312,11 @@ pub fn review(
         for &ply in &verdict.errors {
             let spec = spec_of(game, ply);
             report.errors[spec] += 1;
-            let band = config.from_ply + (ply - config.from_ply) / PLY_BAND * PLY_BAND;
-            match report.errors_by_ply.iter_mut().find(|b| b.0 == band) {
-                Some(b) => *[&mut b.1, &mut b.2][spec] += 1,
-                None => report.errors_by_ply.push((band, u64::from(spec == 0), u64::from(spec == 1))),
-            }
+            bands.entry(config.from_ply + (ply - config.from_ply) / PLY_BAND * PLY_BAND).or_default()[spec] += 1;
         }
         report.verdicts.push(verdict);
     }
-    report.errors_by_ply.sort_unstable();
+    report.errors_by_ply = bands.into_iter().map(|(band, [p1, p2])| (band, p1, p2)).collect();
     Ok(report)
 }
 
@@ -347,15 +337,17 @@ fn judge(game: &ReviewGame, from_ply: usize, solver: &mut Solver) -> Result<Game
     // The first player's class of the position after each ply from `from_ply` on (none
     // is finished: the records' sequences were checked), then the game's result.
     let mut classes = Vec::with_capacity(sequence.len() - from_ply + 1);
+    let malformed = |_| ReviewError::Malformed {
+        source: "records".to_string(),
+        line: game.line,
+        reason: format!("{}: not a Connect Four game", game.sequence),
+    };
+    let mut position = ConnectFour::parse_position(&game.sequence[..from_ply]).map_err(malformed)?;
     for ply in from_ply..sequence.len() {
-        let position = ConnectFour::parse_position(&game.sequence[..ply]).map_err(|_| ReviewError::Malformed {
-            source: "records".to_string(),
-            line: game.line,
-            reason: format!("{}: not a Connect Four game", game.sequence),
-        })?;
         let (score, _) = solver.solve_score(&position, true).map_err(ReviewError::Solver)?;
         let first_to_move = ply.is_multiple_of(2);
         classes.push(if first_to_move { score.signum() } else { -score.signum() });
+        position.play_sequence(&game.sequence[ply..=ply]).map_err(malformed)?;
     }
     classes.push(game.first_result);
     verdict.first_class = Some(classes[0]);
