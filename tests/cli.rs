@@ -334,7 +334,25 @@ fn train_weights_writes_a_file_searches_load() {
     let weights = format!("--weights={out}");
     rejects(&["search", "--game", "connect4", "--playouts", "100", &weights], "othello");
     rejects(&["search", "--game", "othello", "--playouts", "100", "--weights", "/nonexistent.json"], "nonexistent");
-    rejects(&["train-weights", "--game", "connect4"], "move features");
+    rejects(&["train-weights", "--game", "hex"], "move features");
+    // Connect Four's features are its action values' six cell classes.
+    let c4 = dir.join("c4.json");
+    let c4 = c4.to_str().unwrap();
+    let v = json(&[
+        "train-weights",
+        "--game",
+        "connect4",
+        "--games",
+        "4",
+        "--teacher",
+        "alphabeta:depth=2",
+        "--out",
+        c4,
+        "--json",
+    ]);
+    assert_eq!(v["gammas"].as_array().unwrap().len(), 6, "{v}");
+    let v = json(&["search", "--game", "connect4", "--playouts", "300", "--weights", c4, "--json"]);
+    assert_eq!(v["playouts"], 300, "{v}");
     rejects(&["train-weights", "--game", "othello", "--games", "0"], "--games");
     rejects(&["train-weights", "--game", "othello", "--teacher", "wizard"], "--teacher");
     rejects(&["train-weights", "--game", "othello", "--temperature", "0"], "--temperature");

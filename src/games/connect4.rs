@@ -8,6 +8,7 @@
 use rand_core::RngCore;
 
 use super::evaluate::{Evaluate, EVAL_LIMIT};
+use super::playout::integer_class_weights;
 use super::{
     random_below, Game, GameError, Move, MoveList, MovesPlayed, Outcome, Player, PlayoutPolicy, Playouts, Tuning,
 };
@@ -270,19 +271,55 @@ impl Playouts for ConnectFour {
     /// instead of move by move (`CellClasses`; tested to give every cell its action
     /// value and to draw with those frequencies).
     fn biased_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
-        self.play_out_cells(rng, |game, playable, rng| game.pick_cell(playable, false, true, rng), |_, _| {})
+        self.play_out_cells(rng, |game, playable, rng| game.pick_cell(playable, false, Some(&HandSet), rng), |_, _| {})
     }
 
-    /// Every policy on bitboards (`ConnectFour::play_out_cells`; Connect Four has no
-    /// learned features, so `gammas` never applies).
+    /// The cell classes of [`Playouts::action_value`], in its order.
+    fn move_features() -> &'static [&'static str] {
+        &CLASS_NAMES
+    }
+
+    #[inline]
+    fn move_feature(&self, mv: Move) -> Option<usize> {
+        let cell = self.playable() & column_mask(mv.0 as u32);
+        self.cell_classes().masks().iter().position(|&mask| mask & cell != 0)
+    }
+
+    /// The class wheel with each class weighted by its gamma (`ClassWheel::learned`).
+    fn learned_playout<R: RngCore>(&mut self, rng: &mut R, gammas: &[f32]) -> Outcome {
+        let wheel = ClassWheel::learned(gammas);
+        self.play_out_cells(rng, |game, playable, rng| game.pick_cell(playable, false, Some(&wheel), rng), |_, _| {})
+    }
+
+    /// Every policy on bitboards (`ConnectFour::play_out_cells`), learned gammas included.
     fn recorded_playout<R: RngCore>(
         &mut self,
         rng: &mut R,
         policy: PlayoutPolicy,
         played: &mut MovesPlayed,
     ) -> Outcome {
-        let pick = |game: &Self, playable, rng: &mut R| game.pick_cell(playable, policy.prune, policy.biased, rng);
-        self.play_out_cells(rng, pick, |player, mv| played.insert(player, mv))
+        let record = |player, mv| played.insert(player, mv);
+        let prune = policy.prune;
+        match (policy.biased, policy.gammas) {
+            (true, None) => self.play_out_cells(
+                rng,
+                |game, playable, rng| game.pick_cell(playable, prune, Some(&HandSet), rng),
+                record,
+            ),
+            (true, Some(gammas)) => {
+                let wheel = ClassWheel::learned(gammas);
+                self.play_out_cells(
+                    rng,
+                    |game, playable, rng| game.pick_cell(playable, prune, Some(&wheel), rng),
+                    record,
+                )
+            }
+            (false, _) => self.play_out_cells(
+                rng,
+                |game, playable, rng| game.pick_cell(playable, prune, None::<&HandSet>, rng),
+                record,
+            ),
+        }
     }
 
     #[inline]
@@ -333,7 +370,7 @@ struct CellClasses {
 
 impl CellClasses {
     /// 20 x the action values, win to plain: integers, so the roulette wheel is exact.
-    const WEIGHTS: [u32; 6] = [20_000, 2_000, 1, 1, 40, 20];
+    const HAND_SET: ClassWheel = ClassWheel([20_000, 2_000, 1, 1, 40, 20]);
 
     fn masks(&self) -> [u64; 6] {
         [self.wins, self.blocks, self.gifts, self.spoils, self.threes, self.plain]
@@ -342,7 +379,7 @@ impl CellClasses {
     /// 20 x the action value of `cell` (playable).
     fn weight(&self, cell: u64) -> u32 {
         let class = self.masks().iter().position(|&mask| mask & cell != 0);
-        class.map_or(0, |class| Self::WEIGHTS[class])
+        class.map_or(0, |class| Self::HAND_SET.0[class])
     }
 
     /// The cells win-first / block-first pruning keeps: the lowest win; else the blocks
@@ -366,11 +403,12 @@ impl CellClasses {
     /// class's weight: one number, a class by running totals of weight x count, then a
     /// uniform cell of that class.
     #[inline]
-    fn draw<R: RngCore>(&self, kept: u64, rng: &mut R) -> u64 {
+    fn draw<W: ClassWeights, R: RngCore>(&self, kept: u64, wheel: &W, rng: &mut R) -> u64 {
         let masks = self.masks().map(|mask| mask & kept);
-        let total: u32 = masks.iter().zip(Self::WEIGHTS).map(|(m, w)| m.count_ones() * w).sum();
+        let weights = wheel.weights();
+        let total: u32 = masks.iter().zip(weights).map(|(m, w)| m.count_ones() * w).sum();
         let mut x = random_below(rng, total);
-        for (mask, weight) in masks.into_iter().zip(Self::WEIGHTS) {
+        for (mask, weight) in masks.into_iter().zip(weights) {
             let class_total = mask.count_ones() * weight;
             if x < class_total {
                 return nth_cell(mask, x / weight);
@@ -378,6 +416,52 @@ impl CellClasses {
             x -= class_total;
         }
         unreachable!("the draw is below the total")
+    }
+}
+
+/// The hand-set gammas in [`Playouts::move_features`] order: the action values (the
+/// baseline a weights file is measured against).
+pub fn hand_set_gammas() -> Vec<f32> {
+    CellClasses::HAND_SET.0.iter().map(|&w| w as f32 / 20.0).collect()
+}
+
+/// The names of the cell classes ([`CellClasses::masks`]' order), the features of a
+/// learned weights file.
+const CLASS_NAMES: [&str; 6] = ["win", "block", "gift", "spoil", "three", "plain"];
+
+/// Integer weights of the cell classes ([`CellClasses::masks`]' order), so the roulette
+/// wheel is exact.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ClassWheel([u32; 6]);
+
+impl ClassWheel {
+    /// The wheel of learned gammas, one per class ([`integer_class_weights`]).
+    fn learned(gammas: &[f32]) -> ClassWheel {
+        ClassWheel(integer_class_weights(gammas))
+    }
+}
+
+/// The weights [`CellClasses::draw`] spins with: a [`ClassWheel`], or [`HandSet`], whose
+/// weights are constants in the playout loop (its divisions by them become
+/// multiplications: 2.5 % fewer instructions in a search than a wheel read from memory).
+trait ClassWeights {
+    fn weights(&self) -> [u32; 6];
+}
+
+/// The hand-set weights ([`CellClasses::HAND_SET`]) as a type.
+struct HandSet;
+
+impl ClassWeights for HandSet {
+    #[inline(always)]
+    fn weights(&self) -> [u32; 6] {
+        CellClasses::HAND_SET.0
+    }
+}
+
+impl ClassWeights for ClassWheel {
+    #[inline(always)]
+    fn weights(&self) -> [u32; 6] {
+        self.0
     }
 }
 
@@ -455,11 +539,17 @@ impl ConnectFour {
     /// cell is kept, exactly as the trait's loop does — so the pruned uniform playout
     /// plays the same game as the trait's from the same generator state (tested).
     #[inline(always)]
-    fn pick_cell<R: RngCore>(&self, playable: u64, prune: bool, weighted: bool, rng: &mut R) -> u64 {
-        if weighted {
+    fn pick_cell<W: ClassWeights, R: RngCore>(
+        &self,
+        playable: u64,
+        prune: bool,
+        wheel: Option<&W>,
+        rng: &mut R,
+    ) -> u64 {
+        if let Some(wheel) = wheel {
             let classes = self.cell_classes();
             let kept = if prune { classes.pruned() } else { playable };
-            classes.draw(kept, rng)
+            classes.draw(kept, wheel, rng)
         } else {
             let kept = if prune { self.pruned_cells() } else { playable };
             nth_cell(kept, random_below(rng, kept.count_ones()))
@@ -652,31 +742,57 @@ mod tests {
     }
 
     /// The class wheel draws each kept cell with probability weight / total (chi-square
-    /// test at 99.9 % over 60,000 draws per position).
+    /// test at 99.9 % over 60,000 draws per position), for the hand-set weights and for a
+    /// learned wheel whose gammas reverse their order.
     #[test]
-    fn class_wheel_follows_the_action_values() {
+    fn class_wheel_follows_its_weights() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(8);
         const DRAWS: u32 = 60_000;
-        for _ in 0..40 {
-            let game = random_position(&mut rng, 24);
-            let classes = game.cell_classes();
-            let cells: Vec<u64> = (0..WIDTH).map(|c| game.playable() & column_mask(c)).filter(|&c| c != 0).collect();
-            let mut counts = vec![0u32; cells.len()];
-            for _ in 0..DRAWS {
-                let cell = classes.draw(game.playable(), &mut rng);
-                counts[cells.iter().position(|&c| c == cell).expect("a playable cell")] += 1;
+        let learned = ClassWheel::learned(&[0.25, 0.5, 8.0, 4.0, 2.0, 1.0]);
+        assert_eq!(learned.0, [2048, 4096, 65536, 32768, 16384, 8192]);
+        for wheel in [CellClasses::HAND_SET, learned] {
+            for _ in 0..40 {
+                let game = random_position(&mut rng, 24);
+                let classes = game.cell_classes();
+                let weight = |cell: u64| wheel.0[classes.masks().iter().position(|&m| m & cell != 0).unwrap()];
+                let cells: Vec<u64> =
+                    (0..WIDTH).map(|c| game.playable() & column_mask(c)).filter(|&c| c != 0).collect();
+                let mut counts = vec![0u32; cells.len()];
+                for _ in 0..DRAWS {
+                    let cell = classes.draw(game.playable(), &wheel, &mut rng);
+                    counts[cells.iter().position(|&c| c == cell).expect("a playable cell")] += 1;
+                }
+                let total: u32 = cells.iter().map(|&c| weight(c)).sum();
+                let chi2: f64 = cells
+                    .iter()
+                    .zip(&counts)
+                    .map(|(&c, &n)| {
+                        let expected = DRAWS as f64 * weight(c) as f64 / total as f64;
+                        (n as f64 - expected).powi(2) / expected
+                    })
+                    .sum();
+                // 99.9 % quantile of chi-square with 6 degrees of freedom (at most 7 cells).
+                assert!(chi2 < 22.46, "{wheel:?} {game:?}: counts {counts:?}, chi2 {chi2}");
             }
-            let total: u32 = cells.iter().map(|&c| classes.weight(c)).sum();
-            let chi2: f64 = cells
-                .iter()
-                .zip(&counts)
-                .map(|(&c, &n)| {
-                    let expected = DRAWS as f64 * classes.weight(c) as f64 / total as f64;
-                    (n as f64 - expected).powi(2) / expected
-                })
-                .sum();
-            // 99.9 % quantile of chi-square with 6 degrees of freedom (at most 7 cells).
-            assert!(chi2 < 22.46, "{game:?}: counts {counts:?}, chi2 {chi2}");
+        }
+    }
+
+    /// A move's learned feature is its action value's class: the hand-set gammas, indexed
+    /// by [`Playouts::move_feature`], give back [`Playouts::action_value`], and the names
+    /// match the gammas one to one.
+    #[test]
+    fn move_features_are_the_action_value_classes() {
+        let gammas = hand_set_gammas();
+        assert_eq!(gammas, [1000.0, 100.0, 0.05, 0.05, 2.0, 1.0]);
+        assert_eq!(ConnectFour::move_features().len(), gammas.len());
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
+        for _ in 0..2000 {
+            let game = random_position(&mut rng, 30);
+            for mv in game.legal_moves() {
+                let feature = game.move_feature(mv).expect("every legal move has a class");
+                assert_eq!(gammas[feature], game.action_value(mv), "{game:?} column {}", mv.0 + 1);
+                assert_eq!(game.learned_strength(mv, &gammas), game.action_value(mv));
+            }
         }
     }
 

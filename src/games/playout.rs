@@ -199,6 +199,16 @@ fn play_out_observed<G: Playouts, R: RngCore>(
     }
 }
 
+/// Learned per-class gammas as the integer weights of an exact class roulette wheel
+/// (Connect Four's and Othello's bitboard playouts): the largest gamma maps to 2^16 and
+/// every class to at least 1, so no class vanishes and a wheel of up to 64 cells totals
+/// below 2^32. A missing gamma counts as 1.
+pub(crate) fn integer_class_weights<const N: usize>(gammas: &[f32]) -> [u32; N] {
+    let max = gammas.iter().copied().filter(|g| g.is_finite()).fold(0.0f32, f32::max);
+    let scale = if max > 0.0 { 65536.0 / max } else { 1.0 };
+    std::array::from_fn(|class| ((gammas.get(class).copied().unwrap_or(1.0) * scale).round() as u32).max(1))
+}
+
 /// The body of [`Playouts::recorded_playout`]'s default, for overrides that keep it for some
 /// settings.
 pub(crate) fn recorded_play_out<G: Playouts, R: RngCore>(

@@ -12,13 +12,13 @@ use parmcts::training::{
 };
 use parmcts::weights::MoveWeights;
 use parmcts::SearchGame;
-use parmcts::{GameKind, Othello};
+use parmcts::{ConnectFour, GameKind, Othello};
 
 use crate::common::{at_least_one, game_parser, out, parse_spec, print_json, progress_bar, Failure};
 
 #[derive(Args, Debug)]
 pub struct TrainArgs {
-    /// A game with move features (othello; go, 9x9).
+    /// A game with move features (connect4, othello; go, 9x9).
     #[arg(long, value_parser = game_parser())]
     game: GameKind,
     /// Self-play games of the teacher.
@@ -54,8 +54,11 @@ pub struct TrainArgs {
 pub fn run(args: &TrainArgs) -> Result<(), Failure> {
     match args.game {
         GameKind::Othello => run_game::<Othello>(args, &parmcts::games::othello::hand_set_gammas()),
+        GameKind::ConnectFour => run_game::<ConnectFour>(args, &parmcts::games::connect4::hand_set_gammas()),
         GameKind::Go => run_game::<Go9>(args, &parmcts::games::go::patterns::hand_set_gammas()),
-        other => Err(Failure::flag("--game", format!("{other}: only othello and go have move features to train"))),
+        other => {
+            Err(Failure::flag("--game", format!("{other}: only connect4, othello and go have move features to train")))
+        }
     }
 }
 

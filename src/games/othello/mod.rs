@@ -56,7 +56,7 @@ use std::fmt;
 use rand_core::RngCore;
 
 use self::kernels::{flips, legal_squares, Kernels, Portable};
-use super::playout::recorded_play_out;
+use super::playout::{integer_class_weights, recorded_play_out};
 use super::{
     random_below, try_play_numbered, Game, GameError, Move, MoveList, MovesPlayed, Outcome, Player, PlayoutPolicy,
     Playouts, Tuning,
@@ -608,15 +608,9 @@ impl Tuning for Othello {
     const IMPLICIT_MINIMAX: f32 = 0.6;
 }
 
-/// The roulette wheel over per-class gammas, as integer class weights built once per
-/// playout (10 entries): the largest gamma maps to 2^16, every class to at least 1, so the
-/// wheel stays exact and its total fits a `u32`.
+/// The roulette wheel over per-class gammas, built once per playout (10 entries).
 fn learned_roulette(gammas: &[f32]) -> ClassRoulette {
-    let max = gammas.iter().copied().filter(|g| g.is_finite()).fold(0.0f32, f32::max);
-    let scale = if max > 0.0 { 65536.0 / max } else { 1.0 };
-    ClassRoulette(std::array::from_fn(|class| {
-        ((gammas.get(class).copied().unwrap_or(1.0) * scale).round() as u32).max(1)
-    }))
+    ClassRoulette(integer_class_weights(gammas))
 }
 
 /// The wheel of a biased policy: its learned gammas, else the hand-set ones; `None` for
