@@ -300,6 +300,8 @@ impl Playouts for ConnectFour {
     ) -> Outcome {
         let record = |player, mv| played.insert(player, mv);
         let prune = policy.prune;
+        // A closure per arm: one helper taking the wheel as an argument counted 3.7 % more
+        // instructions in a search (callgrind), its wheel no longer known in the loop.
         match (policy.biased, policy.gammas) {
             (true, None) => self.play_out_cells(
                 rng,
