@@ -431,15 +431,10 @@ pub fn measure_with(
     config: &QualityConfig,
     on_position: impl Fn(&Verdict) + Sync,
 ) -> Result<QualityReport, QualityError> {
-    if config.parallel == 0 {
-        return Err(QualityError::ZeroParallel);
-    }
-    let verdicts = map_with_solvers(
+    let verdicts = map_with_solvers::<_, _, QualityError>(
         positions,
         config.parallel,
         config.tt_entries,
-        QualityError::Solver,
-        |threads, reason| QualityError::ThreadPool { threads, reason },
         |solver, index, position| {
             let verdict = judge(position, solver, || make_player(player_seed(config.seed, index)))?;
             on_position(&verdict);
@@ -449,26 +444,50 @@ pub fn measure_with(
     Ok(QualityReport::new(player, config.seed, &verdicts))
 }
 
+/// Why a pool of solver workers ([`map_with_solvers`]) could not start; each harness's
+/// error type has a variant for each.
+pub(crate) enum PoolError {
+    /// Zero workers asked for.
+    ZeroParallel,
+    /// A solver table could not be allocated.
+    Solver(SolveError),
+    /// The threads could not start.
+    ThreadPool { threads: usize, reason: String },
+}
+
+impl From<PoolError> for QualityError {
+    fn from(e: PoolError) -> Self {
+        match e {
+            PoolError::ZeroParallel => QualityError::ZeroParallel,
+            PoolError::Solver(e) => QualityError::Solver(e),
+            PoolError::ThreadPool { threads, reason } => QualityError::ThreadPool { threads, reason },
+        }
+    }
+}
+
 /// Maps `items` on `parallel` worker threads (at most one per item), each with its own
 /// solver of `tt_entries` entries; `f` gets the solver, the item's index and the item.
 /// The harnesses of this module and [`crate::review`] judge with it.
 ///
 /// # Errors
-/// `solver_error` when a table cannot be allocated (checked once before any work),
-/// `pool_error(threads, why)` when the threads cannot start, and the first error of `f`.
-pub(crate) fn map_with_solvers<T: Sync, R: Send, E: Send>(
+/// A [`PoolError`] for zero workers, a table that cannot be allocated (checked once
+/// before any work) or threads that cannot start; else the first error of `f`.
+pub(crate) fn map_with_solvers<T: Sync, R: Send, E: Send + From<PoolError>>(
     items: &[T],
     parallel: usize,
     tt_entries: usize,
-    solver_error: impl Fn(SolveError) -> E + Sync,
-    pool_error: impl FnOnce(usize, String) -> E,
     f: impl Fn(&mut Solver, usize, &T) -> Result<R, E> + Sync,
 ) -> Result<Vec<R>, E> {
+    if parallel == 0 {
+        return Err(PoolError::ZeroParallel.into());
+    }
     // Fail early on a table that cannot be allocated, with the error the workers would give.
-    Solver::new(tt_entries).map_err(&solver_error)?;
+    Solver::new(tt_entries).map_err(PoolError::Solver)?;
     let threads = parallel.min(items.len().max(1));
-    let pool =
-        rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| pool_error(threads, e.to_string()))?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| PoolError::ThreadPool { threads, reason: e.to_string() })?;
     pool.install(|| {
         items
             .par_iter()
@@ -476,7 +495,7 @@ pub(crate) fn map_with_solvers<T: Sync, R: Send, E: Send>(
             .map_init(
                 || Solver::new(tt_entries),
                 |solver, (index, item)| {
-                    let solver = solver.as_mut().map_err(|e| solver_error(e.clone()))?;
+                    let solver = solver.as_mut().map_err(|e| PoolError::Solver(e.clone()))?;
                     f(solver, index, item)
                 },
             )

@@ -37,7 +37,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::games::{ConnectFour, Game, Outcome};
-use crate::quality::map_with_solvers;
+use crate::quality::{map_with_solvers, PoolError};
 use crate::solver::connect4::{SolveError, Solver, DEFAULT_TT_ENTRIES};
 
 /// Plies per band of [`ReviewReport::errors_by_ply`].
@@ -118,6 +118,16 @@ impl fmt::Display for ReviewError {
 }
 
 impl std::error::Error for ReviewError {}
+
+impl From<PoolError> for ReviewError {
+    fn from(e: PoolError) -> Self {
+        match e {
+            PoolError::ZeroParallel => ReviewError::ZeroParallel,
+            PoolError::Solver(e) => ReviewError::Solver(e),
+            PoolError::ThreadPool { threads, reason } => ReviewError::ThreadPool { threads, reason },
+        }
+    }
+}
 
 /// A game ready to review: its whole move sequence and result.
 #[derive(Clone, Debug, PartialEq)]
@@ -270,21 +280,12 @@ pub fn review(
     config: &ReviewConfig,
     on_game: impl Fn(&GameVerdict) + Sync,
 ) -> Result<ReviewReport, ReviewError> {
-    if config.parallel == 0 {
-        return Err(ReviewError::ZeroParallel);
-    }
-    let verdicts = map_with_solvers(
-        games,
-        config.parallel,
-        config.tt_entries,
-        ReviewError::Solver,
-        |threads, reason| ReviewError::ThreadPool { threads, reason },
-        |solver, _, game| {
+    let verdicts =
+        map_with_solvers::<_, _, ReviewError>(games, config.parallel, config.tt_entries, |solver, _, game| {
             let verdict = judge(game, config.from_ply, solver)?;
             on_game(&verdict);
             Ok(verdict)
-        },
-    )?;
+        })?;
     let mut report = ReviewReport {
         game: ConnectFour::NAME,
         players: games.first().map_or_else(Default::default, |g| g.players.clone()),
