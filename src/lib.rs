@@ -54,6 +54,7 @@ pub mod matches;
 pub mod model;
 pub mod players;
 mod policy;
+pub mod pool;
 pub mod quality;
 pub mod report;
 pub mod review;

@@ -43,6 +43,7 @@ use serde::Serialize;
 use crate::games::{ConnectFour, Game, Move, Outcome};
 use crate::matches::Tally;
 use crate::players::{Agent, PlayerError, PlayerSpec, SpecError};
+use crate::pool::{worker_pool, PoolStartError};
 use crate::solver::connect4::{SolveError, Solver, DEFAULT_TT_ENTRIES, MAX_SCORE, MIN_SCORE};
 
 /// One position of a Pons file with its exact score.
@@ -152,12 +153,7 @@ pub enum QualityError {
     /// Zero parallel workers.
     ZeroParallel,
     /// The worker pool could not start.
-    ThreadPool {
-        /// Threads asked for.
-        threads: usize,
-        /// Why.
-        reason: String,
-    },
+    ThreadPool(PoolStartError),
 }
 
 impl fmt::Display for QualityError {
@@ -179,9 +175,7 @@ impl fmt::Display for QualityError {
             }
             QualityError::Solver(e) => e.fmt(f),
             QualityError::ZeroParallel => write!(f, "parallel workers must be at least 1 (got 0)"),
-            QualityError::ThreadPool { threads, reason } => {
-                write!(f, "cannot start {threads} worker threads: {reason}")
-            }
+            QualityError::ThreadPool(e) => e.fmt(f),
         }
     }
 }
@@ -452,7 +446,7 @@ pub(crate) enum PoolError {
     /// A solver table could not be allocated.
     Solver(SolveError),
     /// The threads could not start.
-    ThreadPool { threads: usize, reason: String },
+    ThreadPool(PoolStartError),
 }
 
 impl From<PoolError> for QualityError {
@@ -460,7 +454,7 @@ impl From<PoolError> for QualityError {
         match e {
             PoolError::ZeroParallel => QualityError::ZeroParallel,
             PoolError::Solver(e) => QualityError::Solver(e),
-            PoolError::ThreadPool { threads, reason } => QualityError::ThreadPool { threads, reason },
+            PoolError::ThreadPool(e) => QualityError::ThreadPool(e),
         }
     }
 }
@@ -484,10 +478,7 @@ pub(crate) fn map_with_solvers<T: Sync, R: Send, E: Send + From<PoolError>>(
     // Fail early on a table that cannot be allocated, with the error the workers would give.
     Solver::new(tt_entries).map_err(PoolError::Solver)?;
     let threads = parallel.min(items.len().max(1));
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| PoolError::ThreadPool { threads, reason: e.to_string() })?;
+    let pool = worker_pool(threads).map_err(PoolError::ThreadPool)?;
     pool.install(|| {
         items
             .par_iter()

@@ -37,6 +37,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::games::{ConnectFour, Game, Outcome};
+use crate::pool::PoolStartError;
 use crate::quality::{map_with_solvers, PoolError};
 use crate::solver::connect4::{SolveError, Solver, DEFAULT_TT_ENTRIES};
 
@@ -93,12 +94,7 @@ pub enum ReviewError {
     /// Zero parallel workers.
     ZeroParallel,
     /// The worker pool could not start.
-    ThreadPool {
-        /// Threads asked for.
-        threads: usize,
-        /// Why.
-        reason: String,
-    },
+    ThreadPool(PoolStartError),
 }
 
 impl fmt::Display for ReviewError {
@@ -112,7 +108,7 @@ impl fmt::Display for ReviewError {
             }
             ReviewError::Solver(e) => e.fmt(f),
             ReviewError::ZeroParallel => write!(f, "parallel workers must be at least 1 (got 0)"),
-            ReviewError::ThreadPool { threads, reason } => write!(f, "cannot start {threads} worker threads: {reason}"),
+            ReviewError::ThreadPool(e) => e.fmt(f),
         }
     }
 }
@@ -124,7 +120,7 @@ impl From<PoolError> for ReviewError {
         match e {
             PoolError::ZeroParallel => ReviewError::ZeroParallel,
             PoolError::Solver(e) => ReviewError::Solver(e),
-            PoolError::ThreadPool { threads, reason } => ReviewError::ThreadPool { threads, reason },
+            PoolError::ThreadPool(e) => ReviewError::ThreadPool(e),
         }
     }
 }

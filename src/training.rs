@@ -23,6 +23,7 @@ use rayon::iter::{IntoParallelIterator, ParallelIterator};
 use crate::alphabeta::Evaluate;
 use crate::games::{random_below, Move, Playouts, SearchGame, MAX_FEATURE_GROUPS};
 use crate::players::{Agent, PlayerError, PlayerSpec};
+use crate::pool::{worker_pool, PoolStartError};
 
 use crate::weights::WeightsError;
 
@@ -74,22 +75,15 @@ pub struct TrainingGames {
 pub enum TrainError {
     /// The teacher could not play (a configuration it cannot search with).
     Teacher(PlayerError),
-    /// The pool of `threads` threads playing the games could not be started.
-    ThreadPool {
-        /// Threads asked for.
-        threads: usize,
-        /// Why the pool failed (the operating system's reason).
-        reason: String,
-    },
+    /// The pool of threads playing the games could not be started.
+    ThreadPool(PoolStartError),
 }
 
 impl fmt::Display for TrainError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             TrainError::Teacher(e) => e.fmt(f),
-            TrainError::ThreadPool { threads, reason } => {
-                write!(f, "could not start {threads} threads for the teacher's games: {reason}")
-            }
+            TrainError::ThreadPool(e) => e.fmt(f),
         }
     }
 }
@@ -98,7 +92,7 @@ impl std::error::Error for TrainError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             TrainError::Teacher(e) => Some(e),
-            TrainError::ThreadPool { .. } => None,
+            TrainError::ThreadPool(e) => Some(e),
         }
     }
 }
@@ -126,10 +120,7 @@ pub fn collect_decisions<G: Evaluate + SearchGame>(
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<Decision>, TrainError> {
     let threads = plan.threads.max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| TrainError::ThreadPool { threads, reason: e.to_string() })?;
+    let pool = worker_pool(threads).map_err(TrainError::ThreadPool)?;
     // Collected in job order; the first job's error (in that order) is the one returned.
     let per_job: Vec<Result<Vec<Decision>, PlayerError>> =
         pool.install(|| (0..threads).into_par_iter().map(|t| teacher_games::<G>(plan, t, threads, progress)).collect());

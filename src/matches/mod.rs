@@ -15,6 +15,7 @@ use rayon::iter::{ParallelBridge, ParallelIterator};
 use crate::alphabeta::Evaluate;
 use crate::games::{random_below, Game, GameError, Move, Outcome, Player, SearchGame};
 use crate::players::{Agent, PlayerError, PlayerSpec};
+use crate::pool::{worker_pool, PoolStartError};
 pub use stats::{BadSprt, Sprt, SprtVerdict, Tally};
 
 /// How games start.
@@ -237,13 +238,8 @@ pub enum MatchError {
     },
     /// A player could not move.
     Player(PlayerError),
-    /// The pool of `threads` threads playing the games could not be started.
-    ThreadPool {
-        /// Threads asked for.
-        threads: usize,
-        /// Why the pool failed (the operating system's reason).
-        reason: String,
-    },
+    /// The pool of threads playing the games could not be started.
+    ThreadPool(PoolStartError),
 }
 
 impl std::fmt::Display for MatchError {
@@ -257,9 +253,7 @@ impl std::fmt::Display for MatchError {
             }
             MatchError::IllegalMove { mv, reason } => write!(f, "a player chose an illegal move '{mv}': {reason}"),
             MatchError::Player(e) => e.fmt(f),
-            MatchError::ThreadPool { threads, reason } => {
-                write!(f, "could not start {threads} threads for the match's games: {reason}")
-            }
+            MatchError::ThreadPool(e) => e.fmt(f),
         }
     }
 }
@@ -591,10 +585,7 @@ pub fn run_match_from<G: Evaluate + SearchGame>(
         }
         return summarise(progress, config);
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| MatchError::ThreadPool { threads, reason: e.to_string() })?;
+    let pool = worker_pool(threads).map_err(MatchError::ThreadPool)?;
     // `par_bridge` takes the indices from the range one at a time, in order, as threads
     // come free; a `Break` stops the handing out (games in flight finish and count).
     // The tally, the callback and the decision to stop are behind one lock, so each

@@ -86,7 +86,7 @@ impl From<MatchError> for Failure {
         match e {
             MatchError::Player(e) => e.into(),
             // A pool that would not start, or a player that broke the rules: not the input.
-            MatchError::ThreadPool { .. } | MatchError::IllegalMove { .. } => Failure::runtime(e),
+            MatchError::ThreadPool(_) | MatchError::IllegalMove { .. } => Failure::runtime(e),
             e => Failure::input(e),
         }
     }

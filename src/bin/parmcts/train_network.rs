@@ -103,10 +103,7 @@ fn run_game<G: NTupleBoard + Evaluate>(args: &TrainNetworkArgs) -> Result<(), Fa
             NTupleNetwork::with_stages::<G>(G::default_tuples(), args.stages).map_err(|e| Failure::flag("--game", e))?
         }
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads)
-        .build()
-        .map_err(|e| Failure::runtime(format!("--threads {}: {e}", args.threads)))?;
+    let pool = parmcts::pool::worker_pool(args.threads).map_err(|e| Failure::runtime(format!("--threads: {e}")))?;
     let check = |network: &NTupleNetwork, seed: u64| {
         pool.install(|| {
             (
