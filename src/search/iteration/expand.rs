@@ -1,0 +1,117 @@
+//! Expansion: a claimed node's children built and published, with their priors and,
+//! for implicit minimax, their evaluator values.
+
+use rand_core::RngCore;
+
+use crate::evaluator::{afterstate_value, Evaluator, NTupleNetwork};
+use crate::games::{random_below, PlayoutPolicy, SearchGame, Turn};
+use crate::tree::{NodeId, TreeOps};
+
+use crate::search::params::Priors;
+
+/// The most moves a node's priors are computed for (more: no priors for that node).
+const MAX_PRIOR_MOVES: usize = 256;
+
+/// What [`expand`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Expanded {
+    /// The children are published.
+    Children,
+    /// The position is over: published as a leaf with no children.
+    Leaf,
+    /// No room in the arena: published as a leaf with no children.
+    ArenaFull,
+}
+
+/// Builds and publishes the children of a node this thread has claimed.
+///
+/// With `shuffle`, the children are laid out in a random order: selection then takes the
+/// first unvisited child and breaks exact UCB ties by position, which is the same as a
+/// uniformly random choice but stops scanning early and needs no generator call per
+/// selection (measured on Connect Four: half the branch misses of a reservoir draw). Root
+/// children stay in move-generation order, so the trees of a root-parallel search line up.
+///
+/// With `prune`, only the moves [`Playouts::prune_moves`](crate::games::Playouts::prune_moves) keeps get children. With `priors`,
+/// each child stores its move's share of the summed strengths, `P(m) = f(m) / Σ f`, for
+/// progressive bias: `f` is [`Playouts::action_value`](crate::games::Playouts::action_value), or the learned gamma of the move's
+/// feature when `priors` holds gammas.
+///
+/// With `implicit` (implicit minimax backups), each child gets the evaluator's value of
+/// its position for its mover; `node`'s own value follows at the iteration's backup
+/// ([`back_up_values`], which stops where a value does not change: set here, it would
+/// stop there before the ancestors see it).
+pub(crate) fn expand<G: SearchGame, T: TreeOps, R: RngCore>(
+    tree: &mut T,
+    node: NodeId,
+    state: &G,
+    shuffle: Option<&mut R>,
+    priors: Option<Priors<'_>>,
+    implicit: Option<&NTupleNetwork>,
+    prune: bool,
+) -> Expanded {
+    let mut moves = state.legal_moves();
+    let moves = moves.as_mut();
+    // Pruned moves get no child at all (win-first / block-first).
+    let moves = if prune && !moves.is_empty() {
+        let kept = state.prune_moves(moves);
+        &mut moves[..kept]
+    } else {
+        moves
+    };
+    if let Some(rng) = shuffle {
+        for i in (1..moves.len()).rev() {
+            moves.swap(i, random_below(rng, i as u32 + 1) as usize);
+        }
+    }
+    let count = moves.len() as u32;
+    if count == 0 {
+        tree.publish(node, NodeId(0), 0);
+        return Expanded::Leaf;
+    }
+    match tree.alloc(count) {
+        Some(first) => {
+            if let (Some(network), Turn::Player(to_move)) = (implicit, state.turn()) {
+                for (i, &mv) in moves.iter().enumerate() {
+                    let mut after = state.clone();
+                    after.play_unchecked(mv);
+                    tree.set_value(NodeId(first.0 + i as u32), afterstate_value(&after, to_move, |g| network.value(g)));
+                }
+            }
+            let Some(priors) = priors.filter(|_| moves.len() <= MAX_PRIOR_MOVES) else {
+                for (i, &mv) in moves.iter().enumerate() {
+                    tree.init_child(NodeId(first.0 + i as u32), mv.0, 0);
+                }
+                tree.publish(node, first, count);
+                return Expanded::Children;
+            };
+            // Unnormalised priors, on the stack (no allocation on the search's path).
+            let mut weights = [0.0f32; MAX_PRIOR_MOVES];
+            let weights = &mut weights[..moves.len()];
+            match priors {
+                Priors::Strengths(gammas) => {
+                    let strengths = PlayoutPolicy { gammas, ..PlayoutPolicy::default() };
+                    for (w, &m) in weights.iter_mut().zip(moves.iter()) {
+                        *w = strengths.strength(state, m).max(0.0);
+                    }
+                }
+                Priors::Evaluator(network) => {
+                    if !Evaluator::priors(network, state, moves, weights) {
+                        weights.fill(0.0);
+                    }
+                }
+            }
+            let total: f32 = weights.iter().sum();
+            for (i, (&mv, &w)) in moves.iter().zip(weights.iter()).enumerate() {
+                let prior = if total > 0.0 && total.is_finite() { (w / total * 65535.0).round() as u16 } else { 0 };
+                tree.init_child(NodeId(first.0 + i as u32), mv.0, prior);
+            }
+            tree.publish(node, first, count);
+            Expanded::Children
+        }
+        None => {
+            // This node stays a leaf; the search goes on from the leaves.
+            tree.publish(node, NodeId(0), 0);
+            Expanded::ArenaFull
+        }
+    }
+}
