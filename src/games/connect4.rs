@@ -751,7 +751,13 @@ mod tests {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(8);
         const DRAWS: u32 = 60_000;
         let learned = ClassWheel::learned(&[0.25, 0.5, 8.0, 4.0, 2.0, 1.0]);
-        assert_eq!(learned.0, [2048, 4096, 65536, 32768, 16384, 8192]);
+        assert_eq!(learned.0, [1 << 19, 1 << 20, 1 << 24, 1 << 23, 1 << 22, 1 << 21]);
+        // Gammas 4·10^5 apart keep their ratios to within 1 %.
+        let wide = ClassWheel::learned(&[1000.0, 100.0, 0.0025, 0.0025, 4.0, 1.0]);
+        let ratio = |a: usize, b: usize| f64::from(wide.0[a]) / f64::from(wide.0[b]);
+        for (a, b, expected) in [(0, 5, 1000.0), (1, 5, 100.0), (5, 2, 400.0), (4, 5, 4.0)] {
+            assert!((ratio(a, b) / expected - 1.0).abs() < 0.01, "{:?}: classes {a}/{b}", wide.0);
+        }
         for wheel in [CellClasses::HAND_SET, learned] {
             for _ in 0..40 {
                 let game = random_position(&mut rng, 24);

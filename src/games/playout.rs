@@ -199,13 +199,18 @@ fn play_out_observed<G: Playouts, R: RngCore>(
     }
 }
 
+/// The largest weight of a learned class wheel, 2^24: 64 cells of it total 2^30, below
+/// the 2^32 of a draw, and a gamma 10^6 times below the largest keeps two digits (at
+/// 2^16, the Connect Four fit's gift at 1/460 of a plain cell weighed 1/74 of it).
+const WHEEL_MAX: f32 = (1u32 << 24) as f32;
+
 /// Learned per-class gammas as the integer weights of an exact class roulette wheel
-/// (Connect Four's and Othello's bitboard playouts): the largest gamma maps to 2^16 and
-/// every class to at least 1, so no class vanishes and a wheel of up to 64 cells totals
-/// below 2^32. A missing gamma counts as 1.
+/// (Connect Four's and Othello's bitboard playouts): the largest gamma maps to
+/// [`WHEEL_MAX`] and every class to at least 1, so no class vanishes and a wheel of up
+/// to 64 cells totals below 2^32. A missing gamma counts as 1.
 pub(crate) fn integer_class_weights<const N: usize>(gammas: &[f32]) -> [u32; N] {
     let max = gammas.iter().copied().filter(|g| g.is_finite()).fold(0.0f32, f32::max);
-    let scale = if max > 0.0 { 65536.0 / max } else { 1.0 };
+    let scale = if max > 0.0 { WHEEL_MAX / max } else { 1.0 };
     std::array::from_fn(|class| ((gammas.get(class).copied().unwrap_or(1.0) * scale).round() as u32).max(1))
 }
 
