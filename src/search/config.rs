@@ -260,7 +260,9 @@ search_settings! {
         set(k: f64) => Some(k as f32); text f64;
     /// Move strengths: default (the game's shipped set, else its action values), hand-set, or a train-weights FILE.
     ///
-    /// A learned set is checked against the game when a search runs.
+    /// A learned set is checked against the game when a search runs. Connect Four's and
+    /// Othello's playouts spin an exact integer wheel of the gammas, the largest at 2^24:
+    /// a gamma below 2^-24 of the largest weighs 2^-24 of it.
     weights("weights", "default|hand-set|FILE", "default"): Weights = Weights::Shipped;
         set(weights: impl Into<Weights>) => weights.into(); text Weights;
     /// Leaf evaluation: default (per game), none (playouts alone), network (the game's shipped n-tuple network) or a train-network FILE.
