@@ -7,7 +7,7 @@
 //! README.md). The files are read at test time:
 //! `Test_L3_R1` (End-Easy), `Test_L2_R1` (Middle-Easy), `Test_L1_R1` (Begin-Easy).
 
-use parmcts::solver::{SolveError, Solver};
+use parmcts::solver::{Endgame, SolveError, Solver};
 use parmcts::{ConnectFour, Game, Outcome};
 
 const END_EASY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/connect4/Test_L3_R1");
@@ -69,6 +69,25 @@ fn weak_sign_on_a_sample() {
             assert_eq!(sign, expected.signum(), "{moves}");
         }
     }
+}
+
+/// `Endgame::solve_value` (what `train-network --solver-nodes` labels positions with) is
+/// the weak sign's outcome for the side to move, and gives up on a tiny budget.
+#[test]
+fn solve_value_is_the_weak_outcome() {
+    for (path, step) in [(END_EASY, 25), (MIDDLE_EASY, 25), (BEGIN_EASY, 100)] {
+        for (game, moves, expected) in positions(path).into_iter().step_by(step) {
+            let mover = game.side_to_move();
+            let outcome = match expected.signum() {
+                1 => Outcome::Win(mover),
+                0 => Outcome::Draw,
+                _ => Outcome::Win(mover.other()),
+            };
+            assert_eq!(game.solve_value(u64::MAX), Some(outcome), "{moves}");
+        }
+    }
+    let (hard, moves, _) = positions(BEGIN_EASY).swap_remove(1); // not solved above
+    assert_eq!(hard.solve_value(1), None, "{moves}");
 }
 
 /// After the reported best move, the child's exact score is minus the parent's (the

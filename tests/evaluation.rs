@@ -10,9 +10,9 @@ use parmcts::{
     ConfigError, ConnectFour, Game, NTupleBoard, NTupleNetwork, Search, SearchConfig, SearchError, TicTacToe,
 };
 
-fn trained<G: NTupleBoard>(games: u64) -> Arc<NTupleNetwork> {
+fn trained<G: NTupleBoard + parmcts::solver::Endgame>(games: u64) -> Arc<NTupleNetwork> {
     let mut network = NTupleNetwork::new::<G>(G::default_tuples()).unwrap();
-    let config = TdConfig { games, alpha: 0.5, alpha_end: 0.1, epsilon: 0.1, seed: 3 };
+    let config = TdConfig { games, alpha: 0.5, alpha_end: 0.1, epsilon: 0.1, seed: 3, solver_nodes: 0 };
     train_td::<G>(&mut network, &config, |_, _| {}).unwrap();
     Arc::new(network)
 }

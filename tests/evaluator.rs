@@ -170,7 +170,7 @@ fn malformed_and_foreign_files_are_refused_by_name() {
 #[test]
 fn bad_training_settings_are_refused() {
     let mut network = NTupleNetwork::new::<TicTacToe>(TicTacToe::default_tuples()).unwrap();
-    let config = TdConfig { games: 10, alpha: 0.5, alpha_end: 0.5, epsilon: 0.1, seed: 1 };
+    let config = TdConfig { games: 10, alpha: 0.5, alpha_end: 0.5, epsilon: 0.1, seed: 1, solver_nodes: 0 };
     let refused = |c: TdConfig| train_td::<TicTacToe>(&mut network.clone(), &c, |_, _| {}).unwrap_err();
     assert_eq!(refused(TdConfig { games: 0, ..config.clone() }), TdError::NoGames);
     assert!(refused(TdConfig { alpha: f32::NAN, ..config.clone() }).to_string().contains("NaN"));
@@ -182,7 +182,7 @@ fn bad_training_settings_are_refused() {
 fn td_self_play_learns_to_beat_random_at_connect_four() {
     let mut network = NTupleNetwork::new::<ConnectFour>(ConnectFour::default_tuples()).unwrap();
     let untrained = duel::<ConnectFour>(&network, Opponent::Random, 50, 2, 3).score();
-    let config = TdConfig { games: 1500, alpha: 0.5, alpha_end: 0.5, epsilon: 0.1, seed: 1 };
+    let config = TdConfig { games: 1500, alpha: 0.5, alpha_end: 0.5, epsilon: 0.1, seed: 1, solver_nodes: 0 };
     train_td::<ConnectFour>(&mut network, &config, |_, _| {}).unwrap();
     let trained = duel::<ConnectFour>(&network, Opponent::Random, 50, 2, 3).score();
     // Measured: untrained ~0.5-0.7 (the first column); trained ~0.95.
@@ -190,10 +190,22 @@ fn td_self_play_learns_to_beat_random_at_connect_four() {
     assert!(trained > untrained + 0.1, "trained {trained}, untrained {untrained}");
 }
 
+/// With solver labels (`solver_nodes`), each game's last positions take the solver's
+/// values: at least the one before the last move, never the opening.
+#[test]
+fn solver_labels_a_suffix_of_each_game() {
+    let mut network = NTupleNetwork::new::<ConnectFour>(ConnectFour::default_tuples()).unwrap();
+    let config = TdConfig { games: 200, alpha: 0.5, alpha_end: 0.5, epsilon: 0.1, seed: 1, solver_nodes: 20_000 };
+    let progress = train_td::<ConnectFour>(&mut network, &config, |_, _| {}).unwrap();
+    assert!(progress.solved >= progress.games && progress.solved < progress.positions, "{progress:?}");
+    let plain = train_td::<ConnectFour>(&mut network, &TdConfig { solver_nodes: 0, ..config }, |_, _| {}).unwrap();
+    assert_eq!(plain.solved, 0);
+}
+
 #[test]
 fn td_self_play_learns_tictactoe() {
     let mut network = NTupleNetwork::new::<TicTacToe>(TicTacToe::default_tuples()).unwrap();
-    let config = TdConfig { games: 3000, alpha: 0.5, alpha_end: 0.5, epsilon: 0.1, seed: 1 };
+    let config = TdConfig { games: 3000, alpha: 0.5, alpha_end: 0.5, epsilon: 0.1, seed: 1, solver_nodes: 0 };
     train_td::<TicTacToe>(&mut network, &config, |_, _| {}).unwrap();
     let vs_random = duel::<TicTacToe>(&network, Opponent::Random, 100, 1, 5);
     assert!(vs_random.score() >= 0.85 && vs_random.losses <= 4, "{vs_random:?}");

@@ -13,6 +13,16 @@
 //! `w ← w + (α / n) (target − V(s_t))` (logistic regression's gradient, no `V(1−V)`
 //! factor), so `α` is the step of the logit whatever the network's size.
 //!
+//! # Exact targets from the game's solver
+//! With [`TdConfig::solver_nodes`] set, each game is played out first and then labelled
+//! backwards from its end: every position the game's exact solver
+//! ([`Endgame::solve_value`]) settles within that many nodes takes its exact value for
+//! the mover as its target in place of the TD target, and the labelling stops at the
+//! first position it gives up on (earlier ones are harder still; the solver's table,
+//! warm from the later ones, makes each step back cheap). The updates then run in the
+//! game's order. So the solver's knowledge reaches the late and middle game directly and
+//! the opening through TD (regression on solver labels, bootstrapped).
+//!
 //! # Schedules
 //! `α` falls linearly from [`TdConfig::alpha`] to [`TdConfig::alpha_end`] over the games;
 //! ε is constant.
@@ -22,10 +32,11 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::iter::{IntoParallelIterator, ParallelIterator};
 use serde::Serialize;
 
-use super::ntuple::sigmoid;
+use super::ntuple::{sigmoid, CellBuffer};
 use super::{afterstate_value, best_afterstate, result_for, NTupleBoard, NTupleNetwork};
 use crate::games::evaluate::{Evaluate, WIN};
 use crate::games::{random_below, Move};
+use crate::solver::Endgame;
 
 /// The settings of a TD(0) self-play run.
 #[derive(Clone, Debug, PartialEq)]
@@ -40,6 +51,9 @@ pub struct TdConfig {
     pub epsilon: f32,
     /// Seed of the random moves.
     pub seed: u64,
+    /// Node budget of the exact solver labelling each position (0: no labels, plain
+    /// TD(0); see the module docs).
+    pub solver_nodes: u64,
 }
 
 /// A bad training setting, naming the value.
@@ -96,6 +110,8 @@ pub struct TdProgress {
     pub positions: u64,
     /// Sum of `|target − V(s)|` over those updates.
     pub abs_error_sum: f64,
+    /// Positions whose target was the solver's exact value.
+    pub solved: u64,
 }
 
 /// The move whose afterstate is best for the mover by `network`, and that afterstate and
@@ -129,7 +145,7 @@ pub fn heuristic_move<G: Evaluate>(game: &G) -> Option<Move> {
 ///
 /// # Errors
 /// [`TdError`] for bad settings (checked before any game).
-pub fn train_td<G: NTupleBoard>(
+pub fn train_td<G: NTupleBoard + Endgame>(
     network: &mut NTupleNetwork,
     config: &TdConfig,
     mut hook: impl FnMut(&TdProgress, &NTupleNetwork),
@@ -143,6 +159,8 @@ pub fn train_td<G: NTupleBoard>(
         let alpha = config.alpha + (config.alpha_end - config.alpha) * fraction;
         let step = alpha / active;
         let mut game = G::new();
+        // With labels: each position, its cells and its TD target, updated after the game.
+        let mut steps: Vec<(G, CellBuffer, f32)> = Vec::new();
         while game.outcome().is_none() {
             let mover = game.side_to_move();
             let (next, target) = if crate::games::random_unit(&mut rng) < config.epsilon {
@@ -159,16 +177,42 @@ pub fn train_td<G: NTupleBoard>(
                 }
             };
             let cells = network.read_cells(&game);
-            let error = target - sigmoid(network.sum_cells(&cells));
-            network.add_cells(&cells, step * error);
-            progress.positions += 1;
-            progress.abs_error_sum += f64::from(error.abs());
+            if config.solver_nodes == 0 {
+                update(network, &cells, target, step, &mut progress);
+            } else {
+                steps.push((game, cells, target));
+            }
             game = next;
+        }
+        progress.solved += label_backwards(&mut steps, config.solver_nodes);
+        for (_, cells, target) in &steps {
+            update(network, cells, *target, step, &mut progress);
         }
         progress.games = played + 1;
         hook(&progress, network);
     }
     Ok(progress)
+}
+
+/// Replaces the targets of a game's positions, from its end backwards, by their exact
+/// values for the mover as the game's solver settles them within `solver_nodes` nodes
+/// each, up to the first position it gives up on. Returns how many it replaced.
+fn label_backwards<G: Endgame>(steps: &mut [(G, CellBuffer, f32)], solver_nodes: u64) -> u64 {
+    let mut solved = 0;
+    for (position, _, target) in steps.iter_mut().rev() {
+        let Some(outcome) = position.solve_value(solver_nodes) else { break };
+        *target = result_for(outcome, position.side_to_move());
+        solved += 1;
+    }
+    solved
+}
+
+/// One TD step: moves the value of the position that reads `cells` towards `target`.
+fn update(network: &mut NTupleNetwork, cells: &CellBuffer, target: f32, step: f32, progress: &mut TdProgress) {
+    let error = target - sigmoid(network.sum_cells(cells));
+    network.add_cells(cells, step * error);
+    progress.positions += 1;
+    progress.abs_error_sum += f64::from(error.abs());
 }
 
 /// The greedy network player's opponent in a [`duel`].
@@ -264,4 +308,44 @@ pub fn duel<G: NTupleBoard + Evaluate>(
             score
         })
         .reduce(DuelScore::default, DuelScore::add)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{ConnectFour, Game};
+    use crate::solver::Solver;
+
+    /// The labels are a suffix of the game, each the exact value: the weak sign of a
+    /// fresh solver's unlimited solve, as a result for the mover.
+    #[test]
+    fn labels_are_the_exact_values_of_a_suffix() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let mut fresh = Solver::new(1 << 20).unwrap();
+        let mut labelled_in_all = 0;
+        for _ in 0..20 {
+            let mut steps = Vec::new();
+            let mut game = ConnectFour::new();
+            while game.outcome().is_none() {
+                steps.push((game, [0u8; 256], -1.0f32));
+                let moves = game.legal_moves();
+                let moves = moves.as_ref();
+                game.play_unchecked(moves[random_below(&mut rng, moves.len() as u32) as usize]);
+            }
+            let solved = label_backwards(&mut steps, 20_000) as usize;
+            assert!(solved >= 1, "the position before the last move is always settled");
+            let first_labelled = steps.len() - solved;
+            for (index, (position, _, target)) in steps.iter().enumerate() {
+                if index < first_labelled {
+                    assert_eq!(*target, -1.0, "ply {index} is before the first settled position");
+                    continue;
+                }
+                let (sign, _) = fresh.solve_score(position, true).unwrap();
+                let exact = (sign + 1) as f32 * 0.5;
+                assert_eq!(*target, exact, "ply {index} of {}", steps.len());
+            }
+            labelled_in_all += solved;
+        }
+        assert!(labelled_in_all > 20, "only the last positions settled: {labelled_in_all}");
+    }
 }

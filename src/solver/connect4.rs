@@ -53,7 +53,7 @@ use std::fmt;
 use super::{Endgame, Solved};
 pub(crate) use crate::games::connect4::winning_cells;
 use crate::games::connect4::{column_mask, playable_cells, HEIGHT, WIDTH};
-use crate::games::{ConnectFour, Game, Move};
+use crate::games::{ConnectFour, Game, Move, Outcome};
 
 const CELLS: i32 = (WIDTH * HEIGHT) as i32;
 /// The lowest possible score (a loss to the opponent's 4th disc).
@@ -429,6 +429,26 @@ impl Solver {
         weak: bool,
         max_nodes: u64,
     ) -> Result<Option<SolveResult>, SolveError> {
+        let Some((score, nodes)) = self.score_within(pos, weak, max_nodes)? else { return Ok(None) };
+        let board = Board::from_game(pos);
+        self.nodes = 0;
+        self.max_nodes = max_nodes - nodes;
+        let Ok(best_move) = self.best_move::<Limited>(&board, score, weak) else { return Ok(None) };
+        Ok(Some(SolveResult { score, best_move, nodes, move_nodes: self.nodes }))
+    }
+
+    /// The score of [`Solver::solve_within`] alone (no move) and the positions explored,
+    /// within a budget of `max_nodes` positions. `Ok(None)` when the budget runs out
+    /// first; the table stays valid either way.
+    ///
+    /// # Errors
+    /// [`SolveError::GameOver`] when `pos` is already won or full.
+    pub fn score_within(
+        &mut self,
+        pos: &ConnectFour,
+        weak: bool,
+        max_nodes: u64,
+    ) -> Result<Option<(i32, u64)>, SolveError> {
         if pos.outcome().is_some() {
             return Err(SolveError::GameOver);
         }
@@ -438,9 +458,7 @@ impl Solver {
         let Ok(score) = self.score::<Limited>(&board, weak, &mut |_| {}) else { return Ok(None) };
         let nodes = self.nodes;
         self.nodes = 0;
-        self.max_nodes = max_nodes - nodes;
-        let Ok(best_move) = self.best_move::<Limited>(&board, score, weak) else { return Ok(None) };
-        Ok(Some(SolveResult { score, best_move, nodes, move_nodes: self.nodes }))
+        Ok(Some((score, nodes)))
     }
 
     /// Pons's `solve`: binary search of null-window searches on the score.
@@ -662,13 +680,28 @@ thread_local! {
 /// a table of [`DEFAULT_TT_ENTRIES`] per thread, allocated at its first call.
 impl Endgame for ConnectFour {
     fn solve_endgame(&self, max_nodes: u64) -> Option<Solved> {
-        THREAD_SOLVER.with_borrow_mut(|slot| {
-            if slot.is_none() {
-                *slot = Solver::new(DEFAULT_TT_ENTRIES).ok();
-            }
-            let result = slot.as_mut()?.solve_within(self, false, max_nodes).ok()??;
+        with_thread_solver(|solver| {
+            let result = solver.solve_within(self, false, max_nodes).ok()??;
             let nodes = result.nodes + result.move_nodes;
             Some(Solved::from_score(result.score, self.side_to_move(), result.best_move, nodes))
         })
     }
+
+    /// A weak solve: the sign of the score, without a move, costs far fewer nodes.
+    fn solve_value(&self, max_nodes: u64) -> Option<Outcome> {
+        with_thread_solver(|solver| {
+            let (score, nodes) = solver.score_within(self, true, max_nodes).ok()??;
+            Some(Solved::from_score(score, self.side_to_move(), None, nodes).outcome)
+        })
+    }
+}
+
+/// `f` on this thread's solver, made at the first call.
+fn with_thread_solver<T>(f: impl FnOnce(&mut Solver) -> Option<T>) -> Option<T> {
+    THREAD_SOLVER.with_borrow_mut(|slot| {
+        if slot.is_none() {
+            *slot = Solver::new(DEFAULT_TT_ENTRIES).ok();
+        }
+        f(slot.as_mut()?)
+    })
 }

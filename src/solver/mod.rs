@@ -70,4 +70,11 @@ pub trait Endgame: Game {
     fn solve_endgame(&self, _max_nodes: u64) -> Option<Solved> {
         None
     }
+
+    /// The win, draw or loss of this position with perfect play, without a move, if the
+    /// solver proves it within about `max_nodes` nodes (what `train-network
+    /// --solver-nodes` labels positions with). By default [`Endgame::solve_endgame`]'s.
+    fn solve_value(&self, max_nodes: u64) -> Option<Outcome> {
+        self.solve_endgame(max_nodes).map(|solved| solved.outcome)
+    }
 }

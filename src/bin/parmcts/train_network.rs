@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use parmcts::alphabeta::Evaluate;
 use parmcts::evaluator::train::{duel, train_td, DuelScore, Opponent, TdConfig};
+use parmcts::solver::Endgame;
 use parmcts::{with_game, GameKind, NTupleBoard, NTupleNetwork};
 
 use crate::common::{at_least_one, game_parser, out, print_json, progress_bar, Failure};
@@ -32,6 +33,11 @@ pub struct TrainNetworkArgs {
     /// Seed of the random moves.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Label each game's positions backwards from its end with the game's exact solver,
+    /// this many nodes each: a position it settles takes its exact value as the target
+    /// (0: plain TD; Connect Four and Othello's last empties have solvers).
+    #[arg(long = "solver-nodes", default_value_t = 0)]
+    solver_nodes: u64,
     /// Threads playing the strength checks (training itself is sequential).
     #[arg(long, default_value_t = 1)]
     threads: usize,
@@ -78,6 +84,8 @@ struct TrainNetworkReport {
     weights: usize,
     games: u64,
     positions: u64,
+    /// Positions whose target was the solver's exact value.
+    solved: u64,
     seconds: f64,
     checkpoints: Vec<Checkpoint>,
 }
@@ -86,7 +94,7 @@ pub fn run(args: &TrainNetworkArgs) -> Result<(), Failure> {
     with_game!(args.game, G => run_game::<G>(args))
 }
 
-fn run_game<G: NTupleBoard + Evaluate>(args: &TrainNetworkArgs) -> Result<(), Failure> {
+fn run_game<G: NTupleBoard + Evaluate + Endgame>(args: &TrainNetworkArgs) -> Result<(), Failure> {
     at_least_one("--games", args.games)?;
     at_least_one("--threads", args.threads as u64)?;
     let config = TdConfig {
@@ -95,6 +103,7 @@ fn run_game<G: NTupleBoard + Evaluate>(args: &TrainNetworkArgs) -> Result<(), Fa
         alpha_end: args.alpha_end.unwrap_or(args.alpha),
         epsilon: args.epsilon,
         seed: args.seed,
+        solver_nodes: args.solver_nodes,
     };
     config.validate().map_err(Failure::input)?;
     let mut network = match &args.init {
@@ -153,6 +162,9 @@ fn run_game<G: NTupleBoard + Evaluate>(args: &TrainNetworkArgs) -> Result<(), Fa
     if let Some(end) = args.alpha_end {
         source.push_str(&format!(" --alpha-end {end}"));
     }
+    if args.solver_nodes > 0 {
+        source.push_str(&format!(" --solver-nodes {}", args.solver_nodes));
+    }
     if let Some(init) = &args.init {
         source.push_str(&format!(" --init {init} (itself: {})", network.source()));
     }
@@ -165,6 +177,7 @@ fn run_game<G: NTupleBoard + Evaluate>(args: &TrainNetworkArgs) -> Result<(), Fa
         weights: network.weights().len(),
         games: progress.games,
         positions: progress.positions,
+        solved: progress.solved,
         seconds: start.elapsed().as_secs_f64(),
         checkpoints,
     };
@@ -172,9 +185,10 @@ fn run_game<G: NTupleBoard + Evaluate>(args: &TrainNetworkArgs) -> Result<(), Fa
         return print_json(&report);
     }
     out!(
-        "{} games ({} positions) in {:.1} s; {} weights written to {}",
+        "{} games ({} positions, {} of them solved) in {:.1} s; {} weights written to {}",
         report.games,
         report.positions,
+        report.solved,
         report.seconds,
         report.weights,
         report.out
