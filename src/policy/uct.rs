@@ -1,10 +1,10 @@
 //! UCT selection (Kocsis & Szepesvári 2006, "Bandit based Monte-Carlo Planning"), with
 //! virtual loss for shared trees (Chaslot, Winands & van den Herik 2008).
 
+use std::ops::ControlFlow;
 use std::sync::LazyLock;
 
-use std::ops::ControlFlow;
-
+use super::halving::{self, MAX_ROOT_CHILDREN};
 use crate::tree::{NodeId, Proof, TreeOps};
 
 /// UCB1: `q + C * sqrt(ln N / n)`, with `q` the child's mean result in [0, 1], `N` the
@@ -129,6 +129,10 @@ pub fn select_child<T: TreeOps, const SOLVER: bool>(
     // out); WU-UCT keeps its in-flight count apart.
     let unobserved = if params.wu_uct { tree.unobserved(parent) } else { 0 };
     let parent_visits = tree.stats(parent).visits + unobserved - own_virtual_loss;
+    if params.halving_budget > 0 && parent == NodeId::ROOT && count as usize <= MAX_ROOT_CHILDREN {
+        let spent = parent_visits.saturating_sub(params.halving_start);
+        return halving::select_root::<T, SOLVER>(tree, first, count, spent, params.halving_budget);
+    }
     let mut terms = Terms {
         explore: params.c * TABLES.sqrt_ln(parent_visits),
         bias_scale: 0.0,
@@ -169,6 +173,12 @@ pub struct UctParams {
     /// WU-UCT (Liu et al. 2020): in-flight playouts count as visits in the exploration
     /// term only, not as losses in the mean.
     pub wu_uct: bool,
+    /// Sequential halving at the root ([`halving`]): the playouts of the root's tree in
+    /// this search (0: off, UCB1 at the root too).
+    pub halving_budget: u32,
+    /// The root's visits when this search began (kept by tree reuse), which halving's
+    /// rounds do not count.
+    pub halving_start: u32,
 }
 
 /// RAVE's weight on the AMAF mean, `sqrt(k / (3N + k))` (Gelly & Silver 2011).

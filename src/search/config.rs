@@ -204,8 +204,18 @@ search_settings! {
     expand_threshold("expand", "E", "8"): u32 = DEFAULT_EXPAND_THRESHOLD;
         set(visits: u32) => visits; text u32;
     /// Final move: visits (most visited), value (best mean) or secure (best lower bound).
-    final_move("final", "visits|value|secure", "visits"): FinalMove = FinalMove::Visits;
-        set(rule: FinalMove) => rule; text FinalMove;
+    ///
+    /// Unset: visits, or secure with halving=on (its last two survivors have about equal
+    /// visits). Read through [`SearchConfig::final_move_rule`].
+    final_move("final", "visits|value|secure", "visits (secure with halving=on)"): Option<FinalMove> = None;
+        set(rule: FinalMove) => Some(rule); text FinalMove;
+    /// Sequential halving at the root, UCB1 below it (needs a playout budget).
+    ///
+    /// Hybrid MCTS (Pepels, Cazenave, Winands & Lanctot 2014): the root's budget goes to
+    /// its rivals in rounds, halving the candidates by their means, instead of as UCB1's
+    /// `ln N` ([`crate::policy::halving`]).
+    halving("halving", "on|off", "off"): bool = false;
+        set(on: bool) => on; text bool;
     /// Tree reuse: keep the subtree of the position reached between a player's moves.
     ///
     /// Measured: +37 Elo [+4, +69] in Connect Four, -3 [-37, +30] in Othello at 20 ms per
@@ -355,6 +365,12 @@ impl SearchConfig {
         self.rave.unwrap_or(G::RAVE)
     }
 
+    /// The final-move rule: [`SearchConfig::final_move`] if set, else secure with
+    /// halving and most visits without.
+    pub fn final_move_rule(&self) -> FinalMove {
+        self.final_move.unwrap_or(if self.halving { FinalMove::Secure } else { FinalMove::Visits })
+    }
+
     /// The progressive bias weight C_BT of a search of `G`: `bias` if set, else the
     /// game's [`Tuning::PROGRESSIVE_BIAS`](crate::games::Tuning::PROGRESSIVE_BIAS) (0: off).
     pub fn bias_for<G: Tuning>(&self) -> f32 {
@@ -475,6 +491,27 @@ impl SearchConfigBuilder {
         let bad = |x: f32| !x.is_finite() || x < 0.0;
         if let Some(x) = cfg.c.filter(|&x| bad(x)) {
             return Err(ConfigError::BadExploration(x.into()));
+        }
+        if cfg.halving {
+            // Its rounds share out a budget known in advance.
+            if let (None, Some(time)) = (cfg.playouts, cfg.time) {
+                return Err(conflict(
+                    "halving",
+                    "on",
+                    "time-ms",
+                    time.as_millis(),
+                    "halving shares out a playout budget (give playouts=N)",
+                ));
+            }
+            if cfg.mode == Mode::Dist {
+                return Err(conflict(
+                    "halving",
+                    "on",
+                    "mode",
+                    "dist",
+                    "the ranks' shared root visits are not one tree's budget",
+                ));
+            }
         }
         if cfg.threads == 0 {
             return Err(ConfigError::ZeroThreads);

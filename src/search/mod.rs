@@ -232,7 +232,7 @@ impl Search {
             dist::agree(root.hash()).map_err(SearchError::Cluster)?;
         }
         let cfg = &self.config;
-        let params = IterationParams::resolve::<G>(cfg, gammas, network.as_deref());
+        let mut params = IterationParams::resolve::<G>(cfg, gammas, network.as_deref());
         self.last_leaves = params.leaves;
         self.last_rave = params.uct.rave > 0.0;
         self.last_chance = G::HAS_CHANCE;
@@ -264,6 +264,8 @@ impl Search {
             (0..cfg.threads).map(|i| CachePadded::new(Worker::new(seed, i))).collect();
         let reusing = self.reuse_hash.take() == Some(root.hash());
         let reused_nodes = prepare_arenas(&mut self.arenas, &mut self.prior_root, root, &params, reusing);
+        // Halving's rounds count this search's visits of the root only.
+        params.uct.halving_start = self.arenas[0].node(NodeId::ROOT).stats_relaxed().visits;
         let job = Job { root, params, stopper, summed: std::sync::OnceLock::new() };
         let arenas = &mut self.arenas;
         self.last_playouts = with_driver!(cfg.mode, |driver| driver.run(&job, arenas, &mut workers));
@@ -272,7 +274,7 @@ impl Search {
         let mut result = self.summarise(&workers, elapsed);
         if let Some(summed) = summed {
             // A distributed search: every process reports the totals of all of them.
-            let (best_move, children) = result::summarise_children(&summed.children, self.config.final_move);
+            let (best_move, children) = result::summarise_children(&summed.children, self.config.final_move_rule());
             // The PV continues in this process's tree (one tree per process).
             result.pv = match best_move {
                 Some(best) => result::principal_variation(&mut SharedTree(&self.arenas[0]), best, 256),
@@ -335,7 +337,7 @@ impl Search {
         let per_tree: Vec<Vec<RootChild>> =
             self.arenas.iter().map(|arena| result::root_children(&mut SharedTree(arena))).collect();
         let merged = merge_root_children(&per_tree);
-        let (best_move, children) = result::summarise_children(&merged, self.config.final_move);
+        let (best_move, children) = result::summarise_children(&merged, self.config.final_move_rule());
         // The PV: the best move, continued in the tree that visited it most.
         let pv = match best_move {
             Some(best) => {
