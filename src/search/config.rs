@@ -213,7 +213,7 @@ search_settings! {
     ///
     /// Hybrid MCTS (Pepels, Cazenave, Winands & Lanctot 2014): the root's budget goes to
     /// its rivals in rounds, halving the candidates by their means, instead of as UCB1's
-    /// `ln N` ([`crate::policy::halving`]).
+    /// `ln N`.
     halving("halving", "on|off", "off"): bool = false;
         set(on: bool) => on; text bool;
     /// Tree reuse: keep the subtree of the position reached between a player's moves.
