@@ -154,13 +154,15 @@ pub fn train_td<G: NTupleBoard + Endgame>(
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(config.seed);
     let mut progress = TdProgress::default();
     let active = network.active_weights().max(1) as f32;
+    // With labels: each position of a game, its cells and its TD target, updated after
+    // the game (one buffer for the whole run).
+    let mut steps: Vec<(G, CellBuffer, f32)> = Vec::new();
     for played in 0..config.games {
         let fraction = played as f32 / config.games as f32;
         let alpha = config.alpha + (config.alpha_end - config.alpha) * fraction;
         let step = alpha / active;
         let mut game = G::new();
-        // With labels: each position, its cells and its TD target, updated after the game.
-        let mut steps: Vec<(G, CellBuffer, f32)> = Vec::new();
+        steps.clear();
         while game.outcome().is_none() {
             let mover = game.side_to_move();
             let (next, target) = if crate::games::random_unit(&mut rng) < config.epsilon {

@@ -15,6 +15,8 @@
 
 use std::ops::ControlFlow;
 
+use arrayvec::ArrayVec;
+
 use crate::tree::{NodeId, Proof, TreeOps};
 
 /// The most root children halving ranks (the stack buffer of one selection); a root with
@@ -34,8 +36,8 @@ pub fn select_root<T: TreeOps, const SOLVER: bool>(
     budget: u32,
 ) -> NodeId {
     // (mean, visits, index) of the candidates; unvisited children rank first.
-    let mut ranked = [(0.0f32, 0u32, 0u32); MAX_ROOT_CHILDREN];
-    let mut len = 0;
+    // Uninitialised until pushed: zeroing 6 KB every iteration would cost more than the scan.
+    let mut ranked: ArrayVec<(f32, u32, u32), MAX_ROOT_CHILDREN> = ArrayVec::new();
     let mut won = None;
     tree.scan_children::<SOLVER, false>(first, count, false, |i, child| {
         if SOLVER {
@@ -50,17 +52,16 @@ pub fn select_root<T: TreeOps, const SOLVER: bool>(
         }
         let visits = child.stats.visits;
         let mean = if visits == 0 { f32::INFINITY } else { child.stats.half_points as f32 / (2 * visits) as f32 };
-        ranked[len] = (mean, visits, i);
-        len += 1;
+        ranked.push((mean, visits, i));
         ControlFlow::Continue(())
     });
     if let Some(i) = won {
         return NodeId(first.0 + i);
     }
+    let len = ranked.len();
     if len == 0 {
         return first;
     }
-    let ranked = &mut ranked[..len];
     let rounds = u64::from(u32::BITS - (len as u32 - 1).leading_zeros()).max(1);
     let round = (u64::from(spent) * rounds / u64::from(budget)).min(rounds - 1);
     let survivors = len.div_ceil(1 << round);
