@@ -84,15 +84,32 @@ fn the_shared_tree_shares_the_rounds_too() {
     assert!(fewest >= 42_000 / 3 / 7 * 9 / 10, "fewest {fewest}");
 }
 
+/// A timed search paces its rounds by the clock: round 0 (the first third of the time)
+/// gives every child a share, so none is left with UCB1's few visits, and the rounds end
+/// in time for the last to share its third between two finalists.
 #[test]
-fn halving_needs_a_playout_budget_of_one_tree() {
-    let by_time = SearchConfig::builder().time(Duration::from_millis(50)).halving(true).build();
-    match by_time {
-        Err(ConfigError::Conflict { first, second, .. }) => {
-            assert_eq!((first.as_str(), second.as_str()), ("halving=on", "time-ms=50"));
-        }
-        other => panic!("{other:?}"),
+fn a_timed_search_shares_its_rounds_by_the_clock() {
+    let game = ConnectFour::new();
+    for seed in [1, 2] {
+        let config = SearchConfig::builder().time(Duration::from_millis(300)).seed(seed).halving(true).build().unwrap();
+        let result = search(&game, config);
+        let mut visits: Vec<u64> = result.children.iter().map(|c| c.visits).collect();
+        visits.sort_unstable();
+        let total: u64 = visits.iter().sum();
+        // Round 0 gives each of 7 children a 21st of the playouts; the clock's estimate of
+        // the rate may move a round's end a little, so half of that share is asked.
+        assert!(visits[0] >= total / 21 / 2, "seed {seed}: {visits:?}");
+        // The two finalists: a 21st, a 12th and a 6th of the playouts each (about 0.3),
+        // where rounds that never ended would leave each child a 7th and UCB1 one child
+        // nearly all.
+        assert!(visits[5] >= total / 5, "seed {seed}: {visits:?}");
     }
+}
+
+#[test]
+fn halving_needs_one_tree_per_search() {
+    let by_time = SearchConfig::builder().time(Duration::from_millis(50)).halving(true).build();
+    assert!(by_time.is_ok(), "a time budget alone: {by_time:?}");
     let both = SearchConfig::builder().time(Duration::from_millis(50)).playouts(1000).halving(true).build();
     assert!(both.is_ok(), "a playout budget with a time limit: {both:?}");
     let dist = SearchConfig::builder().playouts(1000).mode(Mode::Dist).halving(true).build();

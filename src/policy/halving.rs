@@ -9,7 +9,10 @@
 //! shares its playouts evenly among its survivors. The survivors are recomputed at every
 //! iteration from the means of that moment (not frozen at the round's start): a child
 //! whose line turns bad drops out as soon as its mean falls below another's, and the
-//! lock-free search needs no shared round state. At the end the root's best lower bound
+//! lock-free search needs no shared round state. A timed search has no budget to cut:
+//! between chunks its workers set `B` to the playouts the root's rate so far will reach by
+//! the deadline (`Stopper::pace_halving`), so its rounds are equal shares of the time.
+//! At the end the root's best lower bound
 //! wins ([`crate::search::FinalMove::Secure`], the default with halving): the last two
 //! survivors have about equal visits, so the most visited is not the better one.
 

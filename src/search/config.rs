@@ -209,11 +209,11 @@ search_settings! {
     /// visits). Read through [`SearchConfig::final_move_rule`].
     final_move("final", "visits|value|secure", "visits (secure with halving=on)"): Option<FinalMove> = None;
         set(rule: FinalMove) => Some(rule); text FinalMove;
-    /// Sequential halving at the root, UCB1 below it (needs a playout budget).
+    /// Sequential halving at the root, UCB1 below it.
     ///
     /// Hybrid MCTS (Pepels, Cazenave, Winands & Lanctot 2014): the root's budget goes to
     /// its rivals in rounds, halving the candidates by their means, instead of as UCB1's
-    /// `ln N`.
+    /// `ln N`. A timed search's rounds are shares of its time.
     halving("halving", "on|off", "off"): bool = false;
         set(on: bool) => on; text bool;
     /// Tree reuse: keep the subtree of the position reached between a player's moves.
@@ -492,26 +492,14 @@ impl SearchConfigBuilder {
         if let Some(x) = cfg.c.filter(|&x| bad(x)) {
             return Err(ConfigError::BadExploration(x.into()));
         }
-        if cfg.halving {
-            // Its rounds share out a budget known in advance.
-            if let (None, Some(time)) = (cfg.playouts, cfg.time) {
-                return Err(conflict(
-                    "halving",
-                    "on",
-                    "time-ms",
-                    time.as_millis(),
-                    "halving shares out a playout budget (give playouts=N)",
-                ));
-            }
-            if cfg.mode == Mode::Dist {
-                return Err(conflict(
-                    "halving",
-                    "on",
-                    "mode",
-                    "dist",
-                    "the ranks' shared root visits are not one tree's budget",
-                ));
-            }
+        if cfg.halving && cfg.mode == Mode::Dist {
+            return Err(conflict(
+                "halving",
+                "on",
+                "mode",
+                "dist",
+                "the ranks' shared root visits are not one tree's budget",
+            ));
         }
         if cfg.threads == 0 {
             return Err(ConfigError::ZeroThreads);

@@ -264,7 +264,8 @@ impl Search {
             (0..cfg.threads).map(|i| CachePadded::new(Worker::new(seed, i))).collect();
         let reusing = self.reuse_hash.take() == Some(root.hash());
         let reused_nodes = prepare_arenas(&mut self.arenas, &mut self.prior_root, root, &params, reusing);
-        // Halving's rounds count this search's visits of the root only.
+        // Halving's rounds count this search's visits of the root only (of the shared
+        // tree; a worker on a tree of its own reads its own: `run_worker_with`).
         params.uct.halving_start = self.arenas[0].node(NodeId::ROOT).stats_relaxed().visits;
         let job = Job { root, params, stopper, summed: std::sync::OnceLock::new() };
         let arenas = &mut self.arenas;

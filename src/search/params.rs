@@ -166,10 +166,13 @@ impl<'a> IterationParams<'a> {
                 // Only with an evaluator to give the values (eval=default may have none).
                 implicit: if network.is_some() { config.implicit_for::<G>() } else { 0.0 },
                 wu_uct: config.in_flight == InFlight::WuUct,
-                // Each tree's share of the playouts (the config checked there is a budget).
-                halving_budget: match (config.halving, config.playouts) {
-                    (true, Some(playouts)) => (playouts / config.trees() as u64).clamp(1, u64::from(u32::MAX)) as u32,
-                    _ => 0,
+                // Each tree's share of the playouts; a timed search paces its rounds by the
+                // clock within it (`Stopper::pace_halving`).
+                halving_budget: if config.halving {
+                    (config.playouts.unwrap_or(u64::from(u32::MAX)) / config.trees() as u64)
+                        .clamp(1, u64::from(u32::MAX)) as u32
+                } else {
+                    0
                 },
                 // Set once the root is prepared (tree reuse may keep visits).
                 halving_start: 0,

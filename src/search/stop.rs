@@ -14,6 +14,7 @@ use crate::tree::{NodeId, TreeOps};
 use super::config::MAX_PLAYOUTS;
 use super::drivers::Job;
 use super::iteration::Worker;
+use crate::policy::uct::UctParams;
 
 /// Iterations run between two looks at the clock and the shared budget: long enough that
 /// `Instant::now` and the budget's atomic cost well under 1 % of the time, short enough
@@ -28,6 +29,9 @@ pub(crate) struct Stopper {
     /// Playouts the whole search may run.
     playouts: u64,
     deadline: Option<Instant>,
+    /// When the workers were about to start: a timed halving search's rounds are shares
+    /// of the time from here to the deadline.
+    began: Instant,
     /// Root visits below which the deadline does not stop the search: a search whose
     /// threads got no CPU before the deadline (a loaded host, a deadline already spent
     /// on tree reuse) still looks at each root move once on average, rather than ending
@@ -45,7 +49,29 @@ impl Stopper {
     /// root has fewer than `floor` visits (the playout budget still does).
     pub fn new(playouts: Option<u64>, deadline: Option<Instant>, floor: u64, solver: bool) -> Stopper {
         let playouts = playouts.unwrap_or(MAX_PLAYOUTS);
-        Stopper { playouts, deadline, floor, solver, proven: AtomicBool::new(false) }
+        Stopper { playouts, deadline, began: Instant::now(), floor, solver, proven: AtomicBool::new(false) }
+    }
+
+    /// Paces sequential halving's rounds ([`crate::policy::uct::UctParams::halving_budget`])
+    /// in a timed search: `uct`'s budget becomes the root's playouts to come, estimated from
+    /// its rate so far, so round `r` of `R` ends at `r / R` of the time (with `spent`
+    /// playouts after `elapsed` of `total`, the estimate is `spent · total / elapsed`, and
+    /// halving's round `spent · R / budget` is `R · elapsed / total`). `fixed` is the tree's
+    /// playout share, which still caps it. Called between chunks: off the hot path.
+    #[inline]
+    pub fn pace_halving<T: TreeOps>(&self, tree: &mut T, uct: &mut UctParams, fixed: u32) {
+        let Some(deadline) = self.deadline else { return };
+        if fixed == 0 {
+            return;
+        }
+        let spent = u64::from(tree.stats(NodeId::ROOT).visits.saturating_sub(uct.halving_start));
+        if spent == 0 {
+            return; // no rate yet: the playout share (round 0 until the next chunk)
+        }
+        let elapsed = self.began.elapsed().as_nanos().max(1);
+        let total = deadline.saturating_duration_since(self.began).as_nanos();
+        let estimate = (u128::from(spent) * total / elapsed).max(u128::from(spent) + 1);
+        uct.halving_budget = estimate.min(u128::from(fixed)) as u32;
     }
 
     /// Share `index` of `parts` of the playout budget, for a worker that owns it (the
@@ -229,12 +255,18 @@ pub(crate) fn run_worker_with<G: SearchGame, T: TreeOps, B: Budget>(
     mut budget: B,
     mut between_chunks: impl FnMut(&mut T, u64),
 ) {
-    let (root, params) = (job.root, job.params);
+    let (root, mut params) = (job.root, job.params);
+    if !T::SHARED {
+        // A tree of its own (root-parallel trees keep different reused visits): halving
+        // counts this search's visits of this root.
+        params.uct.halving_start = tree.stats(NodeId::ROOT).visits;
+    }
     loop {
         let granted = job.stopper.next_chunk(tree, &mut budget);
         if granted == 0 {
             break;
         }
+        job.stopper.pace_halving(tree, &mut params.uct, job.params.uct.halving_budget);
         if params.solver {
             run_iterations::<G, T, true>(tree, root, params, worker, granted);
         } else {

@@ -60,7 +60,7 @@ fn interleave<G: SearchGame, T: TreeOps, const SOLVER: bool>(
     job: &Job<'_, G>,
     workers: &mut [CachePadded<Worker>],
 ) {
-    let (root, params) = (job.root, job.params);
+    let (root, mut params) = (job.root, job.params);
     let k = workers.len();
     // Allocated once per search; a worker's path (in its lane 0) goes with its walk.
     let mut in_flight: Vec<Option<Walk<G>>> = (0..k).map(|_| None).collect();
@@ -72,6 +72,7 @@ fn interleave<G: SearchGame, T: TreeOps, const SOLVER: bool>(
         if granted == 0 {
             break;
         }
+        job.stopper.pace_halving(tree, &mut params.uct, job.params.uct.halving_budget);
         for _ in 0..granted {
             let worker = &mut workers[next];
             contention::set_worker(next);
