@@ -42,7 +42,7 @@ fn the_final_move_is_the_best_lower_bound_by_default() {
         if let Some(set) = set {
             b = b.final_move(set);
         }
-        b.build().unwrap().final_move_rule()
+        b.build().unwrap().final_move_rule::<ConnectFour>()
     };
     assert_eq!(rule(true, None), FinalMove::Secure);
     assert_eq!(rule(false, None), FinalMove::Visits);

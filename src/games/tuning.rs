@@ -21,6 +21,11 @@ pub trait Tuning: Game {
     /// measured stronger at equal time.
     const RAVE: f32 = 0.0;
 
+    /// Whether a search shares its root's budget among the root's moves by sequential
+    /// halving unless told (`halving=`, [`crate::search::SearchConfigBuilder::halving`]):
+    /// false, unless measured stronger.
+    const HALVING: bool = false;
+
     /// The progressive bias weight C_BT a search uses unless told (`bias=`): 0 (none),
     /// unless the game's move strengths ([`crate::games::Playouts::action_value`]) measured
     /// stronger as priors.

@@ -205,17 +205,20 @@ search_settings! {
         set(visits: u32) => visits; text u32;
     /// Final move: visits (most visited), value (best mean) or secure (best lower bound).
     ///
-    /// Unset: visits, or secure with halving=on (its last two survivors have about equal
+    /// Unset: visits, or secure with halving (its last two survivors have about equal
     /// visits). Read through [`SearchConfig::final_move_rule`].
-    final_move("final", "visits|value|secure", "visits (secure with halving=on)"): Option<FinalMove> = None;
+    final_move("final", "visits|value|secure", "visits (secure with halving)"): Option<FinalMove> = None;
         set(rule: FinalMove) => Some(rule); text FinalMove;
     /// Sequential halving at the root, UCB1 below it.
     ///
     /// Hybrid MCTS (Pepels, Cazenave, Winands & Lanctot 2014): the root's budget goes to
     /// its rivals in rounds, halving the candidates by their means, instead of as UCB1's
     /// `ln N`. A timed search's rounds are shares of its time.
-    halving("halving", "on|off", "off"): bool = false;
-        set(on: bool) => on; text bool;
+    ///
+    /// Unset: the game's [`Tuning::HALVING`](crate::games::Tuning::HALVING), except in a
+    /// distributed search.
+    halving("halving", "on|off", "per game (Tuning::HALVING)"): Option<bool> = None;
+        set(on: bool) => Some(on); text bool;
     /// Tree reuse: keep the subtree of the position reached between a player's moves.
     ///
     /// Measured: +37 Elo [+4, +69] in Connect Four, -3 [-37, +30] in Othello at 20 ms per
@@ -365,10 +368,17 @@ impl SearchConfig {
         self.rave.unwrap_or(G::RAVE)
     }
 
-    /// The final-move rule: [`SearchConfig::final_move`] if set, else secure with
-    /// halving and most visits without.
-    pub fn final_move_rule(&self) -> FinalMove {
-        self.final_move.unwrap_or(if self.halving { FinalMove::Secure } else { FinalMove::Visits })
+    /// The final-move rule of a search of `G`: [`SearchConfig::final_move`] if set, else
+    /// secure with halving and most visits without.
+    pub fn final_move_rule<G: Tuning>(&self) -> FinalMove {
+        self.final_move.unwrap_or(if self.halving_for::<G>() { FinalMove::Secure } else { FinalMove::Visits })
+    }
+
+    /// Whether a search of `G` shares its root's budget by sequential halving: `halving`
+    /// if set, else the game's [`Tuning::HALVING`](crate::games::Tuning::HALVING) (off in
+    /// a distributed search, whose ranks' root visits are no one tree's budget).
+    pub fn halving_for<G: Tuning>(&self) -> bool {
+        self.halving.unwrap_or(G::HALVING && self.mode != Mode::Dist)
     }
 
     /// The progressive bias weight C_BT of a search of `G`: `bias` if set, else the
@@ -492,7 +502,7 @@ impl SearchConfigBuilder {
         if let Some(x) = cfg.c.filter(|&x| bad(x)) {
             return Err(ConfigError::BadExploration(x.into()));
         }
-        if cfg.halving && cfg.mode == Mode::Dist {
+        if cfg.halving == Some(true) && cfg.mode == Mode::Dist {
             return Err(conflict(
                 "halving",
                 "on",

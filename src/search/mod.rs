@@ -118,6 +118,8 @@ pub struct Search {
     last_leaves: usize,
     /// Whether the last run kept RAVE's statistics (its resolved `rave` > 0).
     last_rave: bool,
+    /// The last run's final-move rule (it may depend on the game: [`SearchConfig::final_move_rule`]).
+    last_final_move: FinalMove,
     /// Whether the last search's game has chance turns (whose outcomes get no AMAF
     /// credit, so invariant 5 is not checked).
     last_chance: bool,
@@ -168,6 +170,7 @@ impl Search {
             last_playouts: vec![0; trees],
             last_leaves: 1,
             last_rave: false,
+            last_final_move: FinalMove::Visits,
             last_chance: false,
             prior_root: vec![(0, 0); trees],
             reuse_hash: None,
@@ -235,6 +238,7 @@ impl Search {
         let mut params = IterationParams::resolve::<G>(cfg, gammas, network.as_deref());
         self.last_leaves = params.leaves;
         self.last_rave = params.uct.rave > 0.0;
+        self.last_final_move = cfg.final_move_rule::<G>();
         self.last_chance = G::HAS_CHANCE;
         if self.last_rave {
             // Allocated once, lazily zeroed (a no-op when `Search::new` allocated them).
@@ -275,7 +279,7 @@ impl Search {
         let mut result = self.summarise(&workers, elapsed);
         if let Some(summed) = summed {
             // A distributed search: every process reports the totals of all of them.
-            let (best_move, children) = result::summarise_children(&summed.children, self.config.final_move_rule());
+            let (best_move, children) = result::summarise_children(&summed.children, self.last_final_move);
             // The PV continues in this process's tree (one tree per process).
             result.pv = match best_move {
                 Some(best) => result::principal_variation(&mut SharedTree(&self.arenas[0]), best, 256),
@@ -338,7 +342,7 @@ impl Search {
         let per_tree: Vec<Vec<RootChild>> =
             self.arenas.iter().map(|arena| result::root_children(&mut SharedTree(arena))).collect();
         let merged = merge_root_children(&per_tree);
-        let (best_move, children) = result::summarise_children(&merged, self.config.final_move_rule());
+        let (best_move, children) = result::summarise_children(&merged, self.last_final_move);
         // The PV: the best move, continued in the tree that visited it most.
         let pv = match best_move {
             Some(best) => {

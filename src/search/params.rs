@@ -168,7 +168,7 @@ impl<'a> IterationParams<'a> {
                 wu_uct: config.in_flight == InFlight::WuUct,
                 // Each tree's share of the playouts; a timed search paces its rounds by the
                 // clock within it (`Stopper::pace_halving`).
-                halving_budget: if config.halving {
+                halving_budget: if config.halving_for::<G>() {
                     (config.playouts.unwrap_or(u64::from(u32::MAX)) / config.trees() as u64)
                         .clamp(1, u64::from(u32::MAX)) as u32
                 } else {
