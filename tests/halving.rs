@@ -70,18 +70,22 @@ fn a_proven_win_is_played() {
     assert_eq!(result.best_move.map(|m| game.format_move(m)), Some("1".to_string()));
 }
 
-/// Two threads on one tree: the rounds still reach every child, and the tree's
-/// invariants hold (checked by `search`).
+/// Two threads, on one tree, on two, or on two that share their root's statistics
+/// (whose root visits count both trees' playouts): the rounds still give every child
+/// round 0's share of the whole budget, and the trees' invariants hold (checked by
+/// `search`).
 #[test]
-fn the_shared_tree_shares_the_rounds_too() {
+fn parallel_searches_share_the_rounds_too() {
     let game = ConnectFour::parse_position("4433").unwrap();
-    let config =
-        SearchConfig::builder().playouts(42_000).mode(Mode::TreeParallel).threads(2).halving(true).build().unwrap();
-    let result = search(&game, config);
-    assert_eq!(result.children.len(), 7);
-    let fewest = result.children.iter().map(|c| c.visits).min().unwrap();
-    // Round 0's share, less what the other thread's virtual loss may move at its end.
-    assert!(fewest >= 42_000 / 3 / 7 * 9 / 10, "fewest {fewest}");
+    for mode in [Mode::TreeParallel, Mode::RootParallel, Mode::Synced] {
+        let config = SearchConfig::builder().playouts(42_000).mode(mode).threads(2).halving(true).build().unwrap();
+        let result = search(&game, config);
+        assert_eq!(result.children.len(), 7);
+        let fewest = result.children.iter().map(|c| c.visits).min().unwrap();
+        // Round 0's share, less what the other thread's virtual loss (or the lag of the
+        // shared statistics) may move at its end.
+        assert!(fewest >= 42_000 / 3 / 7 * 9 / 10, "{mode:?}: fewest {fewest}");
+    }
 }
 
 /// A timed search paces its rounds by the clock: round 0 (the first third of the time)
