@@ -101,12 +101,14 @@ fn delayed_back_ups_change_the_tree() {
 /// in the visits, so the walks in flight count towards a child's expansion and later
 /// walks go below it; WU-UCT's count is not, so no child has a completed visit and none
 /// is expanded. The sequential search, which learns from each playout before the next,
-/// does not spread them.
+/// does not spread them. (UCB1 at the root: halving's rounds would count the walks in
+/// flight as spent.)
 #[test]
 fn walks_in_flight_spread_over_the_root() {
     let root = ConnectFour::new();
     for in_flight in [InFlight::Loss, InFlight::WuUct] {
-        let result = run_checked(&root, virtual_config(70, 1, 70).in_flight(in_flight).build().unwrap());
+        let config = virtual_config(70, 1, 70).in_flight(in_flight).halving(false).build().unwrap();
+        let result = run_checked(&root, config);
         let visits: Vec<u64> = result.children.iter().map(|c| c.visits).collect();
         assert_eq!(visits, [10; 7], "{in_flight:?}");
         match in_flight {
