@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use parmcts::search::FinalMove;
-use parmcts::{ConfigError, ConnectFour, Game, Mode, Search, SearchConfig};
+use parmcts::{ConfigError, ConnectFour, Game, Mode, Othello, Search, SearchConfig};
 
 fn search(game: &ConnectFour, config: SearchConfig) -> parmcts::SearchResult {
     let mut search = Search::new(config).unwrap();
@@ -27,7 +27,7 @@ fn every_root_child_gets_its_first_round_share() {
         let result = search(&game, halving);
         let fewest = result.children.iter().map(|c| c.visits).min().unwrap();
         assert!(fewest >= share - 1, "seed {seed}: fewest {fewest}, share {share}");
-        let ucb1 = SearchConfig::builder().playouts(budget).seed(seed).build().unwrap();
+        let ucb1 = SearchConfig::builder().playouts(budget).seed(seed).halving(false).build().unwrap();
         let fewest = search(&game, ucb1).children.iter().map(|c| c.visits).min().unwrap();
         assert!(fewest < share / 2, "UCB1, seed {seed}: fewest {fewest}");
     }
@@ -118,4 +118,21 @@ fn halving_needs_one_tree_per_search() {
     assert!(both.is_ok(), "a playout budget with a time limit: {both:?}");
     let dist = SearchConfig::builder().playouts(1000).mode(Mode::Dist).halving(true).build();
     assert!(matches!(dist, Err(ConfigError::Conflict { ref first, .. }) if first == "halving=on"), "{dist:?}");
+}
+
+/// Connect Four halves at the root by default (measured), Othello does not, and a
+/// distributed search leaves the game's default off; the final move follows.
+#[test]
+fn connect_four_halves_by_default() {
+    let default = SearchConfig::builder().playouts(1000).build().unwrap();
+    assert!(default.halving_for::<ConnectFour>());
+    assert_eq!(default.final_move_rule::<ConnectFour>(), FinalMove::Secure);
+    assert!(!default.halving_for::<Othello>());
+    assert_eq!(default.final_move_rule::<Othello>(), FinalMove::Visits);
+    let off = SearchConfig::builder().playouts(1000).halving(false).build().unwrap();
+    assert!(!off.halving_for::<ConnectFour>());
+    assert_eq!(off.final_move_rule::<ConnectFour>(), FinalMove::Visits);
+    // Every column of the empty board gets round 0's share with the defaults.
+    let result = search(&ConnectFour::new(), SearchConfig::builder().playouts(21_000).build().unwrap());
+    assert!(result.children.iter().all(|c| c.visits >= 21_000 / 3 / 7 - 1), "{:?}", result.children);
 }

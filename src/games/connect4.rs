@@ -347,6 +347,12 @@ impl Tuning for ConnectFour {
     /// Measured: +104 Elo [+75, +132] over sqrt(2) with the default playouts and pruning
     /// at 20 ms per move, and 0.3 -42 Elo [-83, -1] against 0.5 (docs/RESULTS.md).
     const EXPLORATION: f64 = 0.5;
+
+    /// Measured against UCB1 at the root at equal playouts: +4, +2, +18, +27 and +74 Elo
+    /// [+33, +114] at 4,000, 16,000, 32,000, 128,000 and 512,000; at equal time -9 at
+    /// 200 ms and +45 [+3, +86] at 500 ms (docs/RESULTS.md): UCB1 stops revisiting the
+    /// opening's rivals past 32,000 playouts, halving shares them out.
+    const HALVING: bool = true;
 }
 
 /// The playable cells of a position sorted into the classes of
