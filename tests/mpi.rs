@@ -94,8 +94,10 @@ fn one_rank_searches_as_the_tree_parallel_mode() {
         let budget = ["--playouts", "20000"];
         let dist = ranks(&format!("one-{game}"), 1, &[], &search_args(game, &budget, threads, "11"));
         check_agreement(&dist, Some(20_000));
+        // A distributed search leaves the game's default halving off (Connect Four's).
         let out = Command::new(env!("CARGO_BIN_EXE_parmcts"))
             .args(["search", "--game", game, "--mode", "tree", "--threads", threads, "--seed", "11"])
+            .args(["--halving", "off"])
             .args(budget)
             .arg("--json")
             .output()
