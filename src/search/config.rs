@@ -332,6 +332,13 @@ impl SearchConfig {
         super::drivers::with_driver!(self.mode, |driver| super::drivers::Driver::trees(&driver, self.threads))
     }
 
+    /// The parts of the playout budget one tree's root sees played ([`Driver::root_shares`]).
+    ///
+    /// [`Driver::root_shares`]: super::drivers::Driver::root_shares
+    pub(crate) fn root_shares(&self) -> usize {
+        super::drivers::with_driver!(self.mode, |driver| super::drivers::Driver::root_shares(&driver, self.threads))
+    }
+
     /// Each tree's share of the arena capacity.
     pub(crate) fn nodes_per_tree(&self) -> u64 {
         self.arena_capacity / self.trees() as u64

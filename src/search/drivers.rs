@@ -58,7 +58,7 @@ pub(crate) struct Summed {
 /// from `job.stopper` ([`Stopper::share`] for a worker that owns its share,
 /// [`Stopper::shared`] for workers drawing together), so every driver stops for the same
 /// reasons; a driver that schedules its workers itself (the virtual-thread driver) draws
-/// from [`Stopper::next_chunk`] as `run_worker` does.
+/// from [`Stopper::next_paced_chunk`] as `run_worker` does.
 ///
 /// # Adding a driver
 /// A new way to run a search (a distributed driver, say) is a new file under
@@ -71,6 +71,13 @@ pub(crate) struct Summed {
 pub(crate) trait Driver {
     /// The trees (arenas) this driver searches with `threads` workers.
     fn trees(&self, threads: usize) -> usize;
+
+    /// The parts of the playout budget that one tree's root sees played: one per tree,
+    /// where each root counts its own tree's playouts only (what sequential halving at the
+    /// root divides into rounds).
+    fn root_shares(&self, threads: usize) -> usize {
+        self.trees(threads)
+    }
 
     /// Runs `workers` (one per thread, each seeded from `(seed, index)`) on `arenas`
     /// (`self.trees(workers.len())` of them, each root expanded) until `job.stopper`

@@ -166,12 +166,11 @@ impl<'a> IterationParams<'a> {
                 // Only with an evaluator to give the values (eval=default may have none).
                 implicit: if network.is_some() { config.implicit_for::<G>() } else { 0.0 },
                 wu_uct: config.in_flight == InFlight::WuUct,
-                // Each tree's share of the playouts (synced trees' roots count every tree's:
-                // the whole budget); a timed search paces its rounds by the clock within it
-                // (`Stopper::pace_halving`).
+                // The playouts one root sees played; a timed search paces its rounds by
+                // the clock within them (`Stopper::pace_halving`).
                 halving_budget: if config.halving_for::<G>() {
-                    let trees = if config.mode == Mode::Synced { 1 } else { config.trees() as u64 };
-                    (config.playouts.unwrap_or(u64::from(u32::MAX)) / trees).clamp(1, u64::from(u32::MAX)) as u32
+                    let shares = config.root_shares() as u64;
+                    (config.playouts.unwrap_or(u64::from(u32::MAX)) / shares).clamp(1, u64::from(u32::MAX)) as u32
                 } else {
                     0
                 },

@@ -57,9 +57,10 @@ impl Stopper {
     /// its rate so far, so round `r` of `R` ends at `r / R` of the time (with `spent`
     /// playouts after `elapsed` of `total`, the estimate is `spent · total / elapsed`, and
     /// halving's round `spent · R / budget` is `R · elapsed / total`). `fixed` is the tree's
-    /// playout share, which still caps it. Called between chunks: off the hot path.
+    /// playout share, which still caps it; `now`, the clock read at this chunk's start.
+    /// Called between chunks: off the hot path.
     #[inline]
-    pub fn pace_halving<T: TreeOps>(&self, tree: &mut T, uct: &mut UctParams, fixed: u32) {
+    fn pace_halving<T: TreeOps>(&self, tree: &mut T, uct: &mut UctParams, fixed: u32, now: Instant) {
         let Some(deadline) = self.deadline else { return };
         if fixed == 0 {
             return;
@@ -68,7 +69,7 @@ impl Stopper {
         if spent == 0 {
             return; // no rate yet: the playout share (round 0 until the next chunk)
         }
-        let elapsed = self.began.elapsed().as_nanos().max(1);
+        let elapsed = now.saturating_duration_since(self.began).as_nanos().max(1);
         let total = deadline.saturating_duration_since(self.began).as_nanos();
         let estimate = (u128::from(spent) * total / elapsed).max(u128::from(spent) + 1);
         uct.halving_budget = estimate.min(u128::from(fixed)) as u32;
@@ -110,12 +111,40 @@ impl Stopper {
         u64::from(tree.stats(NodeId::ROOT).visits) >= self.floor
     }
 
-    /// How many iterations the worker on `tree` may run next (at most [`CHUNK`]; 0:
-    /// stop), drawn from `budget`.
+    /// [`Stopper::next_paced_chunk`] for a search that does not halve at the root (a
+    /// distributed one).
+    #[cfg(feature = "mpi")]
     #[inline]
     pub fn next_chunk<T: TreeOps, B: Budget>(&self, tree: &mut T, budget: &mut B) -> u64 {
+        self.next_chunk_at(tree, budget, self.deadline.map(|_| Instant::now()))
+    }
+
+    /// How many iterations the worker on `tree` may run next (at most [`CHUNK`]; 0:
+    /// stop), drawn from `budget`. A granted chunk of a timed search first paces `uct`'s
+    /// halving rounds by the clock ([`Stopper::pace_halving`]; `fixed`: the tree's playout
+    /// share), with the one clock read that checked the deadline.
+    #[inline]
+    pub fn next_paced_chunk<T: TreeOps, B: Budget>(
+        &self,
+        tree: &mut T,
+        budget: &mut B,
+        uct: &mut UctParams,
+        fixed: u32,
+    ) -> u64 {
+        let now = self.deadline.map(|_| Instant::now());
+        let granted = self.next_chunk_at(tree, budget, now);
+        if let (true, Some(now)) = (granted > 0, now) {
+            self.pace_halving(tree, uct, fixed, now);
+        }
+        granted
+    }
+
+    /// The chunk [`Stopper::next_paced_chunk`] grants, with the clock read at `now`
+    /// (`None`: no deadline).
+    #[inline]
+    fn next_chunk_at<T: TreeOps, B: Budget>(&self, tree: &mut T, budget: &mut B, now: Option<Instant>) -> u64 {
         // The root's visits are read only once the deadline has passed: off the hot path.
-        if self.deadline.is_some_and(|d| Instant::now() >= d) && self.floor_reached(tree) {
+        if self.deadline.zip(now).is_some_and(|(d, now)| now >= d) && self.floor_reached(tree) {
             return 0;
         }
         if self.solver {
@@ -262,11 +291,10 @@ pub(crate) fn run_worker_with<G: SearchGame, T: TreeOps, B: Budget>(
         params.uct.halving_start = tree.stats(NodeId::ROOT).visits;
     }
     loop {
-        let granted = job.stopper.next_chunk(tree, &mut budget);
+        let granted = job.stopper.next_paced_chunk(tree, &mut budget, &mut params.uct, job.params.uct.halving_budget);
         if granted == 0 {
             break;
         }
-        job.stopper.pace_halving(tree, &mut params.uct, job.params.uct.halving_budget);
         if params.solver {
             run_iterations::<G, T, true>(tree, root, params, worker, granted);
         } else {

@@ -39,6 +39,12 @@ impl Driver for Synced {
         threads
     }
 
+    /// Every exchange adds the other trees' root visits to each root, so a root sees the
+    /// whole budget played.
+    fn root_shares(&self, _threads: usize) -> usize {
+        1
+    }
+
     fn run<G: SearchGame>(
         &self,
         job: &Job<'_, G>,

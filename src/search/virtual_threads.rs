@@ -68,11 +68,10 @@ fn interleave<G: SearchGame, T: TreeOps, const SOLVER: bool>(
     // The worker whose turn is next: its walk in flight, if any, is the oldest.
     let mut next = 0;
     loop {
-        let granted = job.stopper.next_chunk(tree, &mut budget);
+        let granted = job.stopper.next_paced_chunk(tree, &mut budget, &mut params.uct, job.params.uct.halving_budget);
         if granted == 0 {
             break;
         }
-        job.stopper.pace_halving(tree, &mut params.uct, job.params.uct.halving_budget);
         for _ in 0..granted {
             let worker = &mut workers[next];
             contention::set_worker(next);
