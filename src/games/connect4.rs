@@ -356,7 +356,7 @@ impl Tuning for ConnectFour {
 }
 
 /// The playable cells of a position sorted into the classes of
-/// [`Playouts::action_value`](crate::games::Playouts::action_value), all at once from bitboards. Disjoint; their union is the
+/// [`Playouts::action_value`], all at once from bitboards. Disjoint; their union is the
 /// playable cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct CellClasses {
@@ -533,7 +533,7 @@ impl ConnectFour {
         CellClasses { wins, blocks, gifts, spoils, threes: 0, plain }
     }
 
-    /// [`Playouts::prune_moves`](crate::games::Playouts::prune_moves)'s rule on the playable cells ([`CellClasses::pruned`]),
+    /// [`Playouts::prune_moves`]'s rule on the playable cells ([`CellClasses::pruned`]),
     /// without the three-makers it does not need.
     #[inline]
     fn pruned_cells(&self) -> u64 {

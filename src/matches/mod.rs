@@ -439,7 +439,7 @@ fn play_game<G: Evaluate + SearchGame>(
 
 /// `agent`, played by `spec` against `other`: against a distributed player (which every
 /// MPI rank plays in lockstep, `mode=dist`) a player of one process moves on rank 0 only
-/// and its moves go to every rank ([`crate::cluster::RankZeroAgent`]), so it may have a
+/// and its moves go to every rank (`cluster::RankZeroAgent`, in the `mpi` build), so it may have a
 /// time budget and searches on one core.
 fn against_distributed<G: Game>(agent: Box<dyn Agent<G>>, spec: &PlayerSpec, other: &PlayerSpec) -> Box<dyn Agent<G>> {
     #[cfg(feature = "mpi")]
@@ -454,7 +454,7 @@ fn against_distributed<G: Game>(agent: Box<dyn Agent<G>>, spec: &PlayerSpec, oth
 /// that fails to follow forfeits: `Some((its side, the forfeit))`.
 ///
 /// # Errors
-/// [`MatchError::Player`] when one of the crate's own players fails (see [`forfeits`]).
+/// [`MatchError::Player`] when one of the crate's own players fails (see [`crate::players::PlayerError::forfeits`]).
 fn observe_all<G: Game>(
     agents: &mut [Box<dyn Agent<G>>; 2],
     before: &G,

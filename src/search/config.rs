@@ -127,7 +127,7 @@ search_settings! {
         set(time: Duration) => Some(time); text Duration;
     /// UCB1 exploration constant C (stored as a 32-bit float).
     ///
-    /// Unset: the game's default ([`Tuning::EXPLORATION`](crate::games::Tuning::EXPLORATION)).
+    /// Unset: the game's default ([`Tuning::EXPLORATION`]).
     c("c", "C", "per game (Tuning::EXPLORATION)"): Option<f32> = None;
         set(c: f64) => Some(c as f32); text f64;
     /// Random seed; worker i seeds its generator from (seed, i).
@@ -160,7 +160,7 @@ search_settings! {
     /// playout is one long dependency chain interleaves (Othello: 1.62x the playouts per
     /// second for 2). With `n > 1` the exclusive trees of the sequential and
     /// root-parallel modes keep virtual loss too (plain adds, still no atomic
-    /// instruction). Unset: the game's [`Tuning::PLAYOUT_LANES`](crate::games::Tuning::PLAYOUT_LANES).
+    /// instruction). Unset: the game's [`Tuning::PLAYOUT_LANES`].
     leaves("leaves", "L", "per game (Tuning::PLAYOUT_LANES)"): Option<u32> = None;
         set(leaves: u32) => Some(leaves); text u32;
     /// Synced mode: iterations each worker runs between two exchanges of statistics.
@@ -215,7 +215,7 @@ search_settings! {
     /// its rivals in rounds, halving the candidates by their means, instead of as UCB1's
     /// `ln N`. A timed search's rounds are shares of its time.
     ///
-    /// Unset: the game's [`Tuning::HALVING`](crate::games::Tuning::HALVING), except in a
+    /// Unset: the game's [`Tuning::HALVING`], except in a
     /// distributed search.
     halving("halving", "on|off", "per game (Tuning::HALVING)"): Option<bool> = None;
         set(on: bool) => Some(on); text bool;
@@ -227,7 +227,7 @@ search_settings! {
         set(on: bool) => on; text bool;
     /// Progressive bias weight C_BT (0: off; Chaslot et al. 2008).
     ///
-    /// Unset: the game's [`Tuning::PROGRESSIVE_BIAS`](crate::games::Tuning::PROGRESSIVE_BIAS).
+    /// Unset: the game's [`Tuning::PROGRESSIVE_BIAS`].
     bias("bias", "C_BT", "per game (Tuning::PROGRESSIVE_BIAS)"): Option<f32> = None;
         set(c_bt: f64) => Some(c_bt as f32); text f64;
     /// Progressive bias constant K (the visits over which the bias halves, squared).
@@ -235,14 +235,14 @@ search_settings! {
         set(k: f64) => k as f32; text f64;
     /// Playout policy: random (uniform) or biased (roulette wheel; Go: heavy playouts).
     ///
-    /// Unset: the game's [`Tuning::BIASED_PLAYOUTS_BY_DEFAULT`](crate::games::Tuning::BIASED_PLAYOUTS_BY_DEFAULT).
+    /// Unset: the game's [`Tuning::BIASED_PLAYOUTS_BY_DEFAULT`].
     /// Biased measured best in both games with action values (docs/RESULTS.md): Othello
     /// +430 Elo at equal time, Connect Four +71; Go's heavy playouts lose at equal time.
     playout("playout", "random|biased", "per game (Tuning::BIASED_PLAYOUTS_BY_DEFAULT)"): Option<Playout> = None;
         set(playout: Playout) => Some(playout); text Playout;
     /// Win-first / block-first pruning in tree and playouts: on or off.
     ///
-    /// Unset: the game's [`Tuning::PRUNE_BY_DEFAULT`](crate::games::Tuning::PRUNE_BY_DEFAULT) (on in Connect Four,
+    /// Unset: the game's [`Tuning::PRUNE_BY_DEFAULT`] (on in Connect Four,
     /// where the rule is a few bitboard operations and measured +300 Elo on top of biased
     /// playouts; off where it plays every move and reply: Othello's iteration is 80x).
     prune("prune", "on|off", "per game (Tuning::PRUNE_BY_DEFAULT)"): Option<bool> = None;
@@ -256,19 +256,19 @@ search_settings! {
     ///
     /// The MCTS player tries the solver first ([`crate::solver::Endgame`]) and plays its
     /// move when it proves a win or a draw. Unset: the game's
-    /// [`Tuning::ENDGAME_NODES`](crate::games::Tuning::ENDGAME_NODES).
+    /// [`Tuning::ENDGAME_NODES`].
     endgame("endgame", "NODES", "per game (Tuning::ENDGAME_NODES)"): Option<u64> = None;
         set(nodes: u64) => Some(nodes); text u64;
     /// With solver=on: node budget of the game's exact solver at each node expanded (0: off).
     ///
     /// A position the solver settles becomes a proven leaf, so the MCTS-Solver's proofs
     /// reach down to the exact solver's. Unset: the game's
-    /// [`Tuning::ENDGAME_LEAF_NODES`](crate::games::Tuning::ENDGAME_LEAF_NODES).
+    /// [`Tuning::ENDGAME_LEAF_NODES`].
     endgame_leaf("endgame-leaf", "NODES", "per game (Tuning::ENDGAME_LEAF_NODES)"): Option<u64> = None;
         set(nodes: u64) => Some(nodes); text u64;
     /// RAVE constant k in beta = sqrt(k / (3N + k)) (0: off; Gelly & Silver 2011).
     ///
-    /// Unset: the game's [`Tuning::RAVE`](crate::games::Tuning::RAVE).
+    /// Unset: the game's [`Tuning::RAVE`].
     rave("rave", "K", "per game (Tuning::RAVE)"): Option<f32> = None;
         set(k: f64) => Some(k as f32); text f64;
     /// Move strengths: default (the game's shipped set, else its action values), hand-set, or a train-weights FILE.
@@ -309,7 +309,7 @@ search_settings! {
     /// also keeps the minimax value of the evaluator's values of the positions below it
     /// (every child valued at its parent's expansion, maxima backed up along each
     /// iteration's path), and selection mixes it with the mean result.
-    /// Unset: the game's [`Tuning::IMPLICIT_MINIMAX`](crate::games::Tuning::IMPLICIT_MINIMAX)
+    /// Unset: the game's [`Tuning::IMPLICIT_MINIMAX`]
     /// where the search evaluates its leaves.
     implicit("implicit", "α", "per game (Tuning::IMPLICIT_MINIMAX)"): Option<f32> = None;
         set(alpha: f64) => Some(alpha as f32); text f64;
@@ -345,7 +345,7 @@ impl SearchConfig {
     }
 
     /// The exploration constant for `G`: `c` if set, else the game's
-    /// [`Tuning::EXPLORATION`](crate::games::Tuning::EXPLORATION). With [`SearchConfig::leaves_for`] and
+    /// [`Tuning::EXPLORATION`]. With [`SearchConfig::leaves_for`] and
     /// [`SearchConfig::prune_for`], the one place where per-game defaults are read.
     pub fn c_for<G: Tuning + NTupleBoard>(&self) -> f32 {
         let default = if self.evaluates::<G>() { G::EVAL_EXPLORATION } else { G::EXPLORATION };
@@ -353,7 +353,7 @@ impl SearchConfig {
     }
 
     /// Whether a search of `G` values its leaves with an evaluator: `eval` if set to a
-    /// network, else the game's [`Tuning::LEAF_EVALUATION`](crate::games::Tuning::LEAF_EVALUATION)
+    /// network, else the game's [`Tuning::LEAF_EVALUATION`]
     /// where it ships a network.
     pub fn evaluates<G: Tuning + NTupleBoard>(&self) -> bool {
         match self.eval {
@@ -364,13 +364,13 @@ impl SearchConfig {
     }
 
     /// Playouts each worker keeps in flight for `G`: `leaves` if set, else the game's
-    /// [`Tuning::PLAYOUT_LANES`](crate::games::Tuning::PLAYOUT_LANES).
+    /// [`Tuning::PLAYOUT_LANES`].
     pub fn leaves_for<G: Tuning>(&self) -> usize {
         self.leaves.map_or(G::PLAYOUT_LANES, |n| n as usize)
     }
 
     /// The RAVE constant k of a search of `G`: `rave` if set, else the game's
-    /// [`Tuning::RAVE`](crate::games::Tuning::RAVE) (0: no RAVE).
+    /// [`Tuning::RAVE`] (0: no RAVE).
     pub fn rave_for<G: Tuning>(&self) -> f32 {
         self.rave.unwrap_or(G::RAVE)
     }
@@ -382,33 +382,33 @@ impl SearchConfig {
     }
 
     /// Whether a search of `G` shares its root's budget by sequential halving: `halving`
-    /// if set, else the game's [`Tuning::HALVING`](crate::games::Tuning::HALVING) (off in
+    /// if set, else the game's [`Tuning::HALVING`] (off in
     /// a distributed search, whose ranks' root visits are no one tree's budget).
     pub fn halving_for<G: Tuning>(&self) -> bool {
         self.halving.unwrap_or(G::HALVING && self.mode != Mode::Dist)
     }
 
     /// The progressive bias weight C_BT of a search of `G`: `bias` if set, else the
-    /// game's [`Tuning::PROGRESSIVE_BIAS`](crate::games::Tuning::PROGRESSIVE_BIAS) (0: off).
+    /// game's [`Tuning::PROGRESSIVE_BIAS`] (0: off).
     pub fn bias_for<G: Tuning>(&self) -> f32 {
         self.bias.unwrap_or(G::PROGRESSIVE_BIAS)
     }
 
     /// The playout policy of a search of `G`: `playout` if set, else the game's
-    /// [`Tuning::BIASED_PLAYOUTS_BY_DEFAULT`](crate::games::Tuning::BIASED_PLAYOUTS_BY_DEFAULT).
+    /// [`Tuning::BIASED_PLAYOUTS_BY_DEFAULT`].
     pub fn playout_for<G: Tuning>(&self) -> Playout {
         self.playout.unwrap_or(if G::BIASED_PLAYOUTS_BY_DEFAULT { Playout::Biased } else { Playout::Random })
     }
 
     /// Whether a search of `G` prunes: `prune` if set, else the game's
-    /// [`Tuning::PRUNE_BY_DEFAULT`](crate::games::Tuning::PRUNE_BY_DEFAULT).
+    /// [`Tuning::PRUNE_BY_DEFAULT`].
     pub fn prune_for<G: Tuning>(&self) -> bool {
         self.prune.unwrap_or(G::PRUNE_BY_DEFAULT)
     }
 
     /// The implicit minimax weight α for `G`: 0 where the search does not evaluate its
     /// leaves, else `implicit` if set, else the game's
-    /// [`Tuning::IMPLICIT_MINIMAX`](crate::games::Tuning::IMPLICIT_MINIMAX).
+    /// [`Tuning::IMPLICIT_MINIMAX`].
     pub fn implicit_for<G: Tuning + NTupleBoard>(&self) -> f32 {
         if !self.evaluates::<G>() {
             return 0.0;
@@ -424,14 +424,14 @@ impl SearchConfig {
     }
 
     /// The node budget of the game's exact solver on the position to move, for `G`:
-    /// `endgame` if set, else the game's [`Tuning::ENDGAME_NODES`](crate::games::Tuning::ENDGAME_NODES).
+    /// `endgame` if set, else the game's [`Tuning::ENDGAME_NODES`].
     pub fn endgame_for<G: Tuning>(&self) -> u64 {
         self.endgame.unwrap_or(G::ENDGAME_NODES)
     }
 
     /// The exact solver's node budget at each expansion for `G` (with the solver on):
     /// `endgame-leaf` if set, else the game's
-    /// [`Tuning::ENDGAME_LEAF_NODES`](crate::games::Tuning::ENDGAME_LEAF_NODES).
+    /// [`Tuning::ENDGAME_LEAF_NODES`].
     pub fn endgame_leaf_for<G: Tuning>(&self) -> u64 {
         self.endgame_leaf.unwrap_or(G::ENDGAME_LEAF_NODES)
     }

@@ -31,7 +31,7 @@ impl Driver for Sequential {
     }
 }
 
-/// [`run_worker`] on one worker's own tree. The tree keeps virtual loss (plain adds) only
+/// [`super::stop::run_worker`] on one worker's own tree. The tree keeps virtual loss (plain adds) only
 /// where the job's parameters say so (`exclusive_virtual_loss`: to spread lanes).
 pub(crate) fn run_exclusive<G: SearchGame>(
     arena: &mut Arena,

@@ -1,4 +1,4 @@
-//! The search tree: a preallocated [`Arena`] of 24-byte [`Node`]s and the two ways to
+//! The search tree: a preallocated [`Arena`] of 24-byte [`node::Node`]s and the two ways to
 //! operate on it ([`TreeOps`]): exclusive (`&mut`, no atomic instructions, for the
 //! sequential baseline) and shared (lock-free atomics, for tree-parallel workers).
 

@@ -234,7 +234,7 @@ impl<const N: usize> Go<N> {
         Self::move_of(self.heavy_cell(rng, last))
     }
 
-    /// [`Go::heavy_move`] as a cell ([`NO_POINT`]: the pass), for the playout loop.
+    /// `Go::heavy_move` (the tests' form) as a cell ([`NO_POINT`]: the pass), for the playout loop.
     #[inline(always)]
     pub(super) fn heavy_cell<R: RngCore>(&mut self, rng: &mut R, last: u16) -> usize {
         if last != NO_POINT {

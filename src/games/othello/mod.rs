@@ -214,7 +214,7 @@ impl Othello {
 }
 
 /// The square classes as `(near, far)` edge distances (0 = on the edge), in
-/// [`Playouts::move_features`](crate::games::Playouts::move_features) order: corner, C-square, A-square, B-square, X-square, then
+/// [`Playouts::move_features`] order: corner, C-square, A-square, B-square, X-square, then
 /// the inner squares.
 const CLASSES: [(usize, usize); 10] = [(0, 0), (0, 1), (0, 2), (0, 3), (1, 1), (1, 2), (1, 3), (2, 2), (2, 3), (3, 3)];
 

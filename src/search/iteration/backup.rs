@@ -105,7 +105,7 @@ pub(super) fn back_up_values<T: TreeOps>(tree: &mut T, path: &[Step]) {
 /// iteration (further down the path or in the playout) is credited with the result, as
 /// if it had been played first. `played` holds the playout's moves on entry. On a shared
 /// tree whose root is batched, the root's children's credits go to `root_pending` (see
-/// [`Worker::flush`]).
+/// [`super::Worker::flush`]).
 pub(super) fn update_amaf<T: TreeOps>(
     tree: &mut T,
     path: &[Step],

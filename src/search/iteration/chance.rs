@@ -21,7 +21,7 @@ pub(super) fn sample_chance_child<G: SearchGame, T: TreeOps, R: RngCore>(
     (0..count).map(|i| NodeId(first.0 + i)).find(|&c| tree.mv(c) == mv.0).unwrap_or(first)
 }
 
-/// At a chance node, walking the outcomes in proportion ([`ChanceSelection::Walk`]): the
+/// At a chance node, walking the outcomes in proportion ([`crate::search::ChanceSelection::Walk`]): the
 /// child furthest below its share of the walks, counting the walks in flight through it
 /// (in its visits, the weight each, as virtual loss; WU-UCT's unobserved count over the
 /// weight per walk; none on a tree without virtual loss). Two passes over the children

@@ -38,7 +38,7 @@ pub(crate) enum Expanded {
 ///
 /// With `implicit` (implicit minimax backups), each child gets the evaluator's value of
 /// its position for its mover; `node`'s own value follows at the iteration's backup
-/// ([`back_up_values`], which stops where a value does not change: set here, it would
+/// ([`super::backup::back_up_values`], which stops where a value does not change: set here, it would
 /// stop there before the ancestors see it).
 pub(crate) fn expand<G: SearchGame, T: TreeOps, R: RngCore>(
     tree: &mut T,

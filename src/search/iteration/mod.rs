@@ -102,7 +102,7 @@ pub(crate) struct Walk<G> {
     /// finished game).
     exact: Option<Outcome>,
     /// The rank that owns the node the walk stopped at, when that is another rank's (a
-    /// partitioned distributed search, [`Partition`]): the walk is valued there.
+    /// partitioned distributed search, [`crate::search::params::Partition`]): the walk is valued there.
     owner: Option<u32>,
 }
 
@@ -113,7 +113,7 @@ impl<G> Walk<G> {
         self.exact.is_some()
     }
 
-    /// The other rank that owns the node the walk stopped at, if it did ([`Partition`]).
+    /// The other rank that owns the node the walk stopped at, if it did ([`crate::search::params::Partition`]).
     #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
     pub(crate) fn owner(&self) -> Option<u32> {
         self.owner
