@@ -496,11 +496,6 @@ pub fn search<G: SearchGame>(root: &G, config: &SearchConfig) -> Result<SearchRe
     Search::new(config.clone())?.run(root)
 }
 
-/// Prepares each arena for a search of `root`: every root is expanded before any worker
-/// starts, so no worker ever finds the root EXPANDING and plays out from it (root visits
-/// = Σ children's visits). A tree kept by [`Search::reuse`] for this very position
-/// (`reusing`) is searched on; any other is reset. Records each root's visits before the
-/// run in `prior_root`, and returns the nodes kept.
 /// The n-tuple network `eval` names for game `G`, checked against the game.
 ///
 /// # Errors
@@ -520,6 +515,11 @@ fn resolve_network<G: SearchGame>(eval: &Evaluation) -> Result<Option<Arc<NTuple
     }
 }
 
+/// Prepares each arena for a search of `root`: every root is expanded before any worker
+/// starts, so no worker ever finds the root EXPANDING and plays out from it (root visits
+/// = Σ children's visits). A tree kept by [`Search::reuse`] for this very position
+/// (`reusing`) is searched on; any other is reset. Records each root's visits before the
+/// run in `prior_root`, and returns the nodes kept.
 fn prepare_arenas<G: SearchGame>(
     arenas: &mut [Arena],
     prior_root: &mut [(u64, u64)],
