@@ -89,10 +89,6 @@ const HEADER: usize = 2;
 pub(crate) struct Dist;
 
 impl Driver for Dist {
-    fn trees(&self, _threads: usize) -> usize {
-        1
-    }
-
     fn run<G: SearchGame>(
         &self,
         job: &Job<'_, G>,

@@ -69,8 +69,12 @@ pub(crate) struct Summed {
 /// elsewhere are combined exactly, in visits and half points, by
 /// [`super::merge_root_children`].
 pub(crate) trait Driver {
-    /// The trees (arenas) this driver searches with `threads` workers.
-    fn trees(&self, threads: usize) -> usize;
+    /// The trees (arenas) this driver searches with `threads` workers: by default one,
+    /// which all of them search.
+    fn trees(&self, threads: usize) -> usize {
+        let _ = threads;
+        1
+    }
 
     /// The parts of the playout budget that one tree's root sees played: one per tree,
     /// where each root counts its own tree's playouts only (what sequential halving at the

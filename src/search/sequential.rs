@@ -16,10 +16,6 @@ use super::stop::{run_worker_with, LocalBudget};
 pub(crate) struct Sequential;
 
 impl Driver for Sequential {
-    fn trees(&self, _threads: usize) -> usize {
-        1
-    }
-
     fn run<G: SearchGame>(
         &self,
         job: &Job<'_, G>,

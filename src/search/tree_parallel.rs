@@ -16,10 +16,6 @@ use super::stop::run_worker;
 pub(crate) struct TreeParallel;
 
 impl Driver for TreeParallel {
-    fn trees(&self, _threads: usize) -> usize {
-        1
-    }
-
     fn run<G: SearchGame>(
         &self,
         job: &Job<'_, G>,

@@ -29,10 +29,6 @@ use super::stop::CHUNK;
 pub(crate) struct VirtualThreads;
 
 impl Driver for VirtualThreads {
-    fn trees(&self, _threads: usize) -> usize {
-        1
-    }
-
     fn run<G: SearchGame>(
         &self,
         job: &Job<'_, G>,
