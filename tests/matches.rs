@@ -2,7 +2,7 @@
 
 use parmcts::matches::{run_match, GameRecord, MatchConfig, Openings, Tally};
 use parmcts::players::PlayerSpec;
-use parmcts::{ConnectFour, Game, TicTacToe};
+use parmcts::{ConnectFour, Game, Othello, TicTacToe};
 
 fn config(games: u64, openings: Openings) -> MatchConfig {
     MatchConfig { games, openings, parallel_games: 2, seed: 17, sprt: None }
@@ -113,7 +113,13 @@ fn all_openings_are_played_once_a_pair_in_turn() {
         |openings| run_match(&TicTacToe::new(), &spec("random"), &spec("random"), &config(2, openings), |_, _| ());
     assert!(summary(Openings::All(2)).is_ok());
     let err = summary(Openings::All(9)).unwrap_err().to_string();
-    assert!(err.contains("no unfinished"), "{err}");
+    assert!(err.contains("leaves the game unfinished"), "{err}");
+    // Deeper than the game: every line finishes it, and the walk to count them stops
+    // at its cap (uncapped, it would walk Othello's whole game tree).
+    let err = run_match(&Othello::new(), &spec("random"), &spec("random"), &config(2, Openings::All(99)), |_, _| ())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("all:99") && err.contains("fewer plies"), "{err}");
     assert_eq!("all:3".parse::<Openings>(), Ok(Openings::All(3)));
     assert!("all:x".parse::<Openings>().is_err());
 }

@@ -36,6 +36,11 @@ pub enum Openings {
 /// The most openings [`Openings::All`] enumerates.
 pub const MAX_ALL_OPENINGS: u64 = 100_000;
 
+/// The most positions [`Openings::All`] walks to count its openings: sequences that
+/// finish the game are no openings, so without it a walk deeper than the game would
+/// never end (Othello's `all:99` would walk its whole game tree).
+pub const MAX_OPENING_WALK: u64 = 2_000_000;
+
 /// An openings setting that is not `start`, `random:R` or `all:R`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BadOpenings(pub String);
@@ -219,12 +224,14 @@ pub enum MatchError {
     ZeroGames,
     /// `parallel_games` was 0.
     ZeroParallelGames,
-    /// No random opening of this many plies leaves the game unfinished (1,000 tried).
+    /// No opening of this many plies leaves the game unfinished (for `random:R`, none
+    /// of 1,000 drawn).
     NoOpening {
         /// The plies asked for.
         plies: u32,
     },
-    /// `all:R` asked for more openings than [`MAX_ALL_OPENINGS`].
+    /// `all:R` asked for more openings than [`MAX_ALL_OPENINGS`], or for a walk of more
+    /// positions than [`MAX_OPENING_WALK`] to count them.
     TooManyOpenings {
         /// The plies asked for.
         plies: u32,
@@ -247,9 +254,13 @@ impl std::fmt::Display for MatchError {
         match self {
             MatchError::ZeroGames => write!(f, "--games must be at least 1"),
             MatchError::ZeroParallelGames => write!(f, "--parallel-games must be at least 1"),
-            MatchError::NoOpening { plies } => write!(f, "no unfinished random opening of {plies} plies found"),
+            MatchError::NoOpening { plies } => write!(f, "no opening of {plies} plies leaves the game unfinished"),
             MatchError::TooManyOpenings { plies } => {
-                write!(f, "--openings all:{plies}: more than {MAX_ALL_OPENINGS} openings; use random:{plies}")
+                write!(
+                    f,
+                    "--openings all:{plies}: more than {MAX_ALL_OPENINGS} openings (or {MAX_OPENING_WALK} positions \\
+                     to walk to count them); use fewer plies, or random:{plies}"
+                )
             }
             MatchError::IllegalMove { mv, reason } => write!(f, "a player chose an illegal move '{mv}': {reason}"),
             MatchError::Player(e) => e.fmt(f),
@@ -285,45 +296,65 @@ fn random_opening<G: Game>(start: &G, plies: u32, seed: u64) -> Result<(G, Vec<S
 
 /// Opening `n` (counted modulo their number) of [`Openings::All`]: the sequences of
 /// `plies` legal moves that leave the game unfinished, in the order of the moves' lists.
+///
+/// # Errors
+/// [`MatchError::NoOpening`] where every sequence finishes the game, and
+/// [`MatchError::TooManyOpenings`] past [`MAX_ALL_OPENINGS`] openings or
+/// [`MAX_OPENING_WALK`] positions walked to count them (lines that finish the game count
+/// as no opening, so a walk deeper than the game's length would never reach the first).
 fn nth_opening<G: Game>(start: &G, plies: u32, n: u64) -> Result<(G, Vec<String>), MatchError> {
-    /// Walks the sequences below `game` in order: counts them into `seen`, and stops at
-    /// the one numbered `want` (filling `line`), or once `seen` passes the cap.
-    fn walk<G: Game>(game: &G, left: u32, want: u64, seen: &mut u64, line: &mut Vec<Move>) -> bool {
-        if game.outcome().is_some() {
-            return false;
+    /// A walk over the sequences in order, counting them; it stops at the one numbered
+    /// `want` (left in `line`), or once a cap is passed.
+    struct Walk {
+        want: u64,
+        seen: u64,
+        walked: u64,
+        line: Vec<Move>,
+    }
+    impl Walk {
+        fn over_cap(&self) -> bool {
+            self.seen > MAX_ALL_OPENINGS || self.walked > MAX_OPENING_WALK
         }
-        let moves = game.legal_moves();
-        let moves = moves.as_ref();
-        if left == 0 || moves.is_empty() {
-            *seen += 1;
-            return *seen - 1 == want;
-        }
-        for &mv in moves {
-            let mut next = game.clone();
-            next.play_unchecked(mv);
-            line.push(mv);
-            if walk(&next, left - 1, want, seen, line) {
-                return true;
-            }
-            line.pop();
-            if *seen > MAX_ALL_OPENINGS {
+        /// Whether the opening `want` is below `game` (`left` plies on).
+        fn find<G: Game>(&mut self, game: &G, left: u32) -> bool {
+            self.walked += 1;
+            if game.outcome().is_some() {
                 return false;
             }
+            let moves = game.legal_moves();
+            let moves = moves.as_ref();
+            if left == 0 || moves.is_empty() {
+                self.seen += 1;
+                return self.seen - 1 == self.want;
+            }
+            for &mv in moves {
+                let mut next = game.clone();
+                next.play_unchecked(mv);
+                self.line.push(mv);
+                if self.find(&next, left - 1) {
+                    return true;
+                }
+                self.line.pop();
+                if self.over_cap() {
+                    return false;
+                }
+            }
+            false
         }
-        false
     }
-    let (mut count, mut line) = (0, Vec::new());
-    walk(start, plies, u64::MAX, &mut count, &mut line);
-    match count {
-        0 => return Err(MatchError::NoOpening { plies }),
-        c if c > MAX_ALL_OPENINGS => return Err(MatchError::TooManyOpenings { plies }),
-        _ => {}
+    let mut count = Walk { want: u64::MAX, seen: 0, walked: 0, line: Vec::new() };
+    count.find(start, plies);
+    if count.over_cap() {
+        return Err(MatchError::TooManyOpenings { plies });
     }
-    let mut seen = 0;
-    walk(start, plies, n % count, &mut seen, &mut line);
+    if count.seen == 0 {
+        return Err(MatchError::NoOpening { plies });
+    }
+    let mut walk = Walk { want: n % count.seen, seen: 0, walked: 0, line: Vec::new() };
+    walk.find(start, plies);
     let mut game = start.clone();
-    let mut text = Vec::with_capacity(line.len());
-    for mv in line {
+    let mut text = Vec::with_capacity(walk.line.len());
+    for mv in walk.line {
         text.push(game.format_move(mv));
         game.play_unchecked(mv);
     }
