@@ -604,6 +604,8 @@ fn ladder_plays_each_doubling_against_the_rung_below() {
     rejects(&["ladder", "--game", "connect4", "--player", "random"], "mcts player");
     rejects(&["ladder", "--game", "connect4", "--from", "100", "--to", "150"], "no rung");
     rejects(&["ladder", "--game", "connect4", "--player", "mcts:bogus=1"], "bogus");
+    // A top rung past the most playouts a search takes fails before the first game.
+    rejects(&["ladder", "--game", "connect4", "--from", "1000", "--to", "99999999999999"], "exceeds the maximum");
 }
 
 /// `parmcts quality`: the report's fields, and a file that cannot be read, a malformed

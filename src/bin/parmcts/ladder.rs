@@ -87,8 +87,11 @@ fn run_game<G: Evaluate + SearchGame>(args: &LadderArgs) -> Result<(), Failure> 
     if args.to < 2 * args.from {
         return Err(Failure::flag("--to", format!("{} leaves no rung above --from {}", args.to, args.from)));
     }
-    // Checked once up front, so a bad key fails before any game is played.
+    // Checked once up front, so a bad key, or a top rung past the budget a search
+    // takes, fails before any game is played.
     parse_spec("--player", &with_playouts(&args.player, args.from))?;
+    let top = args.from << (args.to / args.from).ilog2();
+    parse_spec("--to", &with_playouts(&args.player, top))?;
     let openings: Openings = args.openings.parse().map_err(Failure::input)?;
     let config =
         MatchConfig { games: args.games, openings, parallel_games: args.parallel_games, seed: args.seed, sprt: None };
