@@ -72,7 +72,9 @@ pub use games::{
     Hex13, Hex19, Hex9, Move, MoveList, MovesPlayed, Othello, Outcome, Player, Playouts, SearchGame, TicTacToe, Tuning,
     Turn,
 };
-pub use search::{search, ChildResult, ConfigError, Mode, Search, SearchConfig, SearchError, SearchResult};
+pub use search::{
+    search, ChildResult, ConfigError, EvaluationError, Mode, Search, SearchConfig, SearchError, SearchResult,
+};
 pub use solver::Endgame;
 pub use tree::invariants::InvariantViolation;
 pub use tree::{contention, Proof, NODE_BYTES};

@@ -7,7 +7,8 @@ use std::sync::Arc;
 use parmcts::evaluator::train::{train_td, TdConfig};
 use parmcts::search::Evaluation;
 use parmcts::{
-    ConfigError, ConnectFour, Game, NTupleBoard, NTupleNetwork, Search, SearchConfig, SearchError, TicTacToe,
+    ConfigError, ConnectFour, EvaluationError, Game, NTupleBoard, NTupleNetwork, NetworkError, Search, SearchConfig,
+    SearchError, TicTacToe,
 };
 
 fn trained<G: NTupleBoard + parmcts::solver::Endgame>(games: u64) -> Arc<NTupleNetwork> {
@@ -72,13 +73,16 @@ fn bad_evaluator_settings_are_rejected() {
     // With the game's default evaluation, the game decides: Connect Four has none.
     let config = b().eval_priors(true).bias(1.0).build().unwrap();
     let err = Search::new(config).unwrap().run(&ConnectFour::new()).unwrap_err();
+    let no_evaluator = EvaluationError::NoEvaluator { setting: "eval-priors=on", game: "connect4" };
+    assert_eq!(err, SearchError::Evaluation(no_evaluator), "{err}");
     assert!(err.to_string().contains("eval-priors"), "{err}");
     // A network for another game, and a game that ships none.
     let config = b().eval(Evaluation::Network(trained::<TicTacToe>(10))).build().unwrap();
     let err = Search::new(config).unwrap().run(&ConnectFour::new()).unwrap_err();
-    assert!(matches!(err, SearchError::Evaluation(_)), "{err}");
+    assert!(matches!(err, SearchError::Evaluation(EvaluationError::Network(NetworkError::WrongGame { .. }))), "{err}");
     let config = b().eval(Evaluation::Shipped).build().unwrap();
     let err = Search::new(config).unwrap().run(&TicTacToe::new()).unwrap_err();
+    assert_eq!(err, SearchError::Evaluation(EvaluationError::NoneShipped { game: "tictactoe" }));
     assert!(err.to_string().contains("tictactoe ships no network"), "{err}");
 }
 

@@ -3,6 +3,7 @@
 use std::fmt;
 
 use super::config::{MAX_ARENA_NODES, MIN_ARENA_NODES};
+use crate::evaluator::NetworkError;
 use crate::tree::CapacityError;
 
 /// A configuration that failed validation, naming the bad value.
@@ -231,3 +232,39 @@ mod tests {
         assert_eq!(ConfigError::from(too_large), ConfigError::ArenaTooLarge { nodes: 1 << 33, max: MAX_ARENA_NODES });
     }
 }
+
+/// Why a search's leaf evaluation does not fit the game searched (a
+/// [`super::SearchError::Evaluation`]).
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum EvaluationError {
+    /// The network does not fit this game (one for another game, say).
+    Network(NetworkError),
+    /// `eval=network` in a game that ships no network.
+    NoneShipped {
+        /// The game.
+        game: &'static str,
+    },
+    /// A setting that works on an evaluator's values, in a game that has none by default
+    /// and with no `eval=` given.
+    NoEvaluator {
+        /// The setting, as given (`eval-priors=on`, `implicit`).
+        setting: &'static str,
+        /// The game.
+        game: &'static str,
+    },
+}
+
+impl fmt::Display for EvaluationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EvaluationError::Network(e) => e.fmt(f),
+            EvaluationError::NoneShipped { game } => write!(f, "{game} ships no network (give a file)"),
+            EvaluationError::NoEvaluator { setting, game } => {
+                write!(f, "{setting} needs an evaluator, and {game} has none by default (give eval=)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for EvaluationError {}

@@ -46,6 +46,7 @@ pub use config::{
     DEFAULT_EXPAND_THRESHOLD, MAX_ARENA_NODES, MAX_DIST_BATCH, MAX_EVAL_DEPTH, MAX_LEAVES, MAX_PLAYOUTS, MAX_THREADS,
     MIN_ARENA_NODES, SECURE_A, SETTINGS,
 };
+pub use error::EvaluationError;
 pub use params::BATCH_MIN_VISITS_PER_THREAD;
 pub(crate) use params::{resolve_gammas, search_playouts};
 pub use result::{format_moves, ChildResult, RootChild, SearchResult};
@@ -76,9 +77,9 @@ pub enum SearchError {
     GameOver,
     /// The configured move weights are not for this game.
     Weights(WeightsError),
-    /// The configured leaf evaluator does not fit this game (a network for another game,
-    /// or `eval=network` for a game that ships none).
-    Evaluation(String),
+    /// The configured leaf evaluator does not fit this game, or a setting that needs
+    /// one has none.
+    Evaluation(EvaluationError),
     /// A distributed search (`mode=dist`) cannot run here: MPI is not running, this is
     /// not the thread that initialised it, or the ranks search different positions.
     #[cfg(feature = "mpi")]
@@ -91,7 +92,7 @@ impl fmt::Display for SearchError {
             SearchError::Config(e) => e.fmt(f),
             SearchError::GameOver => write!(f, "the position is already over: nothing to search"),
             SearchError::Weights(e) => e.fmt(f),
-            SearchError::Evaluation(why) => write!(f, "eval: {why}"),
+            SearchError::Evaluation(e) => write!(f, "eval: {e}"),
             #[cfg(feature = "mpi")]
             SearchError::Cluster(e) => write!(f, "mode dist: {e}"),
         }
@@ -215,13 +216,13 @@ impl Search {
         }
         let gammas = resolve_gammas::<G>(&self.config, &mut self.shipped)?;
         let network = resolve_network::<G>(&self.config.eval)?;
+        let needs_evaluator =
+            |setting| SearchError::Evaluation(EvaluationError::NoEvaluator { setting, game: G::NAME });
         if self.config.eval_priors && network.is_none() {
-            let why = format!("eval-priors=on needs an evaluator, and {} has none by default (give eval=)", G::NAME);
-            return Err(SearchError::Evaluation(why));
+            return Err(needs_evaluator("eval-priors=on"));
         }
         if self.config.implicit.is_some_and(|alpha| alpha > 0.0) && network.is_none() {
-            let why = format!("implicit needs an evaluator, and {} has none by default (give eval=)", G::NAME);
-            return Err(SearchError::Evaluation(why));
+            return Err(needs_evaluator("implicit"));
         }
         let root_moves = root.legal_moves().as_ref().len() as u64;
         let needed = 1 + root_moves;
@@ -502,7 +503,7 @@ pub fn search<G: SearchGame>(root: &G, config: &SearchConfig) -> Result<SearchRe
 /// [`SearchError::Evaluation`] for a network of another game, or `eval=network` in a game
 /// that ships none.
 fn resolve_network<G: SearchGame>(eval: &Evaluation) -> Result<Option<Arc<NTupleNetwork>>, SearchError> {
-    let bad = |e: NetworkError| SearchError::Evaluation(e.to_string());
+    let bad = |e: NetworkError| SearchError::Evaluation(EvaluationError::Network(e));
     match eval {
         Evaluation::None => Ok(None),
         Evaluation::Default if !G::LEAF_EVALUATION => Ok(None),
@@ -510,7 +511,7 @@ fn resolve_network<G: SearchGame>(eval: &Evaluation) -> Result<Option<Arc<NTuple
         Evaluation::Network(network) => network.check::<G>().map(|()| Some(Arc::clone(network))).map_err(bad),
         Evaluation::Shipped => match NTupleNetwork::shipped::<G>() {
             Some(network) => network.map(Some).map_err(bad),
-            None => Err(SearchError::Evaluation(format!("{} ships no network (give a file)", G::NAME))),
+            None => Err(SearchError::Evaluation(EvaluationError::NoneShipped { game: G::NAME })),
         },
     }
 }
