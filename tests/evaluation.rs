@@ -82,8 +82,9 @@ fn bad_evaluator_settings_are_rejected() {
     assert!(matches!(err, SearchError::Evaluation(EvaluationError::Network(NetworkError::WrongGame { .. }))), "{err}");
     let config = b().eval(Evaluation::Shipped).build().unwrap();
     let err = Search::new(config).unwrap().run(&TicTacToe::new()).unwrap_err();
-    assert_eq!(err, SearchError::Evaluation(EvaluationError::NoneShipped { game: "tictactoe" }));
-    assert!(err.to_string().contains("tictactoe ships no network"), "{err}");
+    let none_shipped = NetworkError::NoShippedNetwork { game: "tictactoe" };
+    assert_eq!(err, SearchError::Evaluation(EvaluationError::Network(none_shipped)));
+    assert!(err.to_string().contains("tictactoe ships no trained network"), "{err}");
 }
 
 #[test]

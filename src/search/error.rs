@@ -238,13 +238,9 @@ mod tests {
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum EvaluationError {
-    /// The network does not fit this game (one for another game, say).
+    /// The network does not fit this game (one for another game), or the game ships
+    /// none ([`NetworkError::NoShippedNetwork`]).
     Network(NetworkError),
-    /// `eval=network` in a game that ships no network.
-    NoneShipped {
-        /// The game.
-        game: &'static str,
-    },
     /// A setting that works on an evaluator's values, in a game that has none by default
     /// and with no `eval=` given.
     NoEvaluator {
@@ -259,7 +255,6 @@ impl fmt::Display for EvaluationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             EvaluationError::Network(e) => e.fmt(f),
-            EvaluationError::NoneShipped { game } => write!(f, "{game} ships no network (give a file)"),
             EvaluationError::NoEvaluator { setting, game } => {
                 write!(f, "{setting} needs an evaluator, and {game} has none by default (give eval=)")
             }

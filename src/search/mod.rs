@@ -511,7 +511,7 @@ fn resolve_network<G: SearchGame>(eval: &Evaluation) -> Result<Option<Arc<NTuple
         Evaluation::Network(network) => network.check::<G>().map(|()| Some(Arc::clone(network))).map_err(bad),
         Evaluation::Shipped => match NTupleNetwork::shipped::<G>() {
             Some(network) => network.map(Some).map_err(bad),
-            None => Err(SearchError::Evaluation(EvaluationError::NoneShipped { game: G::NAME })),
+            None => Err(bad(NetworkError::NoShippedNetwork { game: G::NAME })),
         },
     }
 }
