@@ -29,6 +29,7 @@ mod params;
 mod result;
 mod root_parallel;
 mod sequential;
+mod setting;
 #[cfg(feature = "mpi")]
 mod split;
 mod stop;
