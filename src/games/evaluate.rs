@@ -1,7 +1,7 @@
 //! Heuristic evaluations for the depth cut-off of [`crate::alphabeta::minimax`],
 //! [`crate::alphabeta::AlphaBeta`] and [`crate::expectimax`] (which squashes them into
 //! `[-1, 1]`): the [`Evaluate`] trait. Each game's evaluation sits
-//! beside the game (`tictactoe.rs`, `connect4.rs`, `othello/evaluate.rs`).
+//! beside the game (`tictactoe.rs`, `connect4/mod.rs`, `othello/evaluate.rs`).
 //!
 //! An evaluation scores a *non-terminal* position for the side to move, in "centipawn"
 //! units far below [`WIN`]: finished games are scored exactly by the searches themselves

@@ -2,7 +2,7 @@
 //! the [`Job`] every driver is given, and [`with_driver!`], the one list that maps each
 //! [`Mode`](super::Mode) to its driver. The drivers themselves each have a file:
 //! `sequential.rs`, `tree_parallel.rs`, `root_parallel.rs`, `synced.rs`,
-//! `virtual_threads.rs`, and with the `mpi` feature `dist.rs`.
+//! `virtual_threads.rs`, and with the `mpi` feature `dist/`.
 
 use std::sync::OnceLock;
 

@@ -80,7 +80,7 @@ pub(super) enum MoveClass {
 }
 
 impl MoveClass {
-    /// 20 x the action value (the weights of `connect4.rs` without its make-a-three class).
+    /// 20 x the action value (the weights of `games/connect4/` without its make-a-three class).
     pub(super) const fn weight(self) -> u32 {
         match self {
             MoveClass::Win => 20_000,

@@ -9,7 +9,7 @@
 //! 64-bit bitboard; this type leaves it untouched, so the 7x6 speed is unchanged by
 //! construction. Here each player's stones are a column-major bitboard of `height + 1`
 //! bits per column (bit `col * (height + 1) + row`, the top bit of each column an
-//! always-empty sentinel, as in `connect4.rs`): up to 12 x 13 = 156 bits, kept in three
+//! always-empty sentinel, as in `games/connect4/`): up to 12 x 13 = 156 bits, kept in three
 //! `u64` words (`Wide`). The blocked cell is in neither player's stones, so it breaks
 //! every line through it. Four in a row, and the cells where a stone would complete four,
 //! are shifts and ANDs along the strides 1, `height`, `height + 1` and `height + 2`
@@ -688,7 +688,7 @@ impl Game for ConnectFourBoard {
 }
 
 impl Playouts for ConnectFourBoard {
-    /// The classes of `connect4.rs` less its make-a-three class: a move that wins at
+    /// The classes of `games/connect4/` less its make-a-three class: a move that wins at
     /// once 1000; one that blocks the opponent's immediate win 100; one right below a
     /// winning cell of either side 0.05; otherwise 1.
     #[inline]

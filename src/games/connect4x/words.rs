@@ -15,7 +15,7 @@ pub(super) fn has_four<W: Word>(stones: W, h1: u32) -> bool {
 
 /// The cells where a stone would complete four in a row with `stones` (`h1` bits per
 /// column), filled or not, sentinels included: vertical (three stones below), horizontal
-/// and both diagonals (the four windows of four through each cell). As `connect4.rs`'s
+/// and both diagonals (the four windows of four through each cell). As `games/connect4/`'s
 /// `winning_cells` (Pons, part 9, `compute_winning_position`) without the final mask;
 /// the sentinels stop lines from wrapping across columns.
 #[inline(always)]
