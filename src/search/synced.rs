@@ -24,10 +24,10 @@ use std::sync::Mutex;
 use crossbeam_utils::CachePadded;
 
 use crate::games::SearchGame;
-use crate::tree::{Arena, Expansion, NodeId, Stats};
+use crate::tree::{Arena, ExclusiveTree, Expansion, NodeId, Stats};
 
 use super::drivers::{Driver, Job};
-use super::iteration::Worker;
+use super::iteration::{child_by_move, Worker};
 use super::sequential::run_exclusive_with;
 
 /// Root-parallel trees with shallow statistics shared every few iterations.
@@ -166,7 +166,8 @@ impl Exchange {
             self.path.truncate(depth);
             let node = match depth {
                 0 => Some(NodeId::ROOT),
-                _ => self.path[depth - 1].and_then(|parent| child_by_move(arena, parent, entry.mv)),
+                _ => self.path[depth - 1]
+                    .and_then(|parent| child_by_move(&mut ExclusiveTree::<false>(arena), parent, entry.mv)),
             };
             self.path.push(node);
             if let Some(node) = node {
@@ -207,12 +208,6 @@ fn replace(arena: &mut Arena, node: NodeId, old: Stats, new: Stats) {
         visits: stats.visits - old.visits + new.visits,
         half_points: stats.half_points - old.half_points + new.half_points,
     });
-}
-
-/// The child of `parent` entered by move `mv`, if `parent` is expanded and has one.
-fn child_by_move(arena: &mut Arena, parent: NodeId, mv: u16) -> Option<NodeId> {
-    let Expansion::Expanded { first, count } = arena.node_mut(parent).expansion_mut() else { return None };
-    (0..count).map(|i| NodeId(first.0 + i)).find(|&c| arena.node_mut(c).mv_mut() == mv)
 }
 
 #[cfg(test)]

@@ -9,8 +9,8 @@ use crate::games::playout::integer_class_weights;
 use crate::games::random_below;
 
 /// The playable cells of a position sorted into the classes of
-/// [`Playouts::action_value`](crate::games::Playouts::action_value), all at once from bitboards. Disjoint; their union is the
-/// playable cells.
+/// [`Playouts::action_value`](crate::games::Playouts::action_value), all at once from
+/// bitboards. Disjoint; their union is the playable cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct CellClasses {
     /// Cells that win at once.
@@ -80,8 +80,8 @@ impl CellClasses {
     }
 }
 
-/// The hand-set gammas in [`Playouts::move_features`](crate::games::Playouts::move_features) order: the action values (the
-/// baseline a weights file is measured against).
+/// The hand-set gammas in [`Playouts::move_features`](crate::games::Playouts::move_features)
+/// order: the action values (the baseline a weights file is measured against).
 pub fn hand_set_gammas() -> Vec<f32> {
     CellClasses::HAND_SET.0.iter().map(|&w| w as f32 / 20.0).collect()
 }
@@ -186,8 +186,8 @@ impl ConnectFour {
         CellClasses { wins, blocks, gifts, spoils, threes: 0, plain }
     }
 
-    /// [`Playouts::prune_moves`](crate::games::Playouts::prune_moves)'s rule on the playable cells ([`CellClasses::pruned`]),
-    /// without the three-makers it does not need.
+    /// [`Playouts::prune_moves`](crate::games::Playouts::prune_moves)'s rule on the
+    /// playable cells ([`CellClasses::pruned`]), without the three-makers it does not need.
     #[inline]
     pub(super) fn pruned_cells(&self) -> u64 {
         self.threat_classes(winning_cells(self.current, self.mask)).pruned()

@@ -51,7 +51,8 @@ pub(super) fn plain_roulette<R: RngCore>(n: usize, rng: &mut R) -> usize {
     (x as usize).min(n - 1)
 }
 
-/// The index drawn by the trait's roulette wheel ([`roulette_by`](crate::games::roulette_by)) over the action values
+/// The index drawn by the trait's roulette wheel
+/// ([`roulette_by`](crate::games::roulette_by)) over the action values
 /// of `classes` (not empty), the same `f32` sums in the same order from one 32-bit draw:
 /// the same move from the same generator state (tested), without a closure per move.
 #[inline]
@@ -90,7 +91,8 @@ impl MoveClass {
         }
     }
 
-    /// The action value ([`Playouts::action_value`](crate::games::Playouts::action_value)): the weight / 20.
+    /// The action value ([`Playouts::action_value`](crate::games::Playouts::action_value)):
+    /// the weight / 20.
     #[inline(always)]
     pub(super) fn action_value(self) -> f32 {
         const VALUES: [f32; 5] = {

@@ -14,7 +14,7 @@ use mpi::traits::{Communicator, CommunicatorCollectives};
 use super::poll;
 use crate::games::Move;
 use crate::search::drivers::Summed;
-use crate::search::iteration::child_with_move;
+use crate::search::iteration::child_by_move;
 use crate::search::result::{root_children, RootChild};
 use crate::tree::{Arena, Expansion, NodeId, Proof, SharedTree, Stats, TreeOps};
 
@@ -419,12 +419,4 @@ fn children(tree: &mut SharedTree<'_>, node: NodeId) -> impl Iterator<Item = Nod
         _ => (0, 0),
     };
     (first..first + count).map(NodeId)
-}
-
-/// The child of `parent` entered by move `mv`, if `parent` is expanded and has one.
-fn child_by_move(tree: &mut SharedTree<'_>, parent: NodeId, mv: u16) -> Option<NodeId> {
-    match tree.expansion(parent) {
-        Expansion::Expanded { first, count } => child_with_move(tree, first, count, mv),
-        _ => None,
-    }
 }

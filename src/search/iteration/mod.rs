@@ -668,3 +668,11 @@ fn enter<T: TreeOps>(
 pub(crate) fn child_with_move<T: TreeOps>(tree: &mut T, first: NodeId, count: u32, mv: u16) -> Option<NodeId> {
     (first.0..first.0 + count).map(NodeId).find(|&child| tree.mv(child) == mv)
 }
+
+/// The child of `parent` entered by move `mv`, if `parent` is expanded and has one.
+pub(crate) fn child_by_move<T: TreeOps>(tree: &mut T, parent: NodeId, mv: u16) -> Option<NodeId> {
+    match tree.expansion(parent) {
+        Expansion::Expanded { first, count } => child_with_move(tree, first, count, mv),
+        _ => None,
+    }
+}
