@@ -90,6 +90,39 @@ fn solve_value_is_the_weak_outcome() {
     assert_eq!(hard.solve_value(1), None, "{moves}");
 }
 
+/// `Endgame::solve_endgame` (what the MCTS player's root solver, `endgame=NODES`, plays):
+/// the outcome for the side to move, and a move after which the opponent's exact score
+/// has the opposite sign, so the position's value is kept; gives up on a tiny budget.
+#[test]
+fn solve_endgame_keeps_the_value() {
+    let mut exact = Solver::new(TT_ENTRIES).unwrap();
+    for (path, step) in [(END_EASY, 25), (MIDDLE_EASY, 25), (BEGIN_EASY, 100)] {
+        for (game, moves, expected) in positions(path).into_iter().step_by(step) {
+            let solved = game.solve_endgame(u64::MAX).unwrap_or_else(|| panic!("{moves}: gave up"));
+            let mover = game.side_to_move();
+            let outcome = match expected.signum() {
+                1 => Outcome::Win(mover),
+                0 => Outcome::Draw,
+                _ => Outcome::Win(mover.other()),
+            };
+            assert_eq!(solved.outcome, outcome, "{moves}");
+            let mv = solved.best_move.unwrap_or_else(|| panic!("{moves}: no move"));
+            let mut child = game;
+            child.try_play(mv).unwrap_or_else(|e| panic!("{moves}: {e}"));
+            let child_sign = match child.outcome() {
+                Some(Outcome::Win(_)) => -1,
+                Some(Outcome::Draw) => 0,
+                None => exact.solve_score(&child, true).unwrap().0,
+            };
+            if expected >= 0 {
+                assert_eq!(child_sign, -expected.signum(), "{moves}: move {}", mv.0 + 1);
+            }
+        }
+    }
+    let (hard, moves, _) = positions(BEGIN_EASY).swap_remove(1);
+    assert!(hard.solve_endgame(1).is_none(), "{moves}");
+}
+
 /// After the reported best move, the child's exact score is minus the parent's (the
 /// negamax identity), and the move is legal. Strong and weak.
 #[test]

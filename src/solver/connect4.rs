@@ -675,13 +675,15 @@ thread_local! {
     static THREAD_SOLVER: std::cell::RefCell<Option<Solver>> = const { std::cell::RefCell::new(None) };
 }
 
-/// Connect Four's endgame: a strong solve within the budget ([`Solver::solve_within`];
-/// the strong solve's move search costs far fewer nodes than the weak one's here), with
-/// a table of [`DEFAULT_TT_ENTRIES`] per thread, allocated at its first call.
+/// Connect Four's endgame: a weak solve within the budget ([`Solver::solve_within`]:
+/// win, draw or loss, and a move that keeps it, which is all a player needs; from the
+/// eighth to the fourteenth ply it took 0.6 of the strong solve's time, score and
+/// move together, in `docs/RESULTS.md`), with a table of [`DEFAULT_TT_ENTRIES`] per
+/// thread, allocated at its first call.
 impl Endgame for ConnectFour {
     fn solve_endgame(&self, max_nodes: u64) -> Option<Solved> {
         with_thread_solver(|solver| {
-            let result = solver.solve_within(self, false, max_nodes).ok()??;
+            let result = solver.solve_within(self, true, max_nodes).ok()??;
             let nodes = result.nodes + result.move_nodes;
             Some(Solved::from_score(result.score, self.side_to_move(), result.best_move, nodes))
         })
