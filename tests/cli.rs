@@ -1,32 +1,12 @@
 //! The `parmcts` command-line contract: JSON field names, and bad input rejected with one
 //! `error:` line naming the bad value and exit code 2 (never a panic).
 
-use std::process::{Command, Output};
+mod common;
 
+use std::process::Command;
+
+use common::cli::{json, parmcts, rejects, rejects_in_one_line, run_text};
 use serde_json::Value;
-
-fn parmcts(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_parmcts")).args(args).output().expect("run parmcts")
-}
-
-fn json(args: &[&str]) -> Value {
-    let out = parmcts(args);
-    assert!(out.status.success(), "{args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(text.trim().lines().count(), 1, "exactly one JSON object: {text}");
-    serde_json::from_str(&text).unwrap()
-}
-
-/// Asserts exit code 2 and a single `error:` line that mentions `needle`.
-fn rejects(args: &[&str], needle: &str) {
-    let out = parmcts(args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{args:?}: stderr {stderr}");
-    let first = stderr.lines().next().unwrap_or("");
-    assert!(first.starts_with("error:"), "{args:?}: {stderr}");
-    assert!(stderr.contains(needle), "{args:?}: expected '{needle}' in {stderr}");
-    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
-}
 
 #[test]
 fn perft_json() {
@@ -383,28 +363,6 @@ fn solver_and_rave_flags() {
     rejects(&["search", "--game", "othello", "--playouts", "100", "--solver", "maybe"], "solver");
 }
 
-/// Runs parmcts and returns (exit code, stdout, stderr).
-fn run_text(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = parmcts(args);
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-/// Asserts exit code 2 and exactly one line on stderr, starting with `error:` and
-/// containing every needle.
-fn rejects_in_one_line(args: &[&str], needles: &[&str]) {
-    let (code, _, stderr) = run_text(args);
-    assert_eq!(code, Some(2), "{args:?}: {stderr}");
-    assert_eq!(stderr.lines().count(), 1, "{args:?}: one line expected, got {stderr}");
-    assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
-    for needle in needles {
-        assert!(stderr.contains(needle), "{args:?}: expected '{needle}' in {stderr}");
-    }
-}
-
 #[test]
 fn bounds_and_conflicts_are_rejected_naming_the_values() {
     let search = |extra: &[&'static str]| -> Vec<&'static str> {
@@ -747,130 +705,6 @@ fn train_network_writes_a_file_searches_and_alphabeta_load() {
     rejects(&["search", "--game", "tictactoe", "--eval", "/nonexistent/net", "--playouts", "10"], "--eval");
     rejects(&["search", "--game", "othello", "--eval-weight", "2", "--playouts", "10"], "eval-weight");
     std::fs::remove_file(&path).unwrap();
-}
-
-/// `parmcts gtp` over a pipe: responses alone on stdout, in order, ids echoed, errors
-/// answered and the session going on; nothing on stderr without `--log`.
-#[test]
-fn gtp_answers_a_script_on_stdin() {
-    use std::io::Write;
-    use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_parmcts"))
-        .args(["gtp", "--game", "othello", "--playouts", "200", "--nodes", "100000"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run parmcts gtp");
-    let script =
-        "1 protocol_version\n# a comment\n\n2 play b d3\nfoo\n3 genmove w\n4 boardsize 19\n5 undo\nquit\nname\n";
-    child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    let responses: Vec<&str> = stdout.split_terminator("\n\n").collect();
-    assert_eq!(responses.len(), 7, "{stdout:?}");
-    assert_eq!(responses[0], "=1 2");
-    assert_eq!(responses[1], "=2 ");
-    assert_eq!(responses[2], "? unknown command 'foo'");
-    let reply = responses[3].strip_prefix("=3 ").unwrap();
-    assert!(["c3", "e3", "c5"].contains(&reply), "{reply}");
-    assert_eq!(responses[4], "?4 unacceptable size 19");
-    assert_eq!(responses[5], "=5 ");
-    // `quit` answers and ends the session: `name` after it gets nothing.
-    assert_eq!(responses[6], "= ");
-}
-
-#[test]
-fn gtp_rejects_bad_configuration() {
-    rejects(&["gtp", "--game", "connect4"], "--game");
-    rejects(&["gtp", "--game", "othello", "--resign-below", "1.5"], "--resign-below");
-    rejects(&["gtp", "--game", "othello", "--playouts", "0"], "playouts");
-}
-
-/// An external engine as a match player: parmcts's own GTP engine, over a pipe, refereed
-/// by `match` (every move it answers is checked), through passes and to the end.
-#[test]
-fn match_plays_an_external_gtp_engine() {
-    let engine = format!("gtp:{} gtp --game othello --playouts 300", env!("CARGO_BIN_EXE_parmcts"));
-    let (code, stdout, stderr) = run_text(&[
-        "match",
-        "--game",
-        "othello",
-        "--p1",
-        "mcts:playouts=300",
-        "--p2",
-        &engine,
-        "--games",
-        "4",
-        "--openings",
-        "random:2",
-        "--json",
-    ]);
-    assert_eq!(code, Some(0), "{stderr}");
-    let summary: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
-    let games = ["p1_wins", "draws", "p2_wins"].iter().map(|k| summary[k].as_u64().unwrap()).sum::<u64>();
-    assert_eq!(games, 4, "{stdout}");
-    // A program that is not there is a clear error, not a hang.
-    let (code, _, stderr) =
-        run_text(&["match", "--game", "othello", "--p1", "random", "--p2", "gtp:/nonexistent/engine", "--games", "1"]);
-    assert_eq!(code, Some(2), "{stderr}");
-    assert!(stderr.contains("cannot start '/nonexistent/engine'"), "{stderr}");
-}
-
-/// Writes an executable fake GTP engine (a shell script) that answers every command with
-/// success and `genmove` with `genmove_action` (shell code), and returns its path.
-fn fake_engine(name: &str, genmove_action: &str) -> std::path::PathBuf {
-    use std::os::unix::fs::PermissionsExt;
-    let path = std::env::temp_dir().join(format!("parmcts-fake-{name}-{}.sh", std::process::id()));
-    let script = format!(
-        "#!/bin/sh\nwhile read -r cmd rest; do\n  case \"$cmd\" in\n    genmove) {genmove_action} ;;\n    \
-         quit) printf '=\\n\\n'; exit 0 ;;\n    *) printf '=\\n\\n' ;;\n  esac\ndone\n"
-    );
-    std::fs::write(&path, script).unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    path
-}
-
-/// An external engine that plays an illegal move, or dies at its first `genmove`, loses
-/// that game by forfeit; the match goes on, counts it and reports why.
-#[test]
-fn match_forfeits_an_engine_that_plays_illegally_or_crashes() {
-    let illegal = fake_engine("illegal", "printf '= a1\\n\\n'");
-    let crash = fake_engine("crash", "exit 3");
-    for (engine, why) in [(&illegal, "illegal move 'a1'"), (&crash, "gtp player")] {
-        let records = std::env::temp_dir().join(format!("parmcts-forfeit-{}.jsonl", std::process::id()));
-        let _ = std::fs::remove_file(&records);
-        let spec = format!("gtp:{}", engine.display());
-        let (code, stdout, stderr) = run_text(&[
-            "match",
-            "--game",
-            "othello",
-            "--p1",
-            "random",
-            "--p2",
-            &spec,
-            "--games",
-            "2",
-            "--records",
-            records.to_str().unwrap(),
-            "--json",
-        ]);
-        assert_eq!(code, Some(0), "{stderr}");
-        let summary: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
-        assert_eq!(summary["p1_wins"], 2, "{stdout}");
-        let forfeits = summary["forfeits"].as_array().unwrap();
-        assert_eq!(forfeits.len(), 2, "{stdout}");
-        for f in forfeits {
-            assert_eq!(f["by"], "p2", "{stdout}");
-            assert!(f["reason"].as_str().unwrap().contains(why), "{stdout}");
-        }
-        let lines = std::fs::read_to_string(&records).unwrap();
-        assert_eq!(lines.lines().filter(|l| l.contains("\"ending\":\"forfeit\"")).count(), 2, "{lines}");
-        let _ = std::fs::remove_file(&records);
-        let _ = std::fs::remove_file(engine);
-    }
 }
 
 /// Without the `mpi` feature the distributed mode is a clear error, not a silent
