@@ -8,7 +8,7 @@
 //! `Test_L3_R1` (End-Easy), `Test_L2_R1` (Middle-Easy), `Test_L1_R1` (Begin-Easy).
 
 use parmcts::solver::{Endgame, SolveError, Solver};
-use parmcts::{ConnectFour, Game, Outcome};
+use parmcts::{ConnectFour, Game, Outcome, Player};
 
 const END_EASY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/connect4/Test_L3_R1");
 const MIDDLE_EASY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/connect4/Test_L2_R1");
@@ -71,19 +71,23 @@ fn weak_sign_on_a_sample() {
     }
 }
 
+/// The outcome of a position whose score (Pons's convention, any scale) is `score` for
+/// `mover`, the side to move.
+fn outcome_of(score: i32, mover: Player) -> Outcome {
+    match score.signum() {
+        1 => Outcome::Win(mover),
+        0 => Outcome::Draw,
+        _ => Outcome::Win(mover.other()),
+    }
+}
+
 /// `Endgame::solve_value` (what `train-network --solver-nodes` labels positions with) is
 /// the weak sign's outcome for the side to move, and gives up on a tiny budget.
 #[test]
 fn solve_value_is_the_weak_outcome() {
     for (path, step) in [(END_EASY, 25), (MIDDLE_EASY, 25), (BEGIN_EASY, 100)] {
         for (game, moves, expected) in positions(path).into_iter().step_by(step) {
-            let mover = game.side_to_move();
-            let outcome = match expected.signum() {
-                1 => Outcome::Win(mover),
-                0 => Outcome::Draw,
-                _ => Outcome::Win(mover.other()),
-            };
-            assert_eq!(game.solve_value(u64::MAX), Some(outcome), "{moves}");
+            assert_eq!(game.solve_value(u64::MAX), Some(outcome_of(expected, game.side_to_move())), "{moves}");
         }
     }
     let (hard, moves, _) = positions(BEGIN_EASY).swap_remove(1); // not solved above
@@ -99,13 +103,7 @@ fn solve_endgame_keeps_the_value() {
     for (path, step) in [(END_EASY, 25), (MIDDLE_EASY, 25), (BEGIN_EASY, 100)] {
         for (game, moves, expected) in positions(path).into_iter().step_by(step) {
             let solved = game.solve_endgame(u64::MAX).unwrap_or_else(|| panic!("{moves}: gave up"));
-            let mover = game.side_to_move();
-            let outcome = match expected.signum() {
-                1 => Outcome::Win(mover),
-                0 => Outcome::Draw,
-                _ => Outcome::Win(mover.other()),
-            };
-            assert_eq!(solved.outcome, outcome, "{moves}");
+            assert_eq!(solved.outcome, outcome_of(expected, game.side_to_move()), "{moves}");
             let mv = solved.best_move.unwrap_or_else(|| panic!("{moves}: no move"));
             let mut child = game;
             child.try_play(mv).unwrap_or_else(|e| panic!("{moves}: {e}"));
