@@ -242,6 +242,29 @@ fn bad_board_specifications_are_rejected_with_the_value() {
 }
 
 #[test]
+fn move_lists_read_as_connect_fours_up_to_9_columns_and_need_separators_beyond() {
+    let position = |text: &str| ConnectFourBoard::parse_position(text).map(|board| board.hash());
+    // Up to 9 columns a move is one digit: Connect Four's `4453` means `4 4 5 3`.
+    assert_eq!(position("4453"), position("4 4 5 3"));
+    assert_eq!(position("4453"), position("7x6:4,4,5,3"));
+    assert_eq!(position("9x6:4459"), position("9x6:4 4 5 9"));
+    assert_ne!(position("4453").unwrap(), position("4454").unwrap());
+    // Beyond, `1012` could be 10 1 2 or 1 0 1 2: separators are required, and the error
+    // says so.
+    assert_eq!(position("10x6:10,1,2"), position("10x6:10 1 2"));
+    let err = ConnectFourBoard::parse_position("10x6:1012").unwrap_err().to_string();
+    assert!(err.contains("1012") && err.contains("separated"), "{err}");
+    // The 7x6 board and `connect4` read the same text as the same stones.
+    let mut c4 = ConnectFour::new();
+    c4.play_sequence("4453").unwrap();
+    let board = ConnectFourBoard::parse_position("4453").unwrap();
+    for (col, row) in (0..7).flat_map(|col| (0..6).map(move |row| (col, row))) {
+        assert_eq!(c4.cell(col, row), board.cell(col, row), "column {col}, row {row}");
+    }
+    assert_eq!(board.cell(3, 1), Some(Player::Two));
+}
+
+#[test]
 fn random_variant_boards_are_the_reports() {
     let mut sizes = std::collections::HashSet::new();
     for seed in 0..400 {

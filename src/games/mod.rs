@@ -303,7 +303,7 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// Splits a move sequence into single-move tokens. The default splits on
     /// whitespace and commas; games with fixed-width notation override it.
     fn split_moves<'a>(&self, text: &'a str) -> Vec<&'a str> {
-        text.split(|c: char| c.is_whitespace() || c == ',').filter(|s| !s.is_empty()).collect()
+        split_separated(text)
     }
 
     /// Plays a move sequence from this position, checking each move.
@@ -346,6 +346,20 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     fn render(&self) -> String {
         format!("{self:?}")
     }
+}
+
+/// Splits move text where every move is one character (`4453`), ignoring separators.
+pub(crate) fn split_single_chars(text: &str) -> Vec<&str> {
+    text.char_indices()
+        .filter(|(_, c)| !c.is_whitespace() && *c != ',')
+        .map(|(i, c)| &text[i..i + c.len_utf8()])
+        .collect()
+}
+
+/// Splits move text on whitespace and commas (`d5 5c3`, `10,3,12`): the default of
+/// [`Game::split_moves`].
+pub(crate) fn split_separated(text: &str) -> Vec<&str> {
+    text.split(|c: char| c.is_whitespace() || c == ',').filter(|s| !s.is_empty()).collect()
 }
 
 /// [`Game::try_play`] for the `index`-th (0-based) move of a sequence, whose text is

@@ -121,7 +121,7 @@ impl Game for TicTacToe {
     }
 
     fn split_moves<'a>(&self, text: &'a str) -> Vec<&'a str> {
-        split_single_chars(text)
+        super::split_single_chars(text)
     }
 
     fn render(&self) -> String {
@@ -168,14 +168,6 @@ impl Playouts for TicTacToe {
 
 impl Tuning for TicTacToe {}
 impl crate::solver::Endgame for TicTacToe {}
-
-/// Splits move text where every move is one character (`4453`), ignoring separators.
-pub(crate) fn split_single_chars(text: &str) -> Vec<&str> {
-    text.char_indices()
-        .filter(|(_, c)| !c.is_whitespace() && *c != ',')
-        .map(|(i, c)| &text[i..i + c.len_utf8()])
-        .collect()
-}
 
 /// Tic-tac-toe: the line-count heuristic. The search usually reaches the end of the game
 /// (9 plies at most), so this only matters for shallow depths.

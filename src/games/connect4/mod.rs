@@ -222,7 +222,7 @@ impl Game for ConnectFour {
     }
 
     fn split_moves<'a>(&self, text: &'a str) -> Vec<&'a str> {
-        super::tictactoe::split_single_chars(text)
+        super::split_single_chars(text)
     }
 
     fn render(&self) -> String {

@@ -664,7 +664,22 @@ impl Game for ConnectFourBoard {
     fn parse_move(&self, text: &str) -> Result<Move, GameError> {
         match text.trim().parse::<u32>() {
             Ok(col) if (1..=self.width()).contains(&col) => Ok(Move(col as u16 - 1)),
+            _ if self.width > 9 => Err(GameError::BadMove(format!(
+                "{text} (expected a column 1-{}; on boards over 9 wide, moves are separated by spaces or commas)",
+                self.width
+            ))),
             _ => Err(GameError::BadMove(format!("{text} (expected a column 1-{})", self.width))),
+        }
+    }
+
+    /// Up to 9 columns every move is one digit, so Connect Four's own notation (`4453`)
+    /// reads as it does on 7x6, separators optional; wider boards need separators
+    /// (`10,3,12`), since `1012` could be read more than one way.
+    fn split_moves<'a>(&self, text: &'a str) -> Vec<&'a str> {
+        if self.width <= 9 {
+            super::split_single_chars(text)
+        } else {
+            super::split_separated(text)
         }
     }
 
