@@ -27,10 +27,11 @@
 //! [`super::ConnectFour`].
 //!
 //! # Notation
-//! Moves are columns `1..=width`, separated by spaces or commas (`10` is one column).
-//! A position is `WxH:` or `WxH@C,R:` (blocked cell in column `C`, row `R`, both 1-based,
-//! row 1 at the bottom) followed by the moves: `9x10@3,1: 5 5 4`. Without a header the
-//! board is 7x6 with no blocked cell.
+//! Moves are columns `1..=width`. Up to 9 columns each is one digit, separators optional
+//! (`554`, as Connect Four writes them); on wider boards they are separated by spaces or
+//! commas (`10` is one column). A position is `WxH:` or `WxH@C,R:` (blocked cell in
+//! column `C`, row `R`, both 1-based, row 1 at the bottom) followed by the moves:
+//! `9x10@3,1: 5 5 4`. Without a header the board is 7x6 with no blocked cell.
 
 mod classes;
 mod words;
