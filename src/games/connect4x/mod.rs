@@ -208,6 +208,12 @@ impl ConnectFourBoard {
         Self::try_new(w, h, blocked)
     }
 
+    /// Whether every column's number is one digit (up to 9 columns), so that move lists
+    /// may be written without separators, as on 7x6.
+    fn one_digit_moves(&self) -> bool {
+        self.width <= 9
+    }
+
     /// The board header of this position (`9x10@3,1`), as [`Self::parse_board`] reads it.
     pub fn board_text(&self) -> String {
         match self.blocked() {
@@ -665,19 +671,21 @@ impl Game for ConnectFourBoard {
     fn parse_move(&self, text: &str) -> Result<Move, GameError> {
         match text.trim().parse::<u32>() {
             Ok(col) if (1..=self.width()).contains(&col) => Ok(Move(col as u16 - 1)),
-            _ if self.width > 9 => Err(GameError::BadMove(format!(
-                "{text} (expected a column 1-{}; on boards over 9 wide, moves are separated by spaces or commas)",
-                self.width
-            ))),
-            _ => Err(GameError::BadMove(format!("{text} (expected a column 1-{})", self.width))),
+            _ => {
+                let hint = if self.one_digit_moves() {
+                    ""
+                } else {
+                    "; on boards over 9 wide, moves are separated by spaces or commas"
+                };
+                Err(GameError::BadMove(format!("{text} (expected a column 1-{}{hint})", self.width)))
+            }
         }
     }
 
-    /// Up to 9 columns every move is one digit, so Connect Four's own notation (`4453`)
-    /// reads as it does on 7x6, separators optional; wider boards need separators
-    /// (`10,3,12`), since `1012` could be read more than one way.
+    /// Connect Four's own notation (`4453`) where every move is one digit; wider boards
+    /// need separators (`10,3,12`), since `1012` could be read more than one way.
     fn split_moves<'a>(&self, text: &'a str) -> Vec<&'a str> {
-        if self.width <= 9 {
+        if self.one_digit_moves() {
             super::split_single_chars(text)
         } else {
             super::split_separated(text)
