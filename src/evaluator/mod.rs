@@ -55,39 +55,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::games::{Game, Move, Outcome, Player};
 
+pub use crate::games::{square_symmetries, NTupleBoard};
 pub use ntuple::{NTupleNetwork, NetworkError, FORMAT_VERSION, MAGIC, MAX_CELLS};
-
-/// A game whose board an n-tuple network can read.
-///
-/// Every item has a default meaning "no board": `impl NTupleBoard for MyGame {}` is
-/// enough for a game that does not use networks.
-pub trait NTupleBoard: Game {
-    /// Cells of the board (at most [`MAX_CELLS`]); 0 means the game has no board for
-    /// n-tuples.
-    const CELLS: usize = 0;
-
-    /// The shipped trained network file (`include_bytes!`), if the game has one.
-    const SHIPPED_NETWORK: Option<&'static [u8]> = None;
-
-    /// Writes each cell's content into `out[..CELLS]`: 0 empty, 1 a disc of the side to
-    /// move, 2 a disc of its opponent. The default writes nothing.
-    fn cells(&self, out: &mut [u8]) {
-        let _ = out;
-    }
-
-    /// The board's symmetries, identity included: symmetry `s` maps cell `i` to
-    /// `symmetries()[s][i]`. Each must be a permutation of `0..CELLS`, and together
-    /// they must form a group (closed under composition) for the value to be invariant.
-    /// The default has none.
-    fn symmetries() -> &'static [&'static [u8]] {
-        &[]
-    }
-
-    /// The tuples (lists of cells) of a new network for this game. Default: none.
-    fn default_tuples() -> Vec<Vec<u8>> {
-        Vec::new()
-    }
-}
 
 /// A position evaluator, as a search uses it at a leaf.
 pub trait Evaluator<G: Game>: Send + Sync {
@@ -151,38 +120,6 @@ pub fn best_afterstate<G: Game>(game: &G, value: impl Fn(&G) -> f32) -> Option<(
         }
     }
     best
-}
-
-/// The 8 symmetries of an `N`×`N` board whose cell `row * N + col` is numbered row by
-/// row (`NN = N * N`): identity, the three rotations, and the four reflections.
-pub const fn square_symmetries<const N: usize, const NN: usize>() -> [[u8; NN]; 8] {
-    let mut out = [[0u8; NN]; 8];
-    let last = N - 1;
-    let mut r = 0;
-    while r < N {
-        let mut c = 0;
-        while c < N {
-            let i = r * N + c;
-            let images = [
-                (r, c),
-                (r, last - c),
-                (last - r, c),
-                (last - r, last - c),
-                (c, r),
-                (c, last - r),
-                (last - c, r),
-                (last - c, last - r),
-            ];
-            let mut s = 0;
-            while s < 8 {
-                out[s][i] = (images[s].0 * N + images[s].1) as u8;
-                s += 1;
-            }
-            c += 1;
-        }
-        r += 1;
-    }
-    out
 }
 
 /// The temperature of [`NTupleNetwork`]'s priors: a softmax over the moves' afterstate

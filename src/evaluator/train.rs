@@ -36,7 +36,7 @@ use super::ntuple::{sigmoid, CellBuffer};
 use super::{afterstate_value, best_afterstate, result_for, NTupleBoard, NTupleNetwork};
 use crate::games::evaluate::{Evaluate, WIN};
 use crate::games::{random_below, Move};
-use crate::solver::Endgame;
+use crate::games::Endgame;
 
 /// The settings of a TD(0) self-play run.
 #[derive(Clone, Debug, PartialEq)]

@@ -66,6 +66,7 @@
 //! assert!(game.try_play(Move(3)).is_err());
 //! ```
 
+mod capabilities;
 pub mod connect4;
 pub mod connect4x;
 pub mod einstein;
@@ -83,9 +84,7 @@ use std::fmt;
 
 use rand_core::RngCore;
 
-use crate::evaluator::NTupleBoard;
-use crate::solver::Endgame;
-
+pub use capabilities::{square_symmetries, Endgame, NTupleBoard, Solved};
 pub use connect4::ConnectFour;
 pub use connect4x::{BoardError, ConnectFourBoard};
 pub use einstein::Einstein;

@@ -167,7 +167,7 @@ impl Playouts for TicTacToe {
 }
 
 impl Tuning for TicTacToe {}
-impl crate::solver::Endgame for TicTacToe {}
+impl crate::games::Endgame for TicTacToe {}
 
 /// Tic-tac-toe: the line-count heuristic. The search usually reaches the end of the game
 /// (9 plies at most), so this only matters for shallow depths.
@@ -198,7 +198,7 @@ impl Evaluate for TicTacToe {
 }
 
 /// The 8 symmetries of the 3×3 board.
-const TTT_SYMMETRIES: [[u8; 9]; 8] = crate::evaluator::square_symmetries::<3, 9>();
+const TTT_SYMMETRIES: [[u8; 9]; 8] = crate::games::square_symmetries::<3, 9>();
 
 /// The symmetries as slices.
 static TTT_SYMMETRY_SLICES: [&[u8]; 8] = [
@@ -212,7 +212,7 @@ static TTT_SYMMETRY_SLICES: [&[u8]; 8] = [
     &TTT_SYMMETRIES[7],
 ];
 
-impl crate::evaluator::NTupleBoard for TicTacToe {
+impl crate::games::NTupleBoard for TicTacToe {
     /// Cells 0-8 row-major from the top-left (the move indices).
     const CELLS: usize = 9;
 

@@ -61,7 +61,7 @@ pub trait Tuning: Game {
     /// interleaves lanes and that measured stronger at equal time.
     const PLAYOUT_LANES: usize = 1;
 
-    /// The node budget of the game's exact solver ([`crate::solver::Endgame`]) on the
+    /// The node budget of the game's exact solver ([`crate::games::Endgame`]) on the
     /// position to move, which the MCTS player tries before it searches
     /// ([`crate::search::SearchConfigBuilder::endgame`]): 0 (off), unless measured
     /// stronger for the game.

@@ -1,17 +1,17 @@
-//! The GTP engine: its configuration, its errors, and the commands, answered over any
+//! The GTP engine: the commands, answered over any
 //! reader and writer ([`Engine::run`]) or one line at a time ([`Engine::respond`]).
 
 use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
 
+pub use super::config::EngineConfig;
+pub use super::error::GtpError;
 use super::game::FinalStatus;
 use super::protocol::{self, CommandLine, RawLine};
 use super::session::{new_session, GenMove, GenMoveRules, Session};
 use super::time::{move_budget, ByoYomi, Clock, TimeSettings, SAFETY_MARGIN};
 use crate::games::{GameKind, Player};
-use crate::players::PlayerError;
-use crate::search::SearchConfig;
 
 /// The protocol version answered to `protocol_version`.
 pub const PROTOCOL_VERSION: &str = "2";
@@ -47,67 +47,6 @@ pub const COMMANDS: &[&str] = &[
 
 /// The largest SGF file `loadsgf` reads.
 pub const MAX_SGF_BYTES: u64 = 4 << 20;
-
-/// An engine's settings.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EngineConfig {
-    /// The search settings; their budget is each move's when there is no clock. Under a
-    /// clock the clock gives the time, and a playout budget, if set, caps it.
-    pub search: SearchConfig,
-    /// Resign when the best move's win rate is below this (0 never), a few moves into
-    /// the game and with the search confident ([`super::session::RESIGN_MIN_PLIES`]).
-    pub resign_below: f64,
-}
-
-/// Why a command failed: the message after `?`.
-#[derive(Clone, Debug, PartialEq)]
-#[non_exhaustive]
-pub enum GtpError {
-    /// Not a command of the engine.
-    UnknownCommand(String),
-    /// Missing or malformed arguments.
-    Syntax(String),
-    /// The move is not legal (or the colour cannot move now): the move and why, as
-    /// `d3 (not white's turn)`.
-    IllegalMove(String),
-    /// `boardsize` with a size the game does not have.
-    UnacceptableSize(u32),
-    /// `undo` at the start of the game.
-    CannotUndo,
-    /// A line over [`protocol::MAX_LINE`] bytes.
-    LineTooLong,
-    /// A game that the engine cannot play over GTP.
-    UnsupportedGame(GameKind),
-    /// `hex-swap-rule` in a game without a swap rule.
-    NoSwapRule,
-    /// The search failed (or its memory could not be set up).
-    Search(PlayerError),
-    /// The resign threshold is not a win rate in `[0, 1)`.
-    BadResign(f64),
-    /// `loadsgf`: the file cannot be read, is not a record of this game, or has an
-    /// illegal move.
-    BadSgf(String),
-}
-
-impl fmt::Display for GtpError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            GtpError::UnknownCommand(name) => write!(f, "unknown command '{name}'"),
-            GtpError::Syntax(why) => write!(f, "syntax error: {why}"),
-            GtpError::IllegalMove(why) => write!(f, "illegal move {why}"),
-            GtpError::UnacceptableSize(size) => write!(f, "unacceptable size {size}"),
-            GtpError::CannotUndo => write!(f, "cannot undo"),
-            GtpError::LineTooLong => write!(f, "line too long (over {} bytes)", protocol::MAX_LINE),
-            GtpError::UnsupportedGame(kind) => write!(f, "{kind} cannot be played over GTP (othello, go and hex can)"),
-            GtpError::NoSwapRule => write!(f, "this game has no swap rule (hex has)"),
-            GtpError::Search(why) => write!(f, "search failed: {why}"),
-            GtpError::BadResign(r) => write!(f, "resign threshold {r} is not a win rate in [0, 1)"),
-            GtpError::BadSgf(why) => write!(f, "cannot load SGF: {why}"),
-        }
-    }
-}
-
-impl std::error::Error for GtpError {}
 
 /// A GTP engine for one game kind: the session (the game in progress), the time
 /// settings and both colours' clocks.

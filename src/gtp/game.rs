@@ -12,6 +12,13 @@ use crate::games::hex::Hex;
 use crate::games::othello::{Othello, PASS};
 use crate::games::{Game, GameError, GameKind, Move, Outcome, Player, SearchGame};
 
+/// The letters of SGF point coordinates: column `col` and row `row` counted from the
+/// top-left corner, both 0-based (`aa` is the top-left point).
+pub fn point(col: usize, row: usize) -> String {
+    let letter = |i: usize| char::from(b'a' + i as u8);
+    format!("{}{}", letter(col), letter(row))
+}
+
 /// Evaluates to `Some($body)` with the type alias `$G` bound to the [`GtpGame`] type of
 /// `$kind` (a [`GameKind`]), or to `None` for a game GTP does not play: the one list of
 /// the games GTP plays.
@@ -186,8 +193,8 @@ impl<const N: usize> GtpGame for Go<N> {
     /// Points are numbered row by row from the bottom (`A1` is 0); SGF counts rows from
     /// the top.
     fn sgf_point(&self, mv: Move) -> String {
-        let point = usize::from(mv.0);
-        super::sgf::point(point % N, N - 1 - point / N)
+        let index = usize::from(mv.0);
+        point(index % N, N - 1 - index / N)
     }
 
     fn komi(&self) -> f32 {
@@ -257,7 +264,7 @@ impl<const N: usize> GtpGame for Hex<N> {
     fn sgf_point(&self, mv: Move) -> String {
         let cell = usize::from(mv.0);
         if cell < N * N {
-            super::sgf::point(cell % N, cell / N)
+            point(cell % N, cell / N)
         } else {
             self.format_move(mv)
         }
@@ -294,7 +301,7 @@ impl GtpGame for Othello {
 
     /// Squares are numbered row by row from `a1` at the top left, as SGF counts them.
     fn sgf_point(&self, mv: Move) -> String {
-        super::sgf::point(usize::from(mv.0 % 8), usize::from(mv.0 / 8))
+        point(usize::from(mv.0 % 8), usize::from(mv.0 / 8))
     }
 
     fn pass() -> Option<Move> {

@@ -2,7 +2,8 @@
 //! Sabaki) and referees talk to, generic over the game.
 //!
 //! * [`protocol`]: the framing: bounded lines, preprocessing, ids, responses;
-//! * [`engine`]: the commands ([`Engine`]), over any reader and writer;
+//! * [`engine`]: the commands ([`Engine`]), over any reader and writer, with its
+//!   settings ([`EngineConfig`]) and errors ([`GtpError`]);
 //! * [`session`]: one game in progress behind an object-safe trait, so that `boardsize`
 //!   can switch to another game type (Go's board sizes are different types);
 //! * [`game`]: the seam a game implements ([`GtpGame`]: size, komi, moves by a named
@@ -27,7 +28,9 @@
 //! ```
 
 pub mod client;
+mod config;
 pub mod engine;
+mod error;
 pub mod game;
 pub mod protocol;
 pub mod session;

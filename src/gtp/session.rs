@@ -5,7 +5,8 @@
 
 use std::time::Duration;
 
-use super::engine::{EngineConfig, GtpError};
+use super::config::EngineConfig;
+use super::error::GtpError;
 use super::game::{colour_name, sized, with_gtp_game, FinalStatus, GtpGame};
 use super::sgf::{self, RecordHeader, SgfGame};
 use crate::games::{GameError, GameKind, Move, Player};

@@ -14,6 +14,7 @@ use sgf_parse::{go, unknown_game, GameTree, SgfNode};
 
 use crate::games::{GameError, GameKind, Player};
 
+pub use super::game::point;
 use super::game::{with_gtp_game, GtpGame};
 
 /// How a recorded game was decided.
@@ -60,13 +61,6 @@ fn colour_letter(player: Player) -> char {
         Player::One => 'B',
         Player::Two => 'W',
     }
-}
-
-/// The letters of SGF point coordinates: column `col` and row `row` counted from the
-/// top-left corner, both 0-based (`aa` is the top-left point).
-pub fn point(col: usize, row: usize) -> String {
-    let letter = |i: usize| char::from(b'a' + i as u8);
-    format!("{}{}", letter(col), letter(row))
 }
 
 /// The SGF record of `game`, played from `start`.

@@ -19,7 +19,7 @@ pub use super::options::{
 };
 use super::setting::parse_setting;
 pub use super::setting::{Setting, SettingError};
-use crate::evaluator::NTupleBoard;
+use crate::games::NTupleBoard;
 use crate::games::Tuning;
 use crate::tree::NODE_BYTES;
 
@@ -255,7 +255,7 @@ search_settings! {
         set(on: bool) => on; text bool;
     /// Node budget of the game's exact solver on the position to move, before searching (0: off).
     ///
-    /// The MCTS player tries the solver first ([`crate::solver::Endgame`]) and plays its
+    /// The MCTS player tries the solver first ([`crate::games::Endgame`]) and plays its
     /// move when it proves a win or a draw. Unset: the game's
     /// [`Tuning::ENDGAME_NODES`].
     endgame("endgame", "NODES", "per game (Tuning::ENDGAME_NODES)"): Option<u64> = None;

@@ -54,8 +54,8 @@ impl Game for Nim {
 
 impl Playouts for Nim {}
 impl Tuning for Nim {}
-impl crate::solver::Endgame for Nim {}
-impl crate::evaluator::NTupleBoard for Nim {}
+impl crate::games::Endgame for Nim {}
+impl crate::games::NTupleBoard for Nim {}
 
 /// Nim with dice: before each move a coin shows 1 (weight 1) or 2 (weight 3), and the
 /// player takes 1 stone or the number shown. Chance nodes alternate with player nodes.
@@ -126,8 +126,8 @@ impl Game for CoinNim {
 
 impl Playouts for CoinNim {}
 impl Tuning for CoinNim {}
-impl crate::solver::Endgame for CoinNim {}
-impl crate::evaluator::NTupleBoard for CoinNim {}
+impl crate::games::Endgame for CoinNim {}
+impl crate::games::NTupleBoard for CoinNim {}
 
 fn model(f: impl Fn() + Sync + Send + 'static) {
     let mut builder = loom::model::Builder::new();

@@ -284,7 +284,7 @@ pub enum Evaluation {
     Default,
     /// Playouts alone (`eval=none`).
     None,
-    /// The game's shipped network ([`crate::evaluator::NTupleBoard::SHIPPED_NETWORK`];
+    /// The game's shipped network ([`crate::games::NTupleBoard::SHIPPED_NETWORK`];
     /// `eval=network`). A search of a game without one is rejected.
     Shipped,
     /// A network file, such as a `parmcts train-network` file (`eval=FILE`).

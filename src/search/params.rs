@@ -55,7 +55,7 @@ pub(crate) struct IterationParams<'a> {
     /// MCTS-Solver: prove wins, losses and draws and back them up the tree.
     pub solver: bool,
     /// With the solver: the node budget of the game's exact solver at each expansion
-    /// ([`crate::solver::Endgame`]; 0: never called).
+    /// ([`crate::games::Endgame`]; 0: never called).
     pub endgame_leaf_nodes: u64,
     /// Synced mode: iterations between exchanges, and the depth of the shared nodes.
     pub sync_every: u32,

@@ -190,7 +190,7 @@ fn check_block(
 ///
 /// # Errors
 /// The first proof that the game or the children do not support.
-pub fn check_proofs<G: crate::games::Game + crate::solver::Endgame>(
+pub fn check_proofs<G: crate::games::Game + crate::games::Endgame>(
     arena: &Arena,
     root: &G,
 ) -> Result<u64, InvariantViolation> {

@@ -465,7 +465,7 @@ static C4_SYMMETRIES: [&[u8]; 2] = [
     &MIRROR,
 ];
 
-impl crate::evaluator::NTupleBoard for ConnectFour {
+impl crate::games::NTupleBoard for ConnectFour {
     /// Cell `row * 7 + col`, row 0 at the bottom.
     const CELLS: usize = 42;
 

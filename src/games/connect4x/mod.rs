@@ -798,7 +798,7 @@ impl Evaluate for ConnectFourBoard {
     }
 }
 
-impl crate::evaluator::NTupleBoard for ConnectFourBoard {}
+impl crate::games::NTupleBoard for ConnectFourBoard {}
 
 #[cfg(test)]
 mod tests;

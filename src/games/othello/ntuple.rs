@@ -2,7 +2,7 @@
 //! 63), the 8 symmetries of the square, and Buro's Logistello pattern set as the tuples.
 
 use super::Othello;
-use crate::evaluator::{square_symmetries, NTupleBoard};
+use crate::games::{square_symmetries, NTupleBoard};
 
 /// The 8 symmetries of the 8×8 board.
 const SYMMETRIES: [[u8; 64]; 8] = square_symmetries::<8, 64>();

@@ -151,8 +151,8 @@ mod chance_walk_tests {
         }
         impl crate::games::Playouts for Loaded {}
         impl crate::games::Tuning for Loaded {}
-        impl crate::solver::Endgame for Loaded {}
-        impl crate::evaluator::NTupleBoard for Loaded {}
+        impl crate::games::Endgame for Loaded {}
+        impl crate::games::NTupleBoard for Loaded {}
 
         let mut arena = Arena::new(8).unwrap();
         let mut tree = ExclusiveTree::<false>(&mut arena);
