@@ -25,16 +25,27 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("search and its drivers", &["search"]),
     (
         "harness",
-        &["pool", "players", "cluster", "matches", "training", "benchmark", "report", "model", "scale", "review", "quality"],
+        &[
+            "pool",
+            "players",
+            "cluster",
+            "matches",
+            "training",
+            "benchmark",
+            "report",
+            "model",
+            "scale",
+            "review",
+            "quality",
+        ],
     ),
     ("front ends", &["gtp"]),
 ];
 
-/// One source file: its module path (`["search", "iteration"]`) and its code with
-/// comments, strings and test-only items blanked out (line numbers kept).
+/// One source file, with its code with comments, strings and test-only items blanked
+/// out (line numbers kept); keyed by its module path (`["search", "iteration"]`).
 struct Source {
     path: PathBuf,
-    module: Vec<String>,
     code: String,
 }
 
@@ -292,7 +303,8 @@ fn paths_in(code: &str, children: &BTreeSet<String>) -> Vec<Found> {
         }
         let line = line_of(code, pos);
         let before = code[..pos].trim_end();
-        let reexport = before.ends_with("pub") || (before.ends_with(')') && before.rfind("pub(").is_some_and(|p| !before[p..].contains('\n')));
+        let reexport = before.ends_with("pub")
+            || (before.ends_with(')') && before.rfind("pub(").is_some_and(|p| !before[p..].contains('\n')));
         // `as` renames: `a::b as c` binds c.
         for segments in expand_use(&tree.replace(" as ", "@")) {
             let mut segments = segments;
@@ -327,7 +339,10 @@ fn paths_in(code: &str, children: &BTreeSet<String>) -> Vec<Found> {
             }
             let first = segments[0].as_str();
             let visibility = code[..i].trim_end().ends_with("(in");
-            if segments.len() > 1 && !visibility && (matches!(first, "crate" | "super" | "self") || children.contains(first)) {
+            if segments.len() > 1
+                && !visibility
+                && (matches!(first, "crate" | "super" | "self") || children.contains(first))
+            {
                 found.push(Found { segments, line: line_of(code, i), binds: None, reexport: false });
             }
             i = j.max(i + 1);
@@ -359,7 +374,7 @@ impl Crate {
                 child.push(m);
                 test_only.insert(child);
             }
-            files.insert(module.clone(), Source { path, module, code });
+            files.insert(module, Source { path, code });
         }
         files.retain(|module, _| !test_only.iter().any(|t| module.starts_with(t)));
         Crate { src, files }
@@ -468,10 +483,13 @@ fn layer_of(top: &str) -> Option<usize> {
 
 /// Strongly connected components with more than one member (Tarjan).
 fn circles<T: Ord + Clone>(edges: &BTreeMap<T, BTreeSet<T>>) -> Vec<Vec<T>> {
-    let nodes: Vec<T> = edges.keys().cloned().chain(edges.values().flatten().cloned()).collect::<BTreeSet<_>>().into_iter().collect();
+    let nodes: Vec<T> =
+        edges.keys().cloned().chain(edges.values().flatten().cloned()).collect::<BTreeSet<_>>().into_iter().collect();
     let index_of: BTreeMap<&T, usize> = nodes.iter().enumerate().map(|(i, n)| (n, i)).collect();
-    let succ: Vec<Vec<usize>> =
-        nodes.iter().map(|n| edges.get(n).map(|s| s.iter().map(|t| index_of[t]).collect()).unwrap_or_default()).collect();
+    let succ: Vec<Vec<usize>> = nodes
+        .iter()
+        .map(|n| edges.get(n).map(|s| s.iter().map(|t| index_of[t]).collect()).unwrap_or_default())
+        .collect();
     let n = nodes.len();
     let (mut index, mut low, mut on) = (vec![usize::MAX; n], vec![0; n], vec![false; n]);
     let (mut stack, mut next, mut out) = (Vec::new(), 0, Vec::new());
@@ -527,7 +545,8 @@ fn every_import_runs_down_the_layers() {
         }
         let (Some(la), Some(lb)) = (layer_of(a), layer_of(b)) else {
             let unknown = if layer_of(a).is_none() { a } else { b };
-            wrong.push(format!("{}:{line}: module `{unknown}` is in no layer of tests/layers.rs", krate.display(&from)));
+            wrong
+                .push(format!("{}:{line}: module `{unknown}` is in no layer of tests/layers.rs", krate.display(&from)));
             continue;
         };
         if lb > la {

@@ -35,8 +35,8 @@ use serde::Serialize;
 use super::ntuple::{sigmoid, CellBuffer};
 use super::{afterstate_value, best_afterstate, result_for, NTupleBoard, NTupleNetwork};
 use crate::games::evaluate::{Evaluate, WIN};
-use crate::games::{random_below, Move};
 use crate::games::Endgame;
+use crate::games::{random_below, Move};
 
 /// The settings of a TD(0) self-play run.
 #[derive(Clone, Debug, PartialEq)]

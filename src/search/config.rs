@@ -13,23 +13,11 @@ use std::fmt;
 use std::time::Duration;
 
 pub use super::error::ConfigError;
-pub use super::iteration::MAX_LEAVES;
+pub use super::limits::{MAX_ARENA_NODES, MAX_EVAL_DEPTH, MAX_LEAVES, MAX_PLAYOUTS, MAX_THREADS, MIN_ARENA_NODES};
 pub use super::options::{
     ChanceSelection, DistScheme, Evaluation, FinalMove, InFlight, Mode, Playout, Weights, DEFAULT_BIAS_K, SECURE_A,
 };
-use super::setting::parse_setting;
-pub use super::setting::{Setting, SettingError};
-use crate::games::NTupleBoard;
-use crate::games::Tuning;
-use crate::tree::NODE_BYTES;
-
-/// The most playouts one search may run: node visit counters are 32-bit, with the score
-/// (up to twice the visits) in the other half of the same word.
-pub const MAX_PLAYOUTS: u64 = (1 << 31) - 1;
-/// The most worker threads a search may use: far above any core count a search scales
-/// to, low enough that a mistyped count fails at once instead of spawning threads until
-/// memory runs out.
-pub const MAX_THREADS: usize = 1024;
+use super::setting::SettingText;
 
 /// Leaves rank 0 of a farm (`dist-scheme=farm`) sends another rank at a time, unless
 /// told (`dist-batch`): with two batches in flight, 32 walks per other rank, where the
@@ -38,14 +26,6 @@ pub const DEFAULT_DIST_BATCH: u32 = 16;
 /// The most leaves in one batch of a farm (each walk in flight keeps its own path).
 pub const MAX_DIST_BATCH: u32 = 256;
 
-/// The deepest negamax at the leaves (`eval-depth`): each ply multiplies a leaf's
-/// evaluations by the number of moves.
-pub const MAX_EVAL_DEPTH: u32 = 4;
-/// The smallest arena accepted up front (a root plus a block of children); the exact
-/// requirement depends on the root position and is checked when the search starts.
-pub const MIN_ARENA_NODES: u64 = 2;
-/// The largest arena: node indices are 32-bit.
-pub const MAX_ARENA_NODES: u64 = u32::MAX as u64;
 /// Default expansion threshold: a leaf gets its children on its 8th visit. Measured on
 /// Connect Four (1,000,000 playouts from the empty board, `perf stat -r 5`): 1.24 G cycles
 /// against 1.63 G at threshold 1, with 366,836 nodes against 2,110,504; strength at
@@ -54,6 +34,105 @@ pub const MAX_ARENA_NODES: u64 = u32::MAX as u64;
 pub const DEFAULT_EXPAND_THRESHOLD: u32 = 8;
 /// Default arena size: 2^24 nodes (384 MiB of address space, touched only as used).
 pub const DEFAULT_ARENA_NODES: u64 = 1 << 24;
+
+/// One search setting as text sees it: the key of `--key VALUE` and `mcts:key=VALUE`.
+#[derive(Clone, Copy)]
+pub struct Setting {
+    /// The key (`playouts`, `time-ms`, `virtual-loss`, ...).
+    pub key: &'static str,
+    /// What the value is, for help (`N`, `MS`, `on|off`, ...).
+    pub value_name: &'static str,
+    /// One line of help.
+    pub help: &'static str,
+    /// The default, as `--help` shows it.
+    pub default: &'static str,
+    pub(super) apply: fn(SearchConfigBuilder, &str) -> Result<SearchConfigBuilder, SettingError>,
+}
+
+impl fmt::Debug for Setting {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Setting").field("key", &self.key).finish_non_exhaustive()
+    }
+}
+
+impl Setting {
+    /// The setting with this key.
+    pub fn find(key: &str) -> Option<&'static Setting> {
+        SETTINGS.iter().find(|s| s.key == key)
+    }
+
+    /// Applies `value` to `builder`.
+    ///
+    /// # Errors
+    /// [`SettingError::BadValue`] naming the key and the value when it does not parse.
+    pub fn apply(&self, builder: SearchConfigBuilder, value: &str) -> Result<SearchConfigBuilder, SettingError> {
+        (self.apply)(builder, value)
+    }
+}
+
+impl SearchConfigBuilder {
+    /// Applies `key=value` settings in order ([`SETTINGS`]), rejecting an unknown key
+    /// and a key given twice.
+    ///
+    /// # Errors
+    /// The first [`SettingError`].
+    pub fn apply_settings<'a>(
+        mut self,
+        pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<SearchConfigBuilder, SettingError> {
+        let mut seen: Vec<&str> = Vec::new();
+        for (key, value) in pairs {
+            let setting = Setting::find(key).ok_or_else(|| SettingError::UnknownKey(key.to_string()))?;
+            if seen.contains(&setting.key) {
+                return Err(SettingError::Repeated(setting.key));
+            }
+            seen.push(setting.key);
+            self = setting.apply(self, value)?;
+        }
+        Ok(self)
+    }
+}
+
+/// A setting given as text that cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SettingError {
+    /// No setting has this key.
+    UnknownKey(String),
+    /// The value does not parse for the key.
+    BadValue {
+        /// The setting's key.
+        key: &'static str,
+        /// The value given.
+        value: String,
+        /// What the key takes.
+        expected: String,
+    },
+    /// The key was given twice.
+    Repeated(&'static str),
+}
+
+impl fmt::Display for SettingError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SettingError::UnknownKey(key) => {
+                let keys: Vec<&str> = SETTINGS.iter().map(|s| s.key).collect();
+                write!(f, "unknown option '{key}' (expected one of: {})", keys.join(", "))
+            }
+            SettingError::BadValue { key, value, expected } => {
+                write!(f, "bad value '{value}' for {key} (expected {expected})")
+            }
+            SettingError::Repeated(key) => write!(f, "{key} given twice"),
+        }
+    }
+}
+
+impl std::error::Error for SettingError {}
+
+/// Reads `text` for the setting `key`.
+fn parse_setting<T: SettingText>(key: &'static str, text: &str) -> Result<T, SettingError> {
+    T::from_text(text).map_err(|expected| SettingError::BadValue { key, value: text.to_string(), expected })
+}
 
 /// Declares the search settings. Each entry:
 ///
@@ -328,158 +407,16 @@ impl SearchConfig {
         self.arena_capacity
     }
 
-    /// The trees (arenas) the mode searches with the configured threads.
-    pub(crate) fn trees(&self) -> usize {
-        super::drivers::with_driver!(self.mode, |driver| super::drivers::Driver::trees(&driver, self.threads))
-    }
-
-    /// The parts of the playout budget one tree's root sees played ([`Driver::root_shares`]).
-    ///
-    /// [`Driver::root_shares`]: super::drivers::Driver::root_shares
-    pub(crate) fn root_shares(&self) -> usize {
-        super::drivers::with_driver!(self.mode, |driver| super::drivers::Driver::root_shares(&driver, self.threads))
-    }
-
-    /// Each tree's share of the arena capacity.
-    pub(crate) fn nodes_per_tree(&self) -> u64 {
-        self.arena_capacity / self.trees() as u64
-    }
-
-    /// The exploration constant for `G`: `c` if set, else the game's
-    /// [`Tuning::EXPLORATION`]. With [`SearchConfig::leaves_for`] and
-    /// [`SearchConfig::prune_for`], the one place where per-game defaults are read.
-    pub fn c_for<G: Tuning + NTupleBoard>(&self) -> f32 {
-        let default = if self.evaluates::<G>() { G::EVAL_EXPLORATION } else { G::EXPLORATION };
-        self.c.unwrap_or(default as f32)
-    }
-
-    /// Whether a search of `G` values its leaves with an evaluator: `eval` if set to a
-    /// network, else the game's [`Tuning::LEAF_EVALUATION`]
-    /// where it ships a network.
-    pub fn evaluates<G: Tuning + NTupleBoard>(&self) -> bool {
-        match self.eval {
-            Evaluation::Default => G::LEAF_EVALUATION && G::SHIPPED_NETWORK.is_some(),
-            Evaluation::None => false,
-            Evaluation::Shipped | Evaluation::Network(_) => true,
-        }
-    }
-
-    /// Playouts each worker keeps in flight for `G`: `leaves` if set, else the game's
-    /// [`Tuning::PLAYOUT_LANES`].
-    pub fn leaves_for<G: Tuning>(&self) -> usize {
-        self.leaves.map_or(G::PLAYOUT_LANES, |n| n as usize)
-    }
-
-    /// The RAVE constant k of a search of `G`: `rave` if set, else the game's
-    /// [`Tuning::RAVE`] (0: no RAVE).
-    pub fn rave_for<G: Tuning>(&self) -> f32 {
-        self.rave.unwrap_or(G::RAVE)
-    }
-
-    /// The final-move rule of a search of `G`: [`SearchConfig::final_move`] if set, else
-    /// secure with halving and most visits without.
-    pub fn final_move_rule<G: Tuning>(&self) -> FinalMove {
-        self.final_move.unwrap_or(if self.halving_for::<G>() { FinalMove::Secure } else { FinalMove::Visits })
-    }
-
-    /// Whether a search of `G` shares its root's budget by sequential halving: `halving`
-    /// if set, else the game's [`Tuning::HALVING`] (off in
-    /// a distributed search, whose ranks' root visits are no one tree's budget).
-    pub fn halving_for<G: Tuning>(&self) -> bool {
-        self.halving.unwrap_or(G::HALVING && self.mode != Mode::Dist)
-    }
-
-    /// The progressive bias weight C_BT of a search of `G`: `bias` if set, else the
-    /// game's [`Tuning::PROGRESSIVE_BIAS`] (0: off).
-    pub fn bias_for<G: Tuning>(&self) -> f32 {
-        self.bias.unwrap_or(G::PROGRESSIVE_BIAS)
-    }
-
-    /// The playout policy of a search of `G`: `playout` if set, else the game's
-    /// [`Tuning::BIASED_PLAYOUTS_BY_DEFAULT`].
-    pub fn playout_for<G: Tuning>(&self) -> Playout {
-        self.playout.unwrap_or(if G::BIASED_PLAYOUTS_BY_DEFAULT { Playout::Biased } else { Playout::Random })
-    }
-
-    /// Whether a search of `G` prunes: `prune` if set, else the game's
-    /// [`Tuning::PRUNE_BY_DEFAULT`].
-    pub fn prune_for<G: Tuning>(&self) -> bool {
-        self.prune.unwrap_or(G::PRUNE_BY_DEFAULT)
-    }
-
-    /// The implicit minimax weight α for `G`: 0 where the search does not evaluate its
-    /// leaves, else `implicit` if set, else the game's
-    /// [`Tuning::IMPLICIT_MINIMAX`].
-    pub fn implicit_for<G: Tuning + NTupleBoard>(&self) -> f32 {
-        if !self.evaluates::<G>() {
-            return 0.0;
-        }
-        self.implicit.unwrap_or(G::IMPLICIT_MINIMAX)
-    }
-
-    /// Whether a search may keep implicit minimax values, for any game: `implicit` not
-    /// set to 0 and an evaluator not ruled out (`eval` not `none`). The arenas get their
-    /// values array when the search is built, before the game is known.
-    pub fn may_keep_values(&self) -> bool {
-        self.implicit != Some(0.0) && self.eval != Evaluation::None
-    }
-
-    /// The node budget of the game's exact solver on the position to move, for `G`:
-    /// `endgame` if set, else the game's [`Tuning::ENDGAME_NODES`].
-    pub fn endgame_for<G: Tuning>(&self) -> u64 {
-        self.endgame.unwrap_or(G::ENDGAME_NODES)
-    }
-
-    /// The exact solver's node budget at each expansion for `G` (with the solver on):
-    /// `endgame-leaf` if set, else the game's
-    /// [`Tuning::ENDGAME_LEAF_NODES`].
-    pub fn endgame_leaf_for<G: Tuning>(&self) -> u64 {
-        self.endgame_leaf.unwrap_or(G::ENDGAME_LEAF_NODES)
-    }
-
     /// A copy with another seed (used by players that search once per move).
     pub fn with_seed(&self, seed: u64) -> SearchConfig {
         SearchConfig { seed, ..self.clone() }
-    }
-
-    /// A copy in another mode and thread count (the benchmark's rows), validated again.
-    ///
-    /// # Errors
-    /// As [`SearchConfigBuilder::build`].
-    pub fn with_mode(&self, mode: Mode, threads: usize) -> Result<SearchConfig, ConfigError> {
-        SearchConfigBuilder { config: SearchConfig { mode, threads, ..self.clone() } }.build()
-    }
-
-    /// A copy with a time budget alone (no playout budget), validated again.
-    ///
-    /// # Errors
-    /// As [`SearchConfigBuilder::build`].
-    pub fn with_time(&self, time: Duration) -> Result<SearchConfig, ConfigError> {
-        SearchConfigBuilder { config: SearchConfig { playouts: None, time: Some(time), ..self.clone() } }.build()
-    }
-
-    /// A copy with another budget: a playout budget, a time budget or both (a search stops
-    /// at the first spent), validated again.
-    ///
-    /// # Errors
-    /// As [`SearchConfigBuilder::build`] ([`ConfigError::NoBudget`] when both are `None`).
-    pub fn with_budget(&self, playouts: Option<u64>, time: Option<Duration>) -> Result<SearchConfig, ConfigError> {
-        SearchConfigBuilder { config: SearchConfig { playouts, time, ..self.clone() } }.build()
-    }
-
-    /// A copy with another playout budget (and no time budget), validated again.
-    ///
-    /// # Errors
-    /// As [`SearchConfigBuilder::build`].
-    pub fn with_playouts(&self, playouts: u64) -> Result<SearchConfig, ConfigError> {
-        SearchConfigBuilder { config: SearchConfig { playouts: Some(playouts), time: None, ..self.clone() } }.build()
     }
 }
 
 /// Builder for [`SearchConfig`]; [`SearchConfigBuilder::build`] validates everything.
 #[derive(Clone, Debug)]
 pub struct SearchConfigBuilder {
-    config: SearchConfig,
+    pub(super) config: SearchConfig,
 }
 
 impl SearchConfigBuilder {
@@ -491,134 +428,6 @@ impl SearchConfigBuilder {
             _ => self,
         }
     }
-
-    /// Validates the configuration. Values are checked in the type they are stored in
-    /// (C = 1e100 overflows a 32-bit float and is rejected).
-    ///
-    /// # Errors
-    /// A [`ConfigError`] naming the first bad value, or the two settings that conflict.
-    pub fn build(self) -> Result<SearchConfig, ConfigError> {
-        let mut cfg = self.config;
-        match (cfg.playouts, cfg.time) {
-            (None, None) => return Err(ConfigError::NoBudget),
-            (Some(0), _) => return Err(ConfigError::ZeroPlayouts),
-            (Some(n), _) if n > MAX_PLAYOUTS => return Err(ConfigError::TooManyPlayouts { got: n, max: MAX_PLAYOUTS }),
-            (_, Some(t)) if t.is_zero() => return Err(ConfigError::ZeroTime),
-            _ => {}
-        }
-        let bad = |x: f32| !x.is_finite() || x < 0.0;
-        if let Some(x) = cfg.c.filter(|&x| bad(x)) {
-            return Err(ConfigError::BadExploration(x.into()));
-        }
-        if cfg.halving == Some(true) && cfg.mode == Mode::Dist {
-            return Err(conflict(
-                "halving",
-                "on",
-                "mode",
-                "dist",
-                "the ranks' shared root visits are not one tree's budget",
-            ));
-        }
-        if cfg.threads == 0 {
-            return Err(ConfigError::ZeroThreads);
-        }
-        if cfg.threads > MAX_THREADS {
-            return Err(ConfigError::TooManyThreads { got: cfg.threads, max: MAX_THREADS });
-        }
-        cfg.mode = cfg.mode.resolve(cfg.threads);
-        if cfg.mode == Mode::Sequential && cfg.threads > 1 {
-            return Err(conflict(
-                "mode",
-                Mode::Sequential,
-                "threads",
-                cfg.threads,
-                "the sequential search runs one thread",
-            ));
-        }
-        if let Some(c_bt) = cfg.bias.filter(|&c| bad(c)) {
-            return Err(ConfigError::BadBias(c_bt.into()));
-        }
-        if bad(cfg.bias_k) || cfg.bias_k == 0.0 {
-            return Err(ConfigError::BadBiasK(cfg.bias_k.into()));
-        }
-        if let Some(rave) = cfg.rave.filter(|&k| bad(k)) {
-            return Err(ConfigError::BadRave(rave.into()));
-        }
-        if !(0.0..=1.0).contains(&cfg.eval_weight) {
-            return Err(ConfigError::BadEvalWeight(cfg.eval_weight.into()));
-        }
-        if cfg.eval_depth > MAX_EVAL_DEPTH {
-            return Err(ConfigError::BadEvalDepth { got: cfg.eval_depth, max: MAX_EVAL_DEPTH });
-        }
-        if cfg.eval_priors && cfg.eval == Evaluation::None {
-            return Err(conflict("eval-priors", "on", "eval", "none", "the priors come from the evaluator"));
-        }
-        if let Some(alpha) = cfg.implicit {
-            if !(0.0..=1.0).contains(&alpha) {
-                return Err(ConfigError::BadImplicit(alpha.into()));
-            }
-            if alpha > 0.0 && cfg.eval == Evaluation::None {
-                return Err(conflict("implicit", alpha, "eval", "none", "the minimax values come from the evaluator"));
-            }
-        }
-        if cfg.expand_threshold == 0 {
-            return Err(ConfigError::ZeroExpandThreshold);
-        }
-        if cfg.sync_every == 0 {
-            return Err(ConfigError::ZeroSyncEvery);
-        }
-        if cfg.mode == Mode::Dist && !cfg!(feature = "mpi") {
-            return Err(ConfigError::DistUnavailable);
-        }
-        if cfg.dist_period == 0 {
-            return Err(ConfigError::ZeroDistPeriod);
-        }
-        if cfg.dist_every == Some(0) {
-            return Err(ConfigError::ZeroDistEvery);
-        }
-        if cfg.dist_batch == 0 || cfg.dist_batch > MAX_DIST_BATCH {
-            return Err(ConfigError::BadDistBatch { got: cfg.dist_batch, max: MAX_DIST_BATCH });
-        }
-        if cfg.dist_scheme != DistScheme::Share && cfg.threads > 1 {
-            let scheme = cfg.dist_scheme.to_string();
-            return Err(conflict("dist-scheme", scheme, "threads", cfg.threads, "this scheme runs one thread a rank"));
-        }
-        if cfg.dist_scheme == DistScheme::Split && cfg.dist_depth == 0 {
-            return Err(conflict(
-                "dist-scheme",
-                "split",
-                "dist-depth",
-                0,
-                "the split needs a shared top of 1 ply or more",
-            ));
-        }
-        if !(0.0..=100.0).contains(&cfg.dist_share) {
-            return Err(ConfigError::BadDistShare(cfg.dist_share.into()));
-        }
-        if let Some(n) = cfg.leaves.filter(|&n| n == 0 || n as usize > MAX_LEAVES) {
-            return Err(ConfigError::BadLeaves { got: n, max: MAX_LEAVES });
-        }
-        cfg.arena_capacity = match (cfg.arena_nodes, cfg.memory_mb) {
-            (Some(nodes), Some(mb)) => {
-                return Err(conflict("nodes", nodes, "memory-mb", mb, "both size the arena; give one"));
-            }
-            (Some(nodes), None) => nodes,
-            (None, Some(mb)) => mb.saturating_mul(1 << 20) / NODE_BYTES as u64,
-            (None, None) => DEFAULT_ARENA_NODES,
-        };
-        if cfg.arena_capacity > MAX_ARENA_NODES {
-            return Err(ConfigError::ArenaTooLarge { nodes: cfg.arena_capacity, max: MAX_ARENA_NODES });
-        }
-        let per_tree = cfg.nodes_per_tree();
-        if per_tree < MIN_ARENA_NODES {
-            return Err(ConfigError::ArenaTooSmall { nodes: per_tree, needed: MIN_ARENA_NODES });
-        }
-        Ok(cfg)
-    }
-}
-
-fn conflict(k1: &str, v1: impl fmt::Display, k2: &str, v2: impl fmt::Display, why: &'static str) -> ConfigError {
-    ConfigError::Conflict { first: format!("{k1}={v1}"), second: format!("{k2}={v2}"), why }
 }
 
 #[cfg(test)]

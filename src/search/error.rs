@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::config::{MAX_ARENA_NODES, MIN_ARENA_NODES};
+use super::limits::{MAX_ARENA_NODES, MIN_ARENA_NODES};
 use crate::evaluator::NetworkError;
 use crate::tree::CapacityError;
 

@@ -14,6 +14,7 @@
 //! assert_eq!(position.format_move(result.best_move.unwrap()), "1");
 //! ```
 
+mod builder;
 mod config;
 #[cfg(feature = "mpi")]
 mod dist;
@@ -22,20 +23,17 @@ mod error;
 #[cfg(feature = "mpi")]
 mod farm;
 pub(crate) mod iteration;
+mod limits;
 #[cfg(all(test, loom))]
 mod loom_tests;
 mod options;
 mod params;
+mod per_game;
 mod result;
-mod root_parallel;
-mod sequential;
 mod setting;
 #[cfg(feature = "mpi")]
 mod split;
 mod stop;
-mod synced;
-mod tree_parallel;
-mod virtual_threads;
 
 use std::fmt;
 use std::sync::Arc;
@@ -47,11 +45,11 @@ pub use config::{
     DEFAULT_EXPAND_THRESHOLD, MAX_ARENA_NODES, MAX_DIST_BATCH, MAX_EVAL_DEPTH, MAX_LEAVES, MAX_PLAYOUTS, MAX_THREADS,
     MIN_ARENA_NODES, SECURE_A, SETTINGS,
 };
+pub use drivers::root_parallel::merge_root_children;
 pub use error::EvaluationError;
 pub use params::BATCH_MIN_VISITS_PER_THREAD;
 pub(crate) use params::{resolve_gammas, search_playouts};
 pub use result::{format_moves, ChildResult, RootChild, SearchResult};
-pub use root_parallel::merge_root_children;
 
 use crossbeam_utils::CachePadded;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -147,7 +145,7 @@ impl Search {
     /// # Errors
     /// [`SearchError::Config`] if the arena size does not fit the node index.
     pub fn new(config: SearchConfig) -> Result<Search, SearchError> {
-        let (trees, per_tree) = (config.trees(), config.nodes_per_tree());
+        let (trees, per_tree) = (drivers::trees(&config), drivers::nodes_per_tree(&config));
         // With their side arrays (AMAF statistics, implicit minimax values) where the
         // search keeps them: the spare arena too, or the first reuse would allocate them.
         let new_arena = || -> Result<Arena, SearchError> {
@@ -237,7 +235,7 @@ impl Search {
             dist::agree(root.hash()).map_err(SearchError::Cluster)?;
         }
         let cfg = &self.config;
-        let mut params = IterationParams::resolve::<G>(cfg, gammas, network.as_deref());
+        let mut params = IterationParams::resolve::<G>(cfg, drivers::root_shares(cfg), gammas, network.as_deref());
         self.last_leaves = params.leaves;
         self.last_rave = params.uct.rave > 0.0;
         self.last_final_move = cfg.final_move_rule::<G>();

@@ -3,10 +3,8 @@
 //! [`Evaluation`].
 
 use std::fmt;
-use std::str::FromStr;
 use std::sync::Arc;
 
-use super::error::ConfigError;
 use crate::evaluator::NTupleNetwork;
 use crate::weights::MoveWeights;
 
@@ -74,13 +72,6 @@ impl Mode {
     }
 }
 
-impl FromStr for Mode {
-    type Err = ConfigError;
-    fn from_str(s: &str) -> Result<Mode, ConfigError> {
-        Mode::ALL.into_iter().find(|m| m.name() == s).ok_or_else(|| ConfigError::UnknownMode(s.to_string()))
-    }
-}
-
 impl fmt::Display for Mode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -120,34 +111,11 @@ impl fmt::Display for Playout {
     }
 }
 
-impl FromStr for Playout {
-    type Err = ConfigError;
-    fn from_str(s: &str) -> Result<Playout, ConfigError> {
-        match s {
-            "random" => Ok(Playout::Random),
-            "biased" => Ok(Playout::Biased),
-            _ => Err(ConfigError::UnknownPlayout(s.to_string())),
-        }
-    }
-}
-
 /// Default `K` of the progressive bias term (the literature's Othello setting).
 pub const DEFAULT_BIAS_K: f64 = 5000.0;
 
 /// The constant `A` of the secure child's bound `q - A / sqrt(n)`.
 pub const SECURE_A: f64 = 1.0;
-
-impl FromStr for FinalMove {
-    type Err = ConfigError;
-    fn from_str(s: &str) -> Result<FinalMove, ConfigError> {
-        match s {
-            "visits" => Ok(FinalMove::Visits),
-            "value" => Ok(FinalMove::Value),
-            "secure" => Ok(FinalMove::Secure),
-            _ => Err(ConfigError::UnknownFinalMove(s.to_string())),
-        }
-    }
-}
 
 /// How selection on a shared tree reads the playouts other workers have in flight
 /// through a node (the node's `virtual_loss` counter).
@@ -161,17 +129,6 @@ pub enum InFlight {
     /// exploration term only, `q + C sqrt(ln(N + O) / (n + o))` with `q` over completed
     /// playouts, so the mean is not biased by playouts whose result is unknown.
     WuUct,
-}
-
-impl FromStr for InFlight {
-    type Err = ConfigError;
-    fn from_str(s: &str) -> Result<InFlight, ConfigError> {
-        match s {
-            "loss" => Ok(InFlight::Loss),
-            "wu-uct" => Ok(InFlight::WuUct),
-            _ => Err(ConfigError::UnknownInFlight(s.to_string())),
-        }
-    }
 }
 
 /// How the ranks of a distributed search (`mode=dist`) divide the work.
@@ -207,18 +164,6 @@ impl fmt::Display for DistScheme {
     }
 }
 
-impl FromStr for DistScheme {
-    type Err = ConfigError;
-    fn from_str(s: &str) -> Result<DistScheme, ConfigError> {
-        match s {
-            "share" => Ok(DistScheme::Share),
-            "farm" => Ok(DistScheme::Farm),
-            "split" => Ok(DistScheme::Split),
-            _ => Err(ConfigError::UnknownDistScheme(s.to_string())),
-        }
-    }
-}
-
 /// How the walk down the tree picks the outcome at a chance node (a die roll).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum ChanceSelection {
@@ -240,17 +185,6 @@ impl fmt::Display for ChanceSelection {
             ChanceSelection::Sample => "sample",
             ChanceSelection::Walk => "walk",
         })
-    }
-}
-
-impl FromStr for ChanceSelection {
-    type Err = ConfigError;
-    fn from_str(s: &str) -> Result<ChanceSelection, ConfigError> {
-        match s {
-            "sample" => Ok(ChanceSelection::Sample),
-            "walk" => Ok(ChanceSelection::Walk),
-            _ => Err(ConfigError::UnknownChance(s.to_string())),
-        }
     }
 }
 

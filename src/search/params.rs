@@ -8,7 +8,7 @@ use crate::policy::UctParams;
 use crate::weights::MoveWeights;
 
 use super::config::{ChanceSelection, DistScheme, InFlight, Mode, Playout, SearchConfig, Weights};
-use super::iteration::MAX_LEAVES;
+use super::limits::MAX_LEAVES;
 use super::SearchError;
 
 /// In a tree-parallel search, nodes with at least this many visits per thread get their
@@ -122,9 +122,11 @@ impl<'a> IterationParams<'a> {
     /// ([`SearchConfig::c_for`], [`SearchConfig::leaves_for`],
     /// [`SearchConfig::prune_for`]), and this is the one place where it is decided
     /// whether virtual loss is kept and where backups are batched. `gammas` are
-    /// the learned gammas in use ([`resolve_gammas`]).
+    /// the learned gammas in use ([`resolve_gammas`]); `root_shares` the parts of the
+    /// playout budget one tree's root sees played (the mode's driver says).
     pub(crate) fn resolve<G: SearchGame>(
         config: &SearchConfig,
+        root_shares: usize,
         gammas: Option<&'a [f32]>,
         network: Option<&'a NTupleNetwork>,
     ) -> IterationParams<'a> {
@@ -169,7 +171,7 @@ impl<'a> IterationParams<'a> {
                 // The playouts one root sees played; a timed search paces its rounds by
                 // the clock within them (`Stopper::pace_halving`).
                 halving_budget: if config.halving_for::<G>() {
-                    let shares = config.root_shares() as u64;
+                    let shares = root_shares as u64;
                     (config.playouts.unwrap_or(u64::from(u32::MAX)) / shares).clamp(1, u64::from(u32::MAX)) as u32
                 } else {
                     0

@@ -1,111 +1,17 @@
-//! Settings as text: the key of `--key VALUE` and `mcts:key=VALUE`, and how each
-//! setting's value is read before it reaches the builder. The table itself,
-//! [`SETTINGS`], is declared with the settings (`search::config`).
+//! Settings as text: how each setting's value is read before it reaches the builder
+//! (the table of keys, [`SETTINGS`](super::SETTINGS), is declared with the settings in
+//! `search::config`), and the options' names.
 
-use std::fmt;
+use std::str::FromStr;
 use std::time::Duration;
 
-use super::config::{SearchConfigBuilder, SETTINGS};
+use super::error::ConfigError;
 use super::options::{ChanceSelection, DistScheme, Evaluation, FinalMove, InFlight, Mode, Playout, Weights};
 use crate::evaluator::NTupleNetwork;
 use crate::weights::MoveWeights;
 
-/// One search setting as text sees it: the key of `--key VALUE` and `mcts:key=VALUE`.
-#[derive(Clone, Copy)]
-pub struct Setting {
-    /// The key (`playouts`, `time-ms`, `virtual-loss`, ...).
-    pub key: &'static str,
-    /// What the value is, for help (`N`, `MS`, `on|off`, ...).
-    pub value_name: &'static str,
-    /// One line of help.
-    pub help: &'static str,
-    /// The default, as `--help` shows it.
-    pub default: &'static str,
-    pub(super) apply: fn(SearchConfigBuilder, &str) -> Result<SearchConfigBuilder, SettingError>,
-}
-
-impl fmt::Debug for Setting {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Setting").field("key", &self.key).finish_non_exhaustive()
-    }
-}
-
-impl Setting {
-    /// The setting with this key.
-    pub fn find(key: &str) -> Option<&'static Setting> {
-        SETTINGS.iter().find(|s| s.key == key)
-    }
-
-    /// Applies `value` to `builder`.
-    ///
-    /// # Errors
-    /// [`SettingError::BadValue`] naming the key and the value when it does not parse.
-    pub fn apply(&self, builder: SearchConfigBuilder, value: &str) -> Result<SearchConfigBuilder, SettingError> {
-        (self.apply)(builder, value)
-    }
-}
-
-impl SearchConfigBuilder {
-    /// Applies `key=value` settings in order ([`SETTINGS`]), rejecting an unknown key
-    /// and a key given twice.
-    ///
-    /// # Errors
-    /// The first [`SettingError`].
-    pub fn apply_settings<'a>(
-        mut self,
-        pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
-    ) -> Result<SearchConfigBuilder, SettingError> {
-        let mut seen: Vec<&str> = Vec::new();
-        for (key, value) in pairs {
-            let setting = Setting::find(key).ok_or_else(|| SettingError::UnknownKey(key.to_string()))?;
-            if seen.contains(&setting.key) {
-                return Err(SettingError::Repeated(setting.key));
-            }
-            seen.push(setting.key);
-            self = setting.apply(self, value)?;
-        }
-        Ok(self)
-    }
-}
-
-/// A setting given as text that cannot be used.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum SettingError {
-    /// No setting has this key.
-    UnknownKey(String),
-    /// The value does not parse for the key.
-    BadValue {
-        /// The setting's key.
-        key: &'static str,
-        /// The value given.
-        value: String,
-        /// What the key takes.
-        expected: String,
-    },
-    /// The key was given twice.
-    Repeated(&'static str),
-}
-
-impl fmt::Display for SettingError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SettingError::UnknownKey(key) => {
-                let keys: Vec<&str> = SETTINGS.iter().map(|s| s.key).collect();
-                write!(f, "unknown option '{key}' (expected one of: {})", keys.join(", "))
-            }
-            SettingError::BadValue { key, value, expected } => {
-                write!(f, "bad value '{value}' for {key} (expected {expected})")
-            }
-            SettingError::Repeated(key) => write!(f, "{key} given twice"),
-        }
-    }
-}
-
-impl std::error::Error for SettingError {}
-
 /// A setting's value type read from text.
-pub(super) trait SettingText: Sized {
+pub(crate) trait SettingText: Sized {
     /// Parses `text`, or says what was expected.
     fn from_text(text: &str) -> Result<Self, String>;
 }
@@ -173,7 +79,66 @@ impl SettingText for Weights {
     }
 }
 
-/// Reads `text` for the setting `key`.
-pub(super) fn parse_setting<T: SettingText>(key: &'static str, text: &str) -> Result<T, SettingError> {
-    T::from_text(text).map_err(|expected| SettingError::BadValue { key, value: text.to_string(), expected })
+impl FromStr for Mode {
+    type Err = ConfigError;
+    fn from_str(s: &str) -> Result<Mode, ConfigError> {
+        Mode::ALL.into_iter().find(|m| m.name() == s).ok_or_else(|| ConfigError::UnknownMode(s.to_string()))
+    }
+}
+
+impl FromStr for Playout {
+    type Err = ConfigError;
+    fn from_str(s: &str) -> Result<Playout, ConfigError> {
+        match s {
+            "random" => Ok(Playout::Random),
+            "biased" => Ok(Playout::Biased),
+            _ => Err(ConfigError::UnknownPlayout(s.to_string())),
+        }
+    }
+}
+
+impl FromStr for FinalMove {
+    type Err = ConfigError;
+    fn from_str(s: &str) -> Result<FinalMove, ConfigError> {
+        match s {
+            "visits" => Ok(FinalMove::Visits),
+            "value" => Ok(FinalMove::Value),
+            "secure" => Ok(FinalMove::Secure),
+            _ => Err(ConfigError::UnknownFinalMove(s.to_string())),
+        }
+    }
+}
+
+impl FromStr for InFlight {
+    type Err = ConfigError;
+    fn from_str(s: &str) -> Result<InFlight, ConfigError> {
+        match s {
+            "loss" => Ok(InFlight::Loss),
+            "wu-uct" => Ok(InFlight::WuUct),
+            _ => Err(ConfigError::UnknownInFlight(s.to_string())),
+        }
+    }
+}
+
+impl FromStr for DistScheme {
+    type Err = ConfigError;
+    fn from_str(s: &str) -> Result<DistScheme, ConfigError> {
+        match s {
+            "share" => Ok(DistScheme::Share),
+            "farm" => Ok(DistScheme::Farm),
+            "split" => Ok(DistScheme::Split),
+            _ => Err(ConfigError::UnknownDistScheme(s.to_string())),
+        }
+    }
+}
+
+impl FromStr for ChanceSelection {
+    type Err = ConfigError;
+    fn from_str(s: &str) -> Result<ChanceSelection, ConfigError> {
+        match s {
+            "sample" => Ok(ChanceSelection::Sample),
+            "walk" => Ok(ChanceSelection::Walk),
+            _ => Err(ConfigError::UnknownChance(s.to_string())),
+        }
+    }
 }

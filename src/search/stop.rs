@@ -1,19 +1,15 @@
-//! When workers stop, and the loop every driver's workers run: the [`Stopper`] combines
-//! the playout budget, the deadline and the solver's proven root, and hands out the
-//! [`Budget`]s workers draw playouts from; [`run_worker`] runs iterations until it says
-//! stop.
+//! When workers stop: the [`Stopper`] combines the playout budget, the deadline and the
+//! solver's proven root, and hands out the [`Budget`]s workers draw playouts from (the
+//! worker loop that draws them is the drivers' `worker_loop`).
 
 use std::time::Instant;
 
 use crossbeam_utils::CachePadded;
 
-use crate::games::SearchGame;
 use crate::sync::{AtomicBool, AtomicU64, Ordering};
 use crate::tree::{NodeId, TreeOps};
 
-use super::config::MAX_PLAYOUTS;
-use super::drivers::Job;
-use super::iteration::Worker;
+use super::limits::MAX_PLAYOUTS;
 use crate::policy::uct::UctParams;
 
 /// Iterations run between two looks at the clock and the shared budget: long enough that
@@ -163,7 +159,7 @@ impl Stopper {
 
 /// A budget handed out one iteration at a time, for a driver that starts its walks
 /// itself (the distributed farm's rank 0, the split's ranks): drawn from the stopper in
-/// chunks as [`run_worker`] draws them.
+/// chunks as [`run_worker`](super::drivers::worker_loop::run_worker) draws them.
 #[cfg(feature = "mpi")]
 #[derive(Debug)]
 pub(crate) struct Claims {
@@ -260,73 +256,6 @@ impl Budget for &SharedBudget {
             Ok(before) => want.min(limit - before),
             Err(_) => 0,
         }
-    }
-}
-
-/// Runs iterations of `job` on `tree` until its [`Stopper`] says stop, drawing playouts
-/// from `budget`.
-#[inline]
-pub(crate) fn run_worker<G: SearchGame, T: TreeOps, B: Budget>(
-    tree: &mut T,
-    job: &Job<'_, G>,
-    worker: &mut Worker,
-    budget: B,
-) {
-    run_worker_with(tree, job, worker, budget, |_, _| {});
-}
-
-/// [`run_worker`], calling `between_chunks` with the tree and the iterations just run
-/// after each chunk (no walk is in flight then: every backup is written).
-pub(crate) fn run_worker_with<G: SearchGame, T: TreeOps, B: Budget>(
-    tree: &mut T,
-    job: &Job<'_, G>,
-    worker: &mut Worker,
-    mut budget: B,
-    mut between_chunks: impl FnMut(&mut T, u64),
-) {
-    let (root, mut params) = (job.root, job.params);
-    if !T::SHARED {
-        // A tree of its own (root-parallel trees keep different reused visits): halving
-        // counts this search's visits of this root.
-        params.uct.halving_start = tree.stats(NodeId::ROOT).visits;
-    }
-    loop {
-        let granted = job.stopper.next_paced_chunk(tree, &mut budget, &mut params.uct, job.params.uct.halving_budget);
-        if granted == 0 {
-            break;
-        }
-        if params.solver {
-            run_iterations::<G, T, true>(tree, root, params, worker, granted);
-        } else {
-            run_iterations::<G, T, false>(tree, root, params, worker, granted);
-        }
-        worker.flush(tree);
-        between_chunks(tree, granted);
-    }
-}
-
-/// Runs `count` iterations, `params.leaves` playouts in flight at a time (the remainder,
-/// and every iteration on a tree without virtual loss, one at a time).
-#[inline]
-fn run_iterations<G: SearchGame, T: TreeOps, const SOLVER: bool>(
-    tree: &mut T,
-    root: &G,
-    params: super::params::IterationParams<'_>,
-    worker: &mut Worker,
-    count: u64,
-) {
-    let lanes = if T::VIRTUAL_LOSS { params.leaves as u64 } else { 1 };
-    let mut left = count;
-    while left >= lanes && lanes > 1 {
-        match lanes {
-            2 => worker.iterate::<G, T, SOLVER, 2>(tree, root, params),
-            3 => worker.iterate::<G, T, SOLVER, 3>(tree, root, params),
-            _ => worker.iterate::<G, T, SOLVER, 4>(tree, root, params),
-        }
-        left -= lanes;
-    }
-    for _ in 0..left {
-        worker.iterate::<G, T, SOLVER, 1>(tree, root, params);
     }
 }
 

@@ -16,8 +16,8 @@ pub mod othello;
 
 use crate::games::Outcome;
 
-pub use connect4::{SolveError, SolveResult, Solver, DEFAULT_TT_ENTRIES};
 pub use crate::games::{Endgame, Solved};
+pub use connect4::{SolveError, SolveResult, Solver, DEFAULT_TT_ENTRIES};
 pub use othello::{EndgameError, EndgameSolution, EndgameSolver};
 
 /// The solver's result for `game` within `budget` nodes (0: not tried) when it proves a

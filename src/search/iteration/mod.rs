@@ -13,6 +13,7 @@ use crate::games::{Move, MovesPlayed, Outcome, Player, PlayoutPolicy, SearchGame
 use crate::policy::select_child;
 use crate::tree::{contention, Expansion, NodeId, Proof, TreeOps};
 
+use super::limits::MAX_LEAVES;
 use super::options::ChanceSelection;
 use super::params::IterationParams;
 pub(crate) use backup::prove_ancestors;
@@ -20,9 +21,6 @@ use backup::{back_up_values, outcome_of, result_value, update_amaf};
 use chance::{sample_chance_child, walk_chance_child};
 pub(crate) use expand::{expand, Expanded};
 use leaf::evaluate_leaf;
-
-/// The most playouts one worker keeps in flight (`leaves`).
-pub const MAX_LEAVES: usize = 4;
 
 /// The playout policy of `params`, and whether its playouts go through
 /// [`Playouts::recorded_playout`](crate::games::Playouts::recorded_playout) (RAVE needs the moves; pruning has no faster path).

@@ -7,9 +7,10 @@ use crossbeam_utils::CachePadded;
 use crate::games::SearchGame;
 use crate::tree::{Arena, ExclusiveTree};
 
-use super::drivers::{Driver, Job};
-use super::iteration::Worker;
-use super::stop::{run_worker_with, LocalBudget};
+use super::worker_loop::run_worker_with;
+use super::{Driver, Job};
+use crate::search::iteration::Worker;
+use crate::search::stop::LocalBudget;
 
 /// One thread, one tree, the whole budget.
 #[derive(Clone, Copy, Debug)]
@@ -27,7 +28,7 @@ impl Driver for Sequential {
     }
 }
 
-/// [`super::stop::run_worker`] on one worker's own tree. The tree keeps virtual loss (plain adds) only
+/// [`super::worker_loop::run_worker`] on one worker's own tree. The tree keeps virtual loss (plain adds) only
 /// where the job's parameters say so (`exclusive_virtual_loss`: to spread lanes).
 pub(crate) fn run_exclusive<G: SearchGame>(
     arena: &mut Arena,

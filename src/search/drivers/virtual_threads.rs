@@ -20,9 +20,9 @@ use crossbeam_utils::CachePadded;
 use crate::games::SearchGame;
 use crate::tree::{contention, Arena, SharedTree, TreeOps};
 
-use super::drivers::{Driver, Job};
-use super::iteration::{Walk, Worker};
-use super::stop::CHUNK;
+use super::{Driver, Job};
+use crate::search::iteration::{Walk, Worker};
+use crate::search::stop::CHUNK;
 
 /// `threads` logical workers interleaved in one thread on one tree.
 #[derive(Clone, Copy, Debug)]

@@ -8,10 +8,10 @@ use crossbeam_utils::CachePadded;
 use crate::games::SearchGame;
 use crate::tree::Arena;
 
-use super::drivers::{Driver, Job};
-use super::iteration::Worker;
-use super::result::RootChild;
 use super::sequential::run_exclusive;
+use super::{Driver, Job};
+use crate::search::iteration::Worker;
+use crate::search::result::RootChild;
 
 /// One tree per thread.
 #[derive(Clone, Copy, Debug)]
@@ -43,7 +43,7 @@ impl Driver for RootParallel {
 /// points add exactly; a move missing from some trees keeps what the others have; a
 /// proof from any tree is a fact about the game, so the strongest one is kept. Returns
 /// the children in move order. Trees are matched by move, not by index: a tree kept by
-/// [`super::Search::reuse`] has its root children in another order.
+/// [`crate::search::Search::reuse`] has its root children in another order.
 ///
 /// # Examples
 /// ```

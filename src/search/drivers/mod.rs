@@ -2,7 +2,15 @@
 //! the [`Job`] every driver is given, and [`with_driver!`], the one list that maps each
 //! [`Mode`](super::Mode) to its driver. The drivers themselves each have a file:
 //! `sequential.rs`, `tree_parallel.rs`, `root_parallel.rs`, `synced.rs`,
-//! `virtual_threads.rs`, and with the `mpi` feature `dist/`.
+//! `virtual_threads.rs`, and with the `mpi` feature `dist/`; `worker_loop.rs` is the loop
+//! every driver runs its workers through.
+
+pub(super) mod root_parallel;
+pub(super) mod sequential;
+pub(super) mod synced;
+pub(super) mod tree_parallel;
+pub(super) mod virtual_threads;
+pub(super) mod worker_loop;
 
 use std::sync::OnceLock;
 
@@ -10,6 +18,7 @@ use crossbeam_utils::CachePadded;
 
 use crate::tree::Arena;
 
+use super::config::SearchConfig;
 use super::iteration::Worker;
 use super::params::IterationParams;
 use super::result::RootChild;
@@ -53,7 +62,7 @@ pub(crate) struct Summed {
 /// move over the trees with [`super::merge_root_children`]). The seam is per search, not
 /// per iteration: the hot loop stays monomorphised inside each driver.
 ///
-/// A driver runs each worker through [`super::stop::run_worker`] (the one worker loop)
+/// A driver runs each worker through [`worker_loop::run_worker`] (the one worker loop)
 /// on a tree of its choice (`ExclusiveTree` or `SharedTree`) with a [`super::stop::Budget`]
 /// from `job.stopper` ([`Stopper::share`] for a worker that owns its share,
 /// [`Stopper::shared`] for workers drawing together), so every driver stops for the same
@@ -62,9 +71,9 @@ pub(crate) struct Summed {
 ///
 /// # Adding a driver
 /// A new way to run a search (a distributed driver, say) is a new file under
-/// `src/search/` with a unit struct implementing this trait, plus one arm in
+/// `src/search/drivers/` with a unit struct implementing this trait, plus one arm in
 /// [`with_driver!`] (and its [`Mode`](super::Mode) variant). It touches none of the
-/// other drivers: the sequential driver's [`super::sequential::run_exclusive`] runs one
+/// other drivers: the sequential driver's [`sequential::run_exclusive`] runs one
 /// worker on one exclusive tree for any driver that wants it, and trees searched
 /// elsewhere are combined exactly, in visits and half points, by
 /// [`super::merge_root_children`].
@@ -100,25 +109,25 @@ macro_rules! with_driver {
     ($mode:expr, |$driver:ident| $body:expr) => {
         match $mode {
             $crate::search::Mode::Sequential => {
-                let $driver = $crate::search::sequential::Sequential;
+                let $driver = $crate::search::drivers::sequential::Sequential;
                 $body
             }
             // `Auto` never reaches a driver (the builder resolves it); it maps where it
             // resolves with several threads.
             $crate::search::Mode::TreeParallel | $crate::search::Mode::Auto => {
-                let $driver = $crate::search::tree_parallel::TreeParallel;
+                let $driver = $crate::search::drivers::tree_parallel::TreeParallel;
                 $body
             }
             $crate::search::Mode::RootParallel => {
-                let $driver = $crate::search::root_parallel::RootParallel;
+                let $driver = $crate::search::drivers::root_parallel::RootParallel;
                 $body
             }
             $crate::search::Mode::Synced => {
-                let $driver = $crate::search::synced::Synced;
+                let $driver = $crate::search::drivers::synced::Synced;
                 $body
             }
             $crate::search::Mode::Virtual => {
-                let $driver = $crate::search::virtual_threads::VirtualThreads;
+                let $driver = $crate::search::drivers::virtual_threads::VirtualThreads;
                 $body
             }
             #[cfg(feature = "mpi")]
@@ -130,10 +139,25 @@ macro_rules! with_driver {
             // refuses it); it maps to the driver each rank would run.
             #[cfg(not(feature = "mpi"))]
             $crate::search::Mode::Dist => {
-                let $driver = $crate::search::tree_parallel::TreeParallel;
+                let $driver = $crate::search::drivers::tree_parallel::TreeParallel;
                 $body
             }
         }
     };
 }
 pub(crate) use with_driver;
+
+/// The trees (arenas) `config`'s mode searches with its threads.
+pub(crate) fn trees(config: &SearchConfig) -> usize {
+    with_driver!(config.mode, |driver| driver.trees(config.threads))
+}
+
+/// The parts of the playout budget one tree's root sees played ([`Driver::root_shares`]).
+pub(crate) fn root_shares(config: &SearchConfig) -> usize {
+    with_driver!(config.mode, |driver| driver.root_shares(config.threads))
+}
+
+/// Each tree's share of `config`'s arena capacity.
+pub(crate) fn nodes_per_tree(config: &SearchConfig) -> u64 {
+    config.arena_capacity / trees(config) as u64
+}

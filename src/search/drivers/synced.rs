@@ -14,7 +14,7 @@
 //! (`foreign`), publishes only its own part (stats minus foreign), and replaces the old
 //! foreign part by the new one at each exchange; at the end the foreign parts are taken
 //! out, so each tree holds exactly its own playouts and the root children merge as in
-//! root-parallel ([`super::merge_root_children`]). A published snapshot is taken between
+//! root-parallel ([`super::root_parallel::merge_root_children`]). A published snapshot is taken between
 //! chunks of iterations (no walk in flight) under its mailbox's lock, so a parent's
 //! published visits always cover its children's and the trees stay consistent.
 
@@ -26,9 +26,9 @@ use crossbeam_utils::CachePadded;
 use crate::games::SearchGame;
 use crate::tree::{Arena, ExclusiveTree, Expansion, NodeId, Stats};
 
-use super::drivers::{Driver, Job};
-use super::iteration::{child_by_move, Worker};
 use super::sequential::run_exclusive_with;
+use super::{Driver, Job};
+use crate::search::iteration::{child_by_move, Worker};
 
 /// Root-parallel trees with shallow statistics shared every few iterations.
 #[derive(Clone, Copy, Debug)]

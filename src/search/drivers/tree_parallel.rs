@@ -7,9 +7,9 @@ use crossbeam_utils::CachePadded;
 use crate::games::SearchGame;
 use crate::tree::{Arena, SharedTree};
 
-use super::drivers::{Driver, Job};
-use super::iteration::Worker;
-use super::stop::run_worker;
+use super::worker_loop::run_worker;
+use super::{Driver, Job};
+use crate::search::iteration::Worker;
 
 /// All threads on one tree.
 #[derive(Clone, Copy, Debug)]

@@ -1,0 +1,211 @@
+//! Validation: [`SearchConfigBuilder::build`] checks every setting once, in the order
+//! below, and resolves what depends on others (the mode from the thread count, the arena
+//! from `nodes` or `memory-mb`); the validated copies of a configuration
+//! ([`SearchConfig::with_mode`] and the other `with_*`) go through it again.
+
+use std::fmt;
+use std::time::Duration;
+
+use super::config::{
+    ConfigError, DistScheme, Evaluation, Mode, SearchConfig, SearchConfigBuilder, DEFAULT_ARENA_NODES, MAX_DIST_BATCH,
+};
+use super::drivers::nodes_per_tree;
+use super::limits::{MAX_ARENA_NODES, MAX_EVAL_DEPTH, MAX_LEAVES, MAX_PLAYOUTS, MAX_THREADS, MIN_ARENA_NODES};
+use crate::tree::NODE_BYTES;
+
+impl SearchConfigBuilder {
+    /// Validates the configuration. Values are checked in the type they are stored in
+    /// (C = 1e100 overflows a 32-bit float and is rejected).
+    ///
+    /// # Errors
+    /// A [`ConfigError`] naming the first bad value, or the two settings that conflict.
+    pub fn build(self) -> Result<SearchConfig, ConfigError> {
+        let mut cfg = self.config;
+        check_budget(&cfg)?;
+        check_exploration(&cfg)?;
+        check_threads(&mut cfg)?;
+        check_policy(&cfg)?;
+        check_mode_settings(&cfg)?;
+        check_leaves_and_arena(&mut cfg)?;
+        Ok(cfg)
+    }
+}
+
+impl SearchConfig {
+    /// A copy in another mode and thread count (the benchmark's rows), validated again.
+    ///
+    /// # Errors
+    /// As [`SearchConfigBuilder::build`].
+    pub fn with_mode(&self, mode: Mode, threads: usize) -> Result<SearchConfig, ConfigError> {
+        SearchConfigBuilder { config: SearchConfig { mode, threads, ..self.clone() } }.build()
+    }
+
+    /// A copy with a time budget alone (no playout budget), validated again.
+    ///
+    /// # Errors
+    /// As [`SearchConfigBuilder::build`].
+    pub fn with_time(&self, time: Duration) -> Result<SearchConfig, ConfigError> {
+        SearchConfigBuilder { config: SearchConfig { playouts: None, time: Some(time), ..self.clone() } }.build()
+    }
+
+    /// A copy with another budget: a playout budget, a time budget or both (a search stops
+    /// at the first spent), validated again.
+    ///
+    /// # Errors
+    /// As [`SearchConfigBuilder::build`] ([`ConfigError::NoBudget`] when both are `None`).
+    pub fn with_budget(&self, playouts: Option<u64>, time: Option<Duration>) -> Result<SearchConfig, ConfigError> {
+        SearchConfigBuilder { config: SearchConfig { playouts, time, ..self.clone() } }.build()
+    }
+
+    /// A copy with another playout budget (and no time budget), validated again.
+    ///
+    /// # Errors
+    /// As [`SearchConfigBuilder::build`].
+    pub fn with_playouts(&self, playouts: u64) -> Result<SearchConfig, ConfigError> {
+        SearchConfigBuilder { config: SearchConfig { playouts: Some(playouts), time: None, ..self.clone() } }.build()
+    }
+}
+
+/// A playout or time budget, neither empty, the playouts within the counters.
+fn check_budget(cfg: &SearchConfig) -> Result<(), ConfigError> {
+    match (cfg.playouts, cfg.time) {
+        (None, None) => return Err(ConfigError::NoBudget),
+        (Some(0), _) => return Err(ConfigError::ZeroPlayouts),
+        (Some(n), _) if n > MAX_PLAYOUTS => return Err(ConfigError::TooManyPlayouts { got: n, max: MAX_PLAYOUTS }),
+        (_, Some(t)) if t.is_zero() => return Err(ConfigError::ZeroTime),
+        _ => {}
+    }
+    Ok(())
+}
+
+/// A finite, non-negative exploration constant; no halving over the ranks' shared root.
+fn check_exploration(cfg: &SearchConfig) -> Result<(), ConfigError> {
+    let bad = |x: f32| !x.is_finite() || x < 0.0;
+    if let Some(x) = cfg.c.filter(|&x| bad(x)) {
+        return Err(ConfigError::BadExploration(x.into()));
+    }
+    if cfg.halving == Some(true) && cfg.mode == Mode::Dist {
+        return Err(conflict(
+            "halving",
+            "on",
+            "mode",
+            "dist",
+            "the ranks' shared root visits are not one tree's budget",
+        ));
+    }
+    Ok(())
+}
+
+/// Threads within bounds; `auto` resolved into the mode the thread count gives.
+fn check_threads(cfg: &mut SearchConfig) -> Result<(), ConfigError> {
+    if cfg.threads == 0 {
+        return Err(ConfigError::ZeroThreads);
+    }
+    if cfg.threads > MAX_THREADS {
+        return Err(ConfigError::TooManyThreads { got: cfg.threads, max: MAX_THREADS });
+    }
+    cfg.mode = cfg.mode.resolve(cfg.threads);
+    if cfg.mode == Mode::Sequential && cfg.threads > 1 {
+        return Err(conflict(
+            "mode",
+            Mode::Sequential,
+            "threads",
+            cfg.threads,
+            "the sequential search runs one thread",
+        ));
+    }
+    Ok(())
+}
+
+/// The selection and evaluation settings: bias, RAVE, the evaluator's weight, depth,
+/// priors and minimax mix, the expansion threshold.
+fn check_policy(cfg: &SearchConfig) -> Result<(), ConfigError> {
+    let bad = |x: f32| !x.is_finite() || x < 0.0;
+    if let Some(c_bt) = cfg.bias.filter(|&c| bad(c)) {
+        return Err(ConfigError::BadBias(c_bt.into()));
+    }
+    if bad(cfg.bias_k) || cfg.bias_k == 0.0 {
+        return Err(ConfigError::BadBiasK(cfg.bias_k.into()));
+    }
+    if let Some(rave) = cfg.rave.filter(|&k| bad(k)) {
+        return Err(ConfigError::BadRave(rave.into()));
+    }
+    if !(0.0..=1.0).contains(&cfg.eval_weight) {
+        return Err(ConfigError::BadEvalWeight(cfg.eval_weight.into()));
+    }
+    if cfg.eval_depth > MAX_EVAL_DEPTH {
+        return Err(ConfigError::BadEvalDepth { got: cfg.eval_depth, max: MAX_EVAL_DEPTH });
+    }
+    if cfg.eval_priors && cfg.eval == Evaluation::None {
+        return Err(conflict("eval-priors", "on", "eval", "none", "the priors come from the evaluator"));
+    }
+    if let Some(alpha) = cfg.implicit {
+        if !(0.0..=1.0).contains(&alpha) {
+            return Err(ConfigError::BadImplicit(alpha.into()));
+        }
+        if alpha > 0.0 && cfg.eval == Evaluation::None {
+            return Err(conflict("implicit", alpha, "eval", "none", "the minimax values come from the evaluator"));
+        }
+    }
+    if cfg.expand_threshold == 0 {
+        return Err(ConfigError::ZeroExpandThreshold);
+    }
+    Ok(())
+}
+
+/// The synced and distributed modes' own settings.
+fn check_mode_settings(cfg: &SearchConfig) -> Result<(), ConfigError> {
+    if cfg.sync_every == 0 {
+        return Err(ConfigError::ZeroSyncEvery);
+    }
+    if cfg.mode == Mode::Dist && !cfg!(feature = "mpi") {
+        return Err(ConfigError::DistUnavailable);
+    }
+    if cfg.dist_period == 0 {
+        return Err(ConfigError::ZeroDistPeriod);
+    }
+    if cfg.dist_every == Some(0) {
+        return Err(ConfigError::ZeroDistEvery);
+    }
+    if cfg.dist_batch == 0 || cfg.dist_batch > MAX_DIST_BATCH {
+        return Err(ConfigError::BadDistBatch { got: cfg.dist_batch, max: MAX_DIST_BATCH });
+    }
+    if cfg.dist_scheme != DistScheme::Share && cfg.threads > 1 {
+        let scheme = cfg.dist_scheme.to_string();
+        return Err(conflict("dist-scheme", scheme, "threads", cfg.threads, "this scheme runs one thread a rank"));
+    }
+    if cfg.dist_scheme == DistScheme::Split && cfg.dist_depth == 0 {
+        return Err(conflict("dist-scheme", "split", "dist-depth", 0, "the split needs a shared top of 1 ply or more"));
+    }
+    if !(0.0..=100.0).contains(&cfg.dist_share) {
+        return Err(ConfigError::BadDistShare(cfg.dist_share.into()));
+    }
+    Ok(())
+}
+
+/// Playouts in flight within bounds; the arena resolved and large enough per tree.
+fn check_leaves_and_arena(cfg: &mut SearchConfig) -> Result<(), ConfigError> {
+    if let Some(n) = cfg.leaves.filter(|&n| n == 0 || n as usize > MAX_LEAVES) {
+        return Err(ConfigError::BadLeaves { got: n, max: MAX_LEAVES });
+    }
+    cfg.arena_capacity = match (cfg.arena_nodes, cfg.memory_mb) {
+        (Some(nodes), Some(mb)) => {
+            return Err(conflict("nodes", nodes, "memory-mb", mb, "both size the arena; give one"));
+        }
+        (Some(nodes), None) => nodes,
+        (None, Some(mb)) => mb.saturating_mul(1 << 20) / NODE_BYTES as u64,
+        (None, None) => DEFAULT_ARENA_NODES,
+    };
+    if cfg.arena_capacity > MAX_ARENA_NODES {
+        return Err(ConfigError::ArenaTooLarge { nodes: cfg.arena_capacity, max: MAX_ARENA_NODES });
+    }
+    let per_tree = nodes_per_tree(cfg);
+    if per_tree < MIN_ARENA_NODES {
+        return Err(ConfigError::ArenaTooSmall { nodes: per_tree, needed: MIN_ARENA_NODES });
+    }
+    Ok(())
+}
+
+fn conflict(k1: &str, v1: impl fmt::Display, k2: &str, v2: impl fmt::Display, why: &'static str) -> ConfigError {
+    ConfigError::Conflict { first: format!("{k1}={v1}"), second: format!("{k2}={v2}"), why }
+}

@@ -1,0 +1,21 @@
+//! The bounds of the settings: what the tree's counters and indices hold, and what a
+//! configuration may ask for before validation rejects it.
+
+/// The most playouts one search may run: node visit counters are 32-bit, with the score
+/// (up to twice the visits) in the other half of the same word.
+pub const MAX_PLAYOUTS: u64 = (1 << 31) - 1;
+/// The most worker threads a search may use: far above any core count a search scales
+/// to, low enough that a mistyped count fails at once instead of spawning threads until
+/// memory runs out.
+pub const MAX_THREADS: usize = 1024;
+
+/// The deepest negamax at the leaves (`eval-depth`): each ply multiplies a leaf's
+/// evaluations by the number of moves.
+pub const MAX_EVAL_DEPTH: u32 = 4;
+/// The smallest arena accepted up front (a root plus a block of children); the exact
+/// requirement depends on the root position and is checked when the search starts.
+pub const MIN_ARENA_NODES: u64 = 2;
+/// The largest arena: node indices are 32-bit.
+pub const MAX_ARENA_NODES: u64 = u32::MAX as u64;
+/// The most playouts one worker keeps in flight (`leaves`).
+pub const MAX_LEAVES: usize = 4;
