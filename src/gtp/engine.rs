@@ -133,13 +133,7 @@ impl Engine {
     }
 
     fn execute(&mut self, name: &str, args: &[&str]) -> Reply {
-        let expect = |n: usize| -> Result<(), GtpError> {
-            if args.len() == n {
-                Ok(())
-            } else {
-                Err(GtpError::Syntax(format!("{name} takes {n} argument{}", if n == 1 { "" } else { "s" })))
-            }
-        };
+        let expect = |n: usize| expect_args(name, args, n);
         match name {
             "protocol_version" => expect(0).map(|_| PROTOCOL_VERSION.to_string()),
             "name" => expect(0).map(|_| ENGINE_NAME.to_string()),
@@ -169,13 +163,7 @@ impl Engine {
                 self.clocks = [self.time.clock(); 2];
                 Ok(String::new())
             }
-            "komi" => {
-                expect(1)?;
-                let komi = args[0].parse::<f32>().ok().filter(|k| k.is_finite());
-                let komi = komi.ok_or_else(|| GtpError::Syntax(format!("komi '{}' is not a number", args[0])))?;
-                self.session.set_komi(komi);
-                Ok(String::new())
-            }
+            "komi" => self.komi(args),
             "play" => {
                 expect(2)?;
                 let player = colour(args[0])?;
@@ -204,34 +192,54 @@ impl Engine {
                 self.set_time(settings)
             }
             "kgs-time_settings" => self.kgs_time_settings(args),
-            "time_left" => {
-                expect(3)?;
-                let player = colour(args[0])?;
-                let (time, stones) = (seconds(args[1])?, count(args[2])?);
-                self.clocks[player.index()].set_left(&self.time, time, stones);
-                Ok(String::new())
-            }
-            "hex-swap-rule" => {
-                expect(1)?;
-                let on = match args[0].to_ascii_lowercase().as_str() {
-                    "on" | "1" | "true" => true,
-                    "off" | "0" | "false" => false,
-                    _ => return Err(GtpError::Syntax(format!("swap rule '{}' (expected on or off)", args[0]))),
-                };
-                self.session.set_swap_rule(on).map(|_| String::new())
-            }
-            "loadsgf" => match args {
-                [file] => self.loadsgf(file, None),
-                [file, number] => {
-                    let number = number.parse::<usize>().ok().filter(|&n| n >= 1);
-                    let number = number.ok_or_else(|| GtpError::Syntax(format!("move number '{}'", args[1])))?;
-                    // GTP: the position before move `number`.
-                    self.loadsgf(file, Some(number - 1))
-                }
-                _ => Err(GtpError::Syntax("loadsgf takes a file and an optional move number".to_string())),
-            },
+            "time_left" => self.time_left(args),
+            "hex-swap-rule" => self.hex_swap_rule(args),
+            "loadsgf" => self.loadsgf_command(args),
             "printsgf" => expect(0).map(|_| self.session.record().trim_end().to_string()),
             _ => Err(GtpError::UnknownCommand(name.to_string())),
+        }
+    }
+
+    /// `komi K`.
+    fn komi(&mut self, args: &[&str]) -> Reply {
+        expect_args("komi", args, 1)?;
+        let komi = args[0].parse::<f32>().ok().filter(|k| k.is_finite());
+        let komi = komi.ok_or_else(|| GtpError::Syntax(format!("komi '{}' is not a number", args[0])))?;
+        self.session.set_komi(komi);
+        Ok(String::new())
+    }
+
+    /// `time_left COLOUR SECONDS STONES`.
+    fn time_left(&mut self, args: &[&str]) -> Reply {
+        expect_args("time_left", args, 3)?;
+        let player = colour(args[0])?;
+        let (time, stones) = (seconds(args[1])?, count(args[2])?);
+        self.clocks[player.index()].set_left(&self.time, time, stones);
+        Ok(String::new())
+    }
+
+    /// `hex-swap-rule on|off`.
+    fn hex_swap_rule(&mut self, args: &[&str]) -> Reply {
+        expect_args("hex-swap-rule", args, 1)?;
+        let on = match args[0].to_ascii_lowercase().as_str() {
+            "on" | "1" | "true" => true,
+            "off" | "0" | "false" => false,
+            _ => return Err(GtpError::Syntax(format!("swap rule '{}' (expected on or off)", args[0]))),
+        };
+        self.session.set_swap_rule(on).map(|_| String::new())
+    }
+
+    /// `loadsgf FILE [N]`: the arguments, then [`Engine::loadsgf`].
+    fn loadsgf_command(&mut self, args: &[&str]) -> Reply {
+        match args {
+            [file] => self.loadsgf(file, None),
+            [file, number] => {
+                let number = number.parse::<usize>().ok().filter(|&n| n >= 1);
+                let number = number.ok_or_else(|| GtpError::Syntax(format!("move number '{}'", args[1])))?;
+                // GTP: the position before move `number`.
+                self.loadsgf(file, Some(number - 1))
+            }
+            _ => Err(GtpError::Syntax("loadsgf takes a file and an optional move number".to_string())),
         }
     }
 
@@ -378,4 +386,13 @@ fn seconds(text: &str) -> Result<Duration, GtpError> {
 /// A count of stones or periods.
 fn count(text: &str) -> Result<u32, GtpError> {
     text.parse().map_err(|_| GtpError::Syntax(format!("'{text}' is not a count")))
+}
+
+/// `Ok` when `name` got `n` arguments, else the syntax error that says how many it takes.
+fn expect_args(name: &str, args: &[&str], n: usize) -> Result<(), GtpError> {
+    if args.len() == n {
+        Ok(())
+    } else {
+        Err(GtpError::Syntax(format!("{name} takes {n} argument{}", if n == 1 { "" } else { "s" })))
+    }
 }

@@ -2,6 +2,8 @@
 //! optional paired random openings, games in parallel, a running tally with Elo and an
 //! optional SPRT that stops early.
 
+mod move_times;
+mod openings;
 pub mod stats;
 
 use std::ops::ControlFlow;
@@ -13,59 +15,13 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::iter::{ParallelBridge, ParallelIterator};
 
 use crate::alphabeta::Evaluate;
-use crate::games::{random_below, Game, GameError, Move, Outcome, Player, SearchGame};
+use crate::games::{Game, GameError, Outcome, Player, SearchGame};
 use crate::players::{Agent, PlayerError, PlayerSpec};
 use crate::pool::{worker_pool, PoolStartError};
+pub use move_times::{MovePlayouts, MoveTimes};
+use openings::{nth_opening, random_opening};
+pub use openings::{BadOpenings, Openings, MAX_ALL_OPENINGS, MAX_OPENING_WALK};
 pub use stats::{BadSprt, Sprt, SprtVerdict, Tally};
-
-/// How games start.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Openings {
-    /// From the game's start position.
-    Start,
-    /// Each pair of games starts from the same `plies` random moves, colours swapped.
-    Random(u32),
-    /// Every sequence of `plies` legal moves that leaves the game unfinished, in a fixed
-    /// order, one per pair of games (colours swapped), the list repeated: with games a
-    /// multiple of twice their number every opening is played equally, so the openings
-    /// drawn add no variance (with few openings, as Connect Four's 49 of 2 plies, a
-    /// random draw weighs some of them twice as much as others).
-    All(u32),
-}
-
-/// The most openings [`Openings::All`] enumerates.
-pub const MAX_ALL_OPENINGS: u64 = 100_000;
-
-/// The most positions [`Openings::All`] walks to count its openings: sequences that
-/// finish the game are no openings, so without it a walk deeper than the game would
-/// never end (Othello's `all:99` would walk its whole game tree).
-pub const MAX_OPENING_WALK: u64 = 2_000_000;
-
-/// An openings setting that is not `start`, `random:R` or `all:R`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BadOpenings(pub String);
-
-impl std::fmt::Display for BadOpenings {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "--openings '{}': expected random:R or all:R (R plies), or start", self.0)
-    }
-}
-
-impl std::error::Error for BadOpenings {}
-
-impl std::str::FromStr for Openings {
-    type Err = BadOpenings;
-    fn from_str(s: &str) -> Result<Openings, BadOpenings> {
-        if let Some(Ok(plies)) = s.strip_prefix("all:").map(str::parse::<u32>) {
-            return Ok(Openings::All(plies));
-        }
-        match s.strip_prefix("random:").map(str::parse::<u32>) {
-            _ if s == "start" || s == "none" => Ok(Openings::Start),
-            Some(Ok(plies)) => Ok(Openings::Random(plies)),
-            _ => Err(BadOpenings(s.to_string())),
-        }
-    }
-}
 
 /// Match settings.
 #[derive(Clone, Debug)]
@@ -143,66 +99,6 @@ pub struct Forfeit {
     pub reason: String,
 }
 
-/// How long one player's moves took over a match (wall time of each `choose`).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct MoveTimes {
-    /// Moves timed.
-    pub moves: usize,
-    /// Median, in milliseconds.
-    pub median_ms: f64,
-    /// 99th percentile (nearest rank), in milliseconds.
-    pub p99_ms: f64,
-    /// Slowest, in milliseconds.
-    pub max_ms: f64,
-    /// For a player that searches: the medians of its searches' playouts and rates.
-    pub playouts: Option<MovePlayouts>,
-}
-
-/// A searching player's playouts per move in a match ([`MoveTimes::playouts`]).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct MovePlayouts {
-    /// The median of its searches' playouts.
-    pub median: u64,
-    /// The median of its searches' playouts a second (each move's playouts over its wall
-    /// time): what an equal-time match gives each side, comparable between a player with
-    /// a time budget and one with a playout budget, whose rates over the whole game are
-    /// weighted differently.
-    pub median_per_second: f64,
-}
-
-impl MoveTimes {
-    /// The summary of `samples` (milliseconds) and, for a player that searches, of its
-    /// searches' `playouts` (one per sample, else ignored); `None` when there are no
-    /// samples.
-    pub fn of(mut samples: Vec<f64>, playouts: Vec<u64>) -> Option<MoveTimes> {
-        let playouts = (playouts.len() == samples.len() && !samples.is_empty()).then(|| {
-            let rates = samples.iter().zip(&playouts).map(|(&ms, &n)| n as f64 / (ms.max(1e-6) / 1e3)).collect();
-            let counts = playouts.iter().map(|&n| n as f64).collect();
-            MovePlayouts { median: quantile(counts, 0.5) as u64, median_per_second: quantile(rates, 0.5) }
-        });
-        samples.sort_by(f64::total_cmp);
-        let last = samples.len().checked_sub(1)?;
-        Some(MoveTimes {
-            moves: samples.len(),
-            median_ms: nearest_rank(&samples, 0.5),
-            p99_ms: nearest_rank(&samples, 0.99),
-            max_ms: samples[last],
-            playouts,
-        })
-    }
-}
-
-/// The `q` quantile (nearest rank) of a non-empty sample.
-fn quantile(mut sample: Vec<f64>, q: f64) -> f64 {
-    sample.sort_by(f64::total_cmp);
-    nearest_rank(&sample, q)
-}
-
-/// The `q` quantile (nearest rank) of a non-empty sorted sample.
-fn nearest_rank(sorted: &[f64], q: f64) -> f64 {
-    sorted[((sorted.len() - 1) as f64 * q).round() as usize]
-}
-
 /// The outcome of a match.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MatchSummary {
@@ -270,96 +166,6 @@ impl std::fmt::Display for MatchError {
 }
 
 impl std::error::Error for MatchError {}
-
-/// A random opening of `plies` moves that leaves the game unfinished (redrawn otherwise).
-fn random_opening<G: Game>(start: &G, plies: u32, seed: u64) -> Result<(G, Vec<String>), MatchError> {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    for _ in 0..1000 {
-        let mut game = start.clone();
-        let mut text = Vec::new();
-        for _ in 0..plies {
-            let moves = game.legal_moves();
-            let moves = moves.as_ref();
-            if moves.is_empty() {
-                break;
-            }
-            let mv = moves[random_below(&mut rng, moves.len() as u32) as usize];
-            text.push(game.format_move(mv));
-            game.play_unchecked(mv);
-        }
-        if game.outcome().is_none() {
-            return Ok((game, text));
-        }
-    }
-    Err(MatchError::NoOpening { plies })
-}
-
-/// Opening `n` (counted modulo their number) of [`Openings::All`]: the sequences of
-/// `plies` legal moves that leave the game unfinished, in the order of the moves' lists.
-///
-/// # Errors
-/// [`MatchError::NoOpening`] where every sequence finishes the game, and
-/// [`MatchError::TooManyOpenings`] past [`MAX_ALL_OPENINGS`] openings or
-/// [`MAX_OPENING_WALK`] positions walked to count them (lines that finish the game count
-/// as no opening, so a walk deeper than the game's length would never reach the first).
-fn nth_opening<G: Game>(start: &G, plies: u32, n: u64) -> Result<(G, Vec<String>), MatchError> {
-    /// A walk over the sequences in order, counting them; it stops at the one numbered
-    /// `want` (left in `line`), or once a cap is passed.
-    struct Walk {
-        want: u64,
-        seen: u64,
-        walked: u64,
-        line: Vec<Move>,
-    }
-    impl Walk {
-        fn over_cap(&self) -> bool {
-            self.seen > MAX_ALL_OPENINGS || self.walked > MAX_OPENING_WALK
-        }
-        /// Whether the opening `want` is below `game` (`left` plies on).
-        fn find<G: Game>(&mut self, game: &G, left: u32) -> bool {
-            self.walked += 1;
-            if game.outcome().is_some() {
-                return false;
-            }
-            let moves = game.legal_moves();
-            let moves = moves.as_ref();
-            if left == 0 || moves.is_empty() {
-                self.seen += 1;
-                return self.seen - 1 == self.want;
-            }
-            for &mv in moves {
-                let mut next = game.clone();
-                next.play_unchecked(mv);
-                self.line.push(mv);
-                if self.find(&next, left - 1) {
-                    return true;
-                }
-                self.line.pop();
-                if self.over_cap() {
-                    return false;
-                }
-            }
-            false
-        }
-    }
-    let mut count = Walk { want: u64::MAX, seen: 0, walked: 0, line: Vec::new() };
-    count.find(start, plies);
-    if count.over_cap() {
-        return Err(MatchError::TooManyOpenings { plies });
-    }
-    if count.seen == 0 {
-        return Err(MatchError::NoOpening { plies });
-    }
-    let mut walk = Walk { want: n % count.seen, seen: 0, walked: 0, line: Vec::new() };
-    walk.find(start, plies);
-    let mut game = start.clone();
-    let mut text = Vec::with_capacity(walk.line.len());
-    for mv in walk.line {
-        text.push(game.format_move(mv));
-        game.play_unchecked(mv);
-    }
-    Ok((game, text))
-}
 
 /// Distinguishes the referee's dice from the openings' and players' generators.
 const DICE_SEEDS: u64 = 0xD1CE_D1CE_0BAD_5EED;

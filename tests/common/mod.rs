@@ -1,9 +1,11 @@
 //! Helpers shared by the integration tests: reading the external oracles in
 //! `tests/data` (byte-for-byte copies of published sources kept in the repository; see
-//! `tests/data/README.md`), running the binary ([`cli`]), and a user game ([`nim`]).
+//! `tests/data/README.md`), running the binary ([`cli`]), talking to a GTP engine ([`gtp`]), and a user game
+//! ([`nim`]).
 #![allow(dead_code)]
 
 pub mod cli;
+pub mod gtp;
 pub mod nim;
 
 use std::path::PathBuf;

@@ -60,50 +60,9 @@ fn run_game<G: SearchGame>(args: &ModelArgs, base: &SearchConfig) -> Result<(), 
     let root = G::new();
     let path = &args.profile;
     if contention::ENABLED {
-        let threads = parse_threads("--threads", &args.threads)?;
-        let made = profile(&root, base, &threads).map_err(Failure::input)?;
-        let text = serde_json::to_string_pretty(&made).map_err(Failure::runtime)?;
-        std::fs::write(path, text).map_err(|e| Failure::runtime(format!("--profile '{}': {e}", path.display())))?;
-        out!(
-            "{}: profile of {} playouts per thread count, written to {}",
-            made.game,
-            base.playouts().unwrap_or(0),
-            path.display()
-        );
-        out!("{:>7} {:>10} {:>10} {:>10} {:>10}", "threads", "atomics", "loads", "transfers", "by writes");
-        for r in &made.rows {
-            out!(
-                "{:>7} {:>10.2} {:>10.2} {:>10.2} {:>10.2}",
-                r.threads,
-                r.rmw,
-                r.loads,
-                r.transfers,
-                r.write_transfers
-            );
-        }
-        return Ok(());
+        return write_profile(&root, args, base);
     }
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        Failure::flag(
-            "--profile",
-            format!(
-                "cannot read '{}': {e} (a counting build writes it: cargo run --release --features contention -- \
-                 model --game {} --profile FILE)",
-                path.display(),
-                G::NAME
-            ),
-        )
-    })?;
-    let profile: ContentionProfile = serde_json::from_str(&text)
-        .map_err(|e| Failure::flag("--profile", format!("'{}' is not a profile: {e}", path.display())))?;
-    if profile.game != G::NAME {
-        let message = format!("'{}' is a profile of {}, not {}", path.display(), profile.game, G::NAME);
-        return Err(Failure::flag("--profile", message));
-    }
-    if profile.rows.iter().all(|r| r.threads != 1) {
-        let message = format!("'{}' has no 1-thread row (the model's baseline)", path.display());
-        return Err(Failure::flag("--profile", message));
-    }
+    let profile = read_profile::<G>(path)?;
     let costs = measure_costs(args.repeat);
     let cores = available_cores();
     let mut threads: Vec<usize> = profile.rows.iter().map(|r| r.threads).filter(|&t| t <= cores).collect();
@@ -150,4 +109,51 @@ fn run_game<G: SearchGame>(args: &ModelArgs, base: &SearchConfig) -> Result<(), 
         );
     }
     Ok(())
+}
+
+/// The counting build's run: measures the contention profile of each thread count and
+/// writes it to `--profile`.
+fn write_profile<G: SearchGame>(root: &G, args: &ModelArgs, base: &SearchConfig) -> Result<(), Failure> {
+    let path = &args.profile;
+    let threads = parse_threads("--threads", &args.threads)?;
+    let made = profile(root, base, &threads).map_err(Failure::input)?;
+    let text = serde_json::to_string_pretty(&made).map_err(Failure::runtime)?;
+    std::fs::write(path, text).map_err(|e| Failure::runtime(format!("--profile '{}': {e}", path.display())))?;
+    out!(
+        "{}: profile of {} playouts per thread count, written to {}",
+        made.game,
+        base.playouts().unwrap_or(0),
+        path.display()
+    );
+    out!("{:>7} {:>10} {:>10} {:>10} {:>10}", "threads", "atomics", "loads", "transfers", "by writes");
+    for r in &made.rows {
+        out!("{:>7} {:>10.2} {:>10.2} {:>10.2} {:>10.2}", r.threads, r.rmw, r.loads, r.transfers, r.write_transfers);
+    }
+    Ok(())
+}
+
+/// Reads the contention profile of `G` at `path`, with a 1-thread row.
+fn read_profile<G: SearchGame>(path: &std::path::Path) -> Result<ContentionProfile, Failure> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        Failure::flag(
+            "--profile",
+            format!(
+                "cannot read '{}': {e} (a counting build writes it: cargo run --release --features contention -- \
+                 model --game {} --profile FILE)",
+                path.display(),
+                G::NAME
+            ),
+        )
+    })?;
+    let profile: ContentionProfile = serde_json::from_str(&text)
+        .map_err(|e| Failure::flag("--profile", format!("'{}' is not a profile: {e}", path.display())))?;
+    if profile.game != G::NAME {
+        let message = format!("'{}' is a profile of {}, not {}", path.display(), profile.game, G::NAME);
+        return Err(Failure::flag("--profile", message));
+    }
+    if profile.rows.iter().all(|r| r.threads != 1) {
+        let message = format!("'{}' has no 1-thread row (the model's baseline)", path.display());
+        return Err(Failure::flag("--profile", message));
+    }
+    Ok(profile)
 }

@@ -106,12 +106,7 @@ fn run_game<G: NTupleBoard + Evaluate + Endgame>(args: &TrainNetworkArgs) -> Res
         solver_nodes: args.solver_nodes,
     };
     config.validate().map_err(Failure::input)?;
-    let mut network = match &args.init {
-        Some(path) => NTupleNetwork::load_for::<G>(path).map_err(|e| Failure::flag("--init", e))?,
-        None => {
-            NTupleNetwork::with_stages::<G>(G::default_tuples(), args.stages).map_err(|e| Failure::flag("--game", e))?
-        }
-    };
+    let mut network = initial_network::<G>(args)?;
     let pool = parmcts::pool::worker_pool(args.threads).map_err(|e| Failure::runtime(format!("--threads: {e}")))?;
     let check = |network: &NTupleNetwork, seed: u64| {
         pool.install(|| {
@@ -150,24 +145,7 @@ fn run_game<G: NTupleBoard + Evaluate + Endgame>(args: &TrainNetworkArgs) -> Res
     })
     .map_err(Failure::input)?;
     bar.finish_and_clear();
-    let mut source = format!(
-        "parmcts train-network --game {} --games {} --alpha {} --epsilon {} --seed {} --stages {}",
-        G::NAME,
-        args.games,
-        args.alpha,
-        args.epsilon,
-        args.seed,
-        network.stages()
-    );
-    if let Some(end) = args.alpha_end {
-        source.push_str(&format!(" --alpha-end {end}"));
-    }
-    if args.solver_nodes > 0 {
-        source.push_str(&format!(" --solver-nodes {}", args.solver_nodes));
-    }
-    if let Some(init) = &args.init {
-        source.push_str(&format!(" --init {init} (itself: {})", network.source()));
-    }
+    let source = source_line::<G>(args, &network);
     network.set_source(source.clone());
     network.save(&args.out).map_err(|e| Failure::runtime(format!("--out: {e}")))?;
     let report = TrainNetworkReport {
@@ -194,6 +172,40 @@ fn run_game<G: NTupleBoard + Evaluate + Endgame>(args: &TrainNetworkArgs) -> Res
         report.out
     );
     Ok(())
+}
+
+/// The network training starts from: `--init`'s file, else a fresh one of the game's
+/// default tuples and `--stages` stages.
+fn initial_network<G: NTupleBoard>(args: &TrainNetworkArgs) -> Result<NTupleNetwork, Failure> {
+    Ok(match &args.init {
+        Some(path) => NTupleNetwork::load_for::<G>(path).map_err(|e| Failure::flag("--init", e))?,
+        None => {
+            NTupleNetwork::with_stages::<G>(G::default_tuples(), args.stages).map_err(|e| Failure::flag("--game", e))?
+        }
+    })
+}
+
+/// The command line that made the network, for its `source`.
+fn source_line<G: NTupleBoard>(args: &TrainNetworkArgs, network: &NTupleNetwork) -> String {
+    let mut source = format!(
+        "parmcts train-network --game {} --games {} --alpha {} --epsilon {} --seed {} --stages {}",
+        G::NAME,
+        args.games,
+        args.alpha,
+        args.epsilon,
+        args.seed,
+        network.stages()
+    );
+    if let Some(end) = args.alpha_end {
+        source.push_str(&format!(" --alpha-end {end}"));
+    }
+    if args.solver_nodes > 0 {
+        source.push_str(&format!(" --solver-nodes {}", args.solver_nodes));
+    }
+    if let Some(init) = &args.init {
+        source.push_str(&format!(" --init {init} (itself: {})", network.source()));
+    }
+    source
 }
 
 fn print_checkpoint(c: &Checkpoint) {

@@ -41,22 +41,28 @@
 //! assert!(Othello::parse_position("f5 a1").is_err());
 //! ```
 
+mod classes;
 mod evaluate;
 mod kernels;
+mod notation;
 mod ntuple;
 mod playout;
 
 #[cfg(test)]
 use self::playout::Pick;
 pub use self::playout::PlayoutBuild;
-use self::playout::{ClassRoulette, Uniform};
+use self::playout::Uniform;
 
 use std::fmt;
+
+pub use self::classes::hand_set_gammas;
+use self::classes::{class_wheel, learned_roulette, CLASS_SQUARES, HAND_SET_WHEEL, SQUARE_CLASS, WEIGHT_SCALE};
+use self::notation::{looks_like_board, parse_obf, square_name};
 
 use rand_core::RngCore;
 
 use self::kernels::{flips, legal_squares, Kernels, Portable};
-use super::playout::{integer_class_weights, recorded_play_out};
+use super::playout::recorded_play_out;
 use super::{
     random_below, try_play_numbered, Game, GameError, Move, MoveList, MovesPlayed, Outcome, Player, PlayoutPolicy,
     Playouts, Tuning,
@@ -213,62 +219,6 @@ impl Othello {
     }
 }
 
-/// The square classes as `(near, far)` edge distances (0 = on the edge), in
-/// [`Playouts::move_features`] order: corner, C-square, A-square, B-square, X-square, then
-/// the inner squares.
-const CLASSES: [(usize, usize); 10] = [(0, 0), (0, 1), (0, 2), (0, 3), (1, 1), (1, 2), (1, 3), (2, 2), (2, 3), (3, 3)];
-
-/// Hand-set gammas of the classes, in [`CLASSES`] order.
-const HAND_SET_GAMMAS: [f32; 10] = [20.0, 0.6, 3.0, 2.5, 0.25, 1.0, 1.2, 2.0, 1.8, 1.0];
-
-/// The class (index into [`CLASSES`]) of every square.
-const SQUARE_CLASS: [u8; 64] = {
-    let mut table = [0u8; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        let (near, far) = edge_distances(sq);
-        let mut class = 0;
-        while !(CLASSES[class].0 == near && CLASSES[class].1 == far) {
-            class += 1;
-        }
-        table[sq] = class as u8;
-        sq += 1;
-    }
-    table
-};
-
-/// `(near, far)`: the square's distances to its nearest file edge and rank edge, sorted.
-const fn edge_distances(sq: usize) -> (usize, usize) {
-    let (file, rank) = (sq % 8, sq / 8);
-    let f = if file < 4 { file } else { 7 - file };
-    let r = if rank < 4 { rank } else { 7 - rank };
-    if f < r {
-        (f, r)
-    } else {
-        (r, f)
-    }
-}
-
-/// The hand-set gammas in [`Playouts::move_features`] order (the baseline a weights file is
-/// measured against).
-pub fn hand_set_gammas() -> Vec<f32> {
-    HAND_SET_GAMMAS.to_vec()
-}
-
-/// Gammas are multiples of 1/20: as integers the roulette wheel is exact.
-const WEIGHT_SCALE: u32 = 20;
-
-/// The roulette wheel over the hand-set gammas, as integers (20 × each class's gamma).
-const HAND_SET_WHEEL: ClassRoulette = {
-    let mut weights = [0u32; 10];
-    let mut class = 0;
-    while class < 10 {
-        weights[class] = (HAND_SET_GAMMAS[class] * WEIGHT_SCALE as f32 + 0.5) as u32;
-        class += 1;
-    }
-    ClassRoulette(weights)
-};
-
 /// A 64-bit finaliser (Stafford's "Mix13", as in SplitMix64): a bijection whose output
 /// bits each depend on every input bit.
 #[inline]
@@ -276,62 +226,6 @@ fn mix(mut x: u64) -> u64 {
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     x ^ (x >> 31)
-}
-
-/// `a1`…`h8` for a square index below 64.
-fn square_name(sq: u16) -> String {
-    format!("{}{}", (b'a' + (sq % 8) as u8) as char, sq / 8 + 1)
-}
-
-/// True when `token` is mostly board characters, so it is read as an OBF board rather
-/// than as moves (move text never uses `X`, `O`, `-`, `.` or `*`).
-fn looks_like_board(token: &str) -> bool {
-    let board = token.chars().filter(|c| "XOxo-.*".contains(*c)).count();
-    2 * board > token.chars().count()
-}
-
-/// Reads an OBF board (the text before any `;`): 64 squares, then the side to move.
-fn parse_obf(head: &str) -> Result<Othello, GameError> {
-    let bad = |why: String| GameError::BadPosition(why);
-    let mut parts = head.split_whitespace();
-    let mut board = parts.next().unwrap_or_default();
-    // The side to move may follow the 64 squares with no space (65 characters).
-    let glued_side = match board.char_indices().nth(64) {
-        Some((at, side)) if board.chars().count() == 65 && "XOxo*".contains(side) && parts.clone().next().is_none() => {
-            let side = &board[at..];
-            board = &board[..at];
-            Some(side)
-        }
-        _ => None,
-    };
-    let len = board.chars().count();
-    if len != 64 {
-        return Err(bad(format!("the board has {len} squares, expected 64")));
-    }
-    let (mut black, mut white) = (0u64, 0u64);
-    for (i, c) in board.chars().enumerate() {
-        match c {
-            'X' | 'x' | '*' => black |= 1 << i,
-            'O' | 'o' => white |= 1 << i,
-            '-' | '.' => {}
-            _ => {
-                return Err(bad(format!(
-                    "bad character '{c}' at square {} (expected X, O or -)",
-                    square_name(i as u16)
-                )))
-            }
-        }
-    }
-    let to_move = match glued_side.or_else(|| parts.next()) {
-        Some("X" | "x" | "*") => Player::One,
-        Some("O" | "o") => Player::Two,
-        Some(other) => return Err(bad(format!("bad side to move '{other}' (expected X or O)"))),
-        None => return Err(bad("missing the side to move (X or O) after the board".into())),
-    };
-    if let Some(extra) = parts.next() {
-        return Err(bad(format!("unexpected '{extra}' after the side to move")));
-    }
-    Othello::from_bitboards(black, white, to_move)
 }
 
 impl Game for Othello {
@@ -608,28 +502,6 @@ impl Tuning for Othello {
     const IMPLICIT_MINIMAX: f32 = 0.6;
 }
 
-/// The roulette wheel over per-class gammas, built once per playout (10 entries).
-fn learned_roulette(gammas: &[f32]) -> ClassRoulette {
-    ClassRoulette(integer_class_weights(gammas))
-}
-
-/// The wheel of a biased policy: its learned gammas, else the hand-set ones; `None` for
-/// uniform playouts.
-fn class_wheel(policy: &PlayoutPolicy) -> Option<ClassRoulette> {
-    policy.biased.then(|| policy.gammas.map_or(HAND_SET_WHEEL, learned_roulette))
-}
-
-/// The squares of each class (index into [`CLASSES`]).
-static CLASS_SQUARES: [u64; 10] = {
-    let mut masks = [0u64; 10];
-    let mut sq = 0;
-    while sq < 64 {
-        masks[SQUARE_CLASS[sq] as usize] |= 1 << sq;
-        sq += 1;
-    }
-    masks
-};
-
 impl fmt::Debug for Othello {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Othello({})", self.to_obf())
@@ -637,41 +509,4 @@ impl fmt::Debug for Othello {
 }
 
 #[cfg(test)]
-mod tests {
-    use rand_core::SeedableRng;
-    use rand_xoshiro::Xoshiro256PlusPlus;
-
-    use super::*;
-
-    /// The class wheel draws every legal square with probability `w(class) / Σ w`:
-    /// 200,000 draws per mask, each frequency within 4 % (relative) of its share, over
-    /// masks with one, several and every class, for the hand-set and a learned set.
-    #[test]
-    fn class_roulette_follows_the_class_weights() {
-        let learned = learned_roulette(&[9.0, 0.2, 2.5, 1.5, 0.1, 1.0, 1.2, 0.8, 0.6, 0.9]);
-        let masks = [0x8100_0000_0018_0001u64, 0x0000_0042_2400_0081, 0xFFFF_0000_0000_FFFF, 0x0000_0018_1800_0000];
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(12);
-        for wheel in [HAND_SET_WHEEL, learned] {
-            for mask in masks {
-                let weight = |sq: usize| u64::from(wheel.0[SQUARE_CLASS[sq] as usize]);
-                let total: u64 = (0..64).filter(|&sq| mask >> sq & 1 != 0).map(weight).sum();
-                let mut counts = [0u32; 64];
-                let draws = 200_000;
-                for _ in 0..draws {
-                    let placed = wheel.pick(Portable, mask, &mut rng);
-                    assert!(placed.is_power_of_two() && placed & mask != 0, "{placed:#x} not in {mask:#x}");
-                    counts[placed.trailing_zeros() as usize] += 1;
-                }
-                for sq in (0..64).filter(|&sq| mask >> sq & 1 != 0) {
-                    let expected = draws as f64 * weight(sq) as f64 / total as f64;
-                    let tolerance = 0.04 * expected + 4.0 * expected.sqrt();
-                    assert!(
-                        (counts[sq] as f64 - expected).abs() < tolerance,
-                        "square {sq} of {mask:#x}: {} draws, expected {expected:.0}",
-                        counts[sq]
-                    );
-                }
-            }
-        }
-    }
-}
+mod tests;

@@ -57,19 +57,20 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::cell::RefCell;
 use std::fmt;
 use std::sync::Arc;
 
-use super::{Endgame, Solved};
 use crate::evaluator::NTupleNetwork;
 use crate::games::othello::PASS;
-use crate::games::{Game, Move, Othello};
+use crate::games::{Move, Othello};
 
+mod endgame;
 mod ordering;
 mod stability;
+mod table;
 
 use ordering::MoveOrder;
+use table::{Entry, Table};
 
 /// The most empty squares a position may have to be solved: beyond it an exact solve
 /// could run for hours, so [`EndgameSolver::solve`] refuses it.
@@ -176,98 +177,6 @@ pub struct EndgameSolution {
     pub best_move: Option<Move>,
     /// Positions visited (passes included).
     pub nodes: u64,
-}
-
-/// One table slot: the position in full, bounds on its value, and its best square.
-#[derive(Clone, Copy, Default)]
-struct Entry {
-    me: u64,
-    opp: u64,
-    lower: i8,
-    upper: i8,
-    /// The best square, or 64 for none.
-    best: u8,
-}
-
-impl Entry {
-    #[inline]
-    fn holds(&self, me: u64, opp: u64) -> bool {
-        self.me == me && self.opp == opp
-    }
-
-    /// The position's empty squares (the size of its subtree, roughly); 0 for an unused
-    /// slot (no discs).
-    #[inline]
-    fn empties(&self) -> u32 {
-        if self.me | self.opp == 0 {
-            0
-        } else {
-            (!(self.me | self.opp)).count_ones()
-        }
-    }
-}
-
-/// The transposition table: a fixed-size array of two-slot buckets, allocated once.
-/// A position lives in either slot of its bucket: the first keeps the deeper of the
-/// positions that met there (the larger subtree, the dearer to search again), the
-/// second takes the rest, always replaced (Breuker, Uiterwijk & van den Herik's
-/// "two-deep" scheme).
-struct Table {
-    slots: Vec<Entry>,
-}
-
-impl Table {
-    fn new(entries: usize) -> Result<Table, EndgameError> {
-        if entries == 0 {
-            return Err(EndgameError::BadTableSize(entries));
-        }
-        // Whole buckets: an odd size gets one slot more.
-        let slots_wanted = entries.checked_add(entries & 1).ok_or(EndgameError::BadTableSize(entries))?;
-        let mut slots = Vec::new();
-        slots.try_reserve_exact(slots_wanted).map_err(|_| EndgameError::BadTableSize(entries))?;
-        slots.resize(slots_wanted, Entry::default());
-        Ok(Table { slots })
-    }
-
-    /// The first slot of a position's bucket: the two bitboards mixed by
-    /// multiplications, mapped onto the buckets by Lemire's multiply-shift range
-    /// reduction (no division).
-    #[inline]
-    fn index(&self, me: u64, opp: u64) -> usize {
-        let mut h = me.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ opp.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-        h ^= h >> 29;
-        h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        2 * ((u128::from(h) * (self.slots.len() / 2) as u128) >> 64) as usize
-    }
-
-    #[inline]
-    fn get(&self, me: u64, opp: u64) -> Option<Entry> {
-        let i = self.index(me, opp);
-        [self.slots[i], self.slots[i + 1]].into_iter().find(|entry| entry.holds(me, opp))
-    }
-
-    /// Records a fail-soft `score` searched in `(alpha, beta)`, tightening the bounds
-    /// already known for the same position.
-    #[inline]
-    fn put(&mut self, me: u64, opp: u64, alpha: i32, beta: i32, score: i32, best: u32) {
-        let i = self.index(me, opp);
-        let (slot, mut lower, mut upper) = if let Some(j) = (i..i + 2).find(|&j| self.slots[j].holds(me, opp)) {
-            (j, i32::from(self.slots[j].lower), i32::from(self.slots[j].upper))
-        } else if (!(me | opp)).count_ones() >= self.slots[i].empties() {
-            // The deeper position keeps the first slot; its old one moves to the second.
-            self.slots[i + 1] = self.slots[i];
-            (i, -64, 64)
-        } else {
-            (i + 1, -64, 64)
-        };
-        if score > alpha {
-            lower = lower.max(score);
-        }
-        if score < beta {
-            upper = upper.min(score);
-        }
-        self.slots[slot] = Entry { me, opp, lower: lower as i8, upper: upper as i8, best: best as u8 };
-    }
 }
 
 /// The final score of a finished game for the owner of `me`: the disc difference, with
@@ -652,72 +561,4 @@ impl EndgameSolver {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The final score gives the empties to the winner and counts a tie as 0.
-    #[test]
-    fn final_score_gives_empties_to_the_winner() {
-        assert_eq!(final_score(0xFF, 0), 64);
-        assert_eq!(final_score(0, 0xFF), -64);
-        assert_eq!(final_score(0b111, 0b11000), 1 + 59);
-        assert_eq!(final_score(0b1, 0b10), 0);
-    }
-
-    /// The table keeps the tightest bounds it was given for a position, and only for it.
-    #[test]
-    fn table_merges_bounds() {
-        let mut table = Table::new(16).unwrap();
-        table.put(1, 2, -10, 10, 12, 5); // fail high: at least 12
-        table.put(1, 2, 20, 30, 14, 6); // fail low: at most 14
-        let entry = table.get(1, 2).unwrap();
-        assert_eq!((entry.lower, entry.upper, entry.best), (12, 14, 6));
-        assert!(table.get(2, 1).is_none());
-    }
-
-    /// A bucket's first slot keeps the position with the most empties that met there;
-    /// the others share the second, each evicting the last.
-    #[test]
-    fn table_buckets_keep_the_deeper_position() {
-        let mut table = Table::new(2).unwrap(); // one bucket
-        let present = |table: &Table, (me, opp): (u64, u64)| table.get(me, opp).is_some();
-        let (deep, shallow, middle, deepest) = ((1, 2), (0xFF, 0xFF00), (0xF0, 0x0F00), (0, 0x20));
-        for (i, (me, opp)) in [deep, shallow].into_iter().enumerate() {
-            table.put(me, opp, -64, 64, 2 * i as i32, 0);
-        }
-        assert!(present(&table, deep) && present(&table, shallow));
-        table.put(middle.0, middle.1, -64, 64, 0, 0); // 56 empties, fewer than 62
-        assert!(present(&table, deep) && present(&table, middle) && !present(&table, shallow));
-        table.put(deepest.0, deepest.1, -64, 64, 0, 0); // 63 empties: first slot
-        assert!(present(&table, deepest) && present(&table, deep) && !present(&table, middle));
-        assert_eq!(table.get(deep.0, deep.1).map(|e| (e.lower, e.upper)), Some((0, 0)), "bounds move with the entry");
-    }
-}
-
-/// Table entries of the solver each thread keeps for [`Endgame::solve_endgame`]: 2^18
-/// (6 MiB), allocated at a thread's first call.
-const ENDGAME_TT_ENTRIES: usize = 1 << 18;
-
-thread_local! {
-    /// The solver of this thread's [`Endgame::solve_endgame`] calls: search workers call
-    /// it from their own threads, and its table carries over between calls.
-    static THREAD_SOLVER: RefCell<Option<EndgameSolver>> = const { RefCell::new(None) };
-}
-
-/// Othello's endgame: a weak solve (win, draw or loss) by [`EndgameSolver::solve_within`]
-/// when the position has at most [`MAX_EMPTIES`] empties.
-impl Endgame for Othello {
-    fn solve_endgame(&self, max_nodes: u64) -> Option<Solved> {
-        let (me, opp) = self.sides();
-        if (!(me | opp)).count_ones() > MAX_EMPTIES {
-            return None;
-        }
-        THREAD_SOLVER.with_borrow_mut(|slot| {
-            if slot.is_none() {
-                *slot = EndgameSolver::new(ENDGAME_TT_ENTRIES).ok();
-            }
-            let solution = slot.as_mut()?.solve_within(self, max_nodes).ok()??;
-            Some(Solved::from_score(solution.score, self.side_to_move(), solution.best_move, solution.nodes))
-        })
-    }
-}
+mod tests;

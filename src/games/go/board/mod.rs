@@ -15,6 +15,10 @@
 //! all the rules need; the count is cheap to keep (±1 per adjacency on each placement
 //! and removal), as in libego and Fuego.
 
+#[cfg(test)]
+mod consistency;
+mod scoring;
+
 /// The largest side supported (GTP letters `A`..`T` without `I`).
 pub const MAX_SIDE: usize = 19;
 /// Cells of the largest padded board: `(19 + 2) * (19 + 1) + 1`.
@@ -537,146 +541,5 @@ impl<const N: usize> Board<N> {
         self.empty.swap(i, j);
         self.empty_at[self.empty[i] as usize] = i as u16;
         self.empty_at[self.empty[j] as usize] = j as u16;
-    }
-
-    /// Tromp-Taylor area: (Black's points, White's points), each a stone of that colour
-    /// or an empty point whose empty region reaches stones of that colour only. Where
-    /// every empty point stands alone (the end of a light playout, as a rule) the stone
-    /// counts and each point's neighbours give it; otherwise [`Board::area_by_regions`].
-    pub(super) fn area(&self) -> (u32, u32) {
-        // No branch per point: whose eye each one is, is random.
-        let (mut black, mut white) = (u32::from(self.stones[BLACK as usize]), u32::from(self.stones[WHITE as usize]));
-        for &cell in &self.empty[..self.empties as usize] {
-            let around = self.around[cell as usize];
-            if around & EMPTY_NEIGHBOURS != 0 {
-                return self.area_by_regions();
-            }
-            // Four of a colour: every on-board neighbour is that colour's (never both).
-            black += u32::from(around >> (4 * BLACK) & 7 == 4);
-            white += u32::from(around >> (4 * WHITE) & 7 == 4);
-        }
-        (black, white)
-    }
-
-    /// Who owns `cell` at the end of a light playout, where every empty point is an eye
-    /// or a seki liberty: its stone's colour, or the one colour of an empty point's
-    /// neighbours; [`EMPTY`] when they are mixed (seki) or the board is empty.
-    pub(super) fn final_owner(&self, cell: usize) -> u8 {
-        match self.color[cell] {
-            EMPTY => {
-                let reaches = Self::neighbours(cell)
-                    .into_iter()
-                    .map(|n| self.color[n])
-                    .filter(|&c| is_stone(c))
-                    .fold(0, |reaches, c| reaches | c);
-                if reaches == BLACK || reaches == WHITE {
-                    reaches
-                } else {
-                    EMPTY
-                }
-            }
-            stone => stone,
-        }
-    }
-
-    /// [`Board::area`] by flooding each empty region.
-    fn area_by_regions(&self) -> (u32, u32) {
-        let mut counts = [0u32; 3];
-        let mut seen = [false; CELLS];
-        let mut stack = [0u16; MAX_SIDE * MAX_SIDE];
-        for point in 0..N * N {
-            let cell = Self::cell(point);
-            match self.color[cell] {
-                EMPTY if !seen[cell] => {
-                    // Flood the empty region, noting which colours it reaches.
-                    let (mut region, mut reaches, mut top) = (0, 0u8, 1);
-                    stack[0] = cell as u16;
-                    seen[cell] = true;
-                    while top > 0 {
-                        top -= 1;
-                        let c = stack[top] as usize;
-                        region += 1;
-                        for n in Self::neighbours(c) {
-                            match self.color[n] {
-                                EMPTY if !seen[n] => {
-                                    seen[n] = true;
-                                    stack[top] = n as u16;
-                                    top += 1;
-                                }
-                                BLACK | WHITE => reaches |= self.color[n],
-                                _ => {}
-                            }
-                        }
-                    }
-                    if reaches == BLACK || reaches == WHITE {
-                        counts[reaches as usize] += region;
-                    }
-                }
-                EMPTY => {}
-                stone => counts[stone as usize] += 1,
-            }
-        }
-        (counts[BLACK as usize], counts[WHITE as usize])
-    }
-}
-
-#[cfg(test)]
-impl<const N: usize> Board<N> {
-    /// Panics unless every incremental field equals its value recomputed from the stones:
-    /// the hash, each chain's representative, size and pseudo-liberties, the neighbour
-    /// counts, the empty list; and [`Board::atari_liberty`] agrees with the chain's
-    /// liberties.
-    pub(super) fn assert_consistent(&self) {
-        let mut hash = 0;
-        let mut empties = 0;
-        for point in 0..N * N {
-            let cell = Self::cell(point);
-            let color = self.color[cell];
-            if color == EMPTY {
-                assert_eq!(self.around[cell], self.around_count(cell), "neighbour counts");
-                assert_eq!(self.empty[self.empty_at[cell] as usize] as usize, cell, "empty list");
-                assert_eq!(self.head[cell], NO_CHAIN, "an empty point is in no chain");
-                empties += 1;
-                continue;
-            }
-            hash ^= ZOBRIST[color as usize - 1][cell];
-            // The chain by flood fill, against the linked list and the representative.
-            let mut members = vec![cell];
-            let mut i = 0;
-            while i < members.len() {
-                for n in Self::neighbours(members[i]) {
-                    if self.color[n] == color && !members.contains(&n) {
-                        members.push(n);
-                    }
-                }
-                i += 1;
-            }
-            let head = self.chain(cell);
-            assert!(members.iter().all(|&m| self.chain(m) == head), "one representative per chain");
-            assert_eq!(self.size[head] as usize, members.len(), "chain size");
-            let mut listed = 1;
-            let mut s = self.next[cell] as usize;
-            while s != cell {
-                assert!(members.contains(&s), "the stone list stays in the chain");
-                listed += 1;
-                s = self.next[s] as usize;
-            }
-            assert_eq!(listed, members.len(), "the stone list holds the chain");
-            assert_eq!(self.around[cell], self.around_count(cell), "neighbour counts");
-            let libs: usize =
-                members.iter().map(|&m| Self::neighbours(m).iter().filter(|&&n| self.color[n] == EMPTY).count()).sum();
-            assert_eq!(self.libs[head] as usize, libs, "pseudo-liberties");
-            let mut liberties: Vec<usize> =
-                members.iter().flat_map(|&m| Self::neighbours(m)).filter(|&n| self.color[n] == EMPTY).collect();
-            liberties.sort_unstable();
-            liberties.dedup();
-            let atari = if liberties.len() == 1 { Some(liberties[0]) } else { None };
-            assert_eq!(self.atari_liberty(cell), atari, "the liberty of a chain in atari");
-        }
-        assert_eq!(self.empties, empties, "empty count");
-        let count = |c: u8| (0..N * N).filter(|&p| self.color[Self::cell(p)] == c).count() as u16;
-        assert_eq!(self.stones[1..], [count(BLACK), count(WHITE)], "stone counts");
-        assert_eq!(self.area(), self.area_by_regions(), "area");
-        assert_eq!(self.hash, hash, "incremental hash equals the recomputed one");
     }
 }

@@ -33,8 +33,11 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod positions;
+#[cfg(test)]
+mod tests;
+
 use std::fmt;
-use std::path::Path;
 use std::time::Instant;
 
 use rayon::iter::{IndexedParallelIterator, IntoParallelRefIterator, ParallelIterator};
@@ -44,52 +47,9 @@ use crate::games::{ConnectFour, Game, Move, Outcome};
 use crate::matches::Tally;
 use crate::players::{Agent, PlayerError, PlayerSpec, SpecError};
 use crate::pool::{worker_pool, PoolStartError};
-use crate::solver::connect4::{SolveError, Solver, DEFAULT_TT_ENTRIES, MAX_SCORE, MIN_SCORE};
+use crate::solver::connect4::{SolveError, Solver, DEFAULT_TT_ENTRIES};
 
-/// One position of a Pons file with its exact score.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ScoredPosition {
-    /// The line of the file it came from (1-based).
-    pub line: usize,
-    /// The move sequence as written (columns 1-7).
-    pub moves: String,
-    /// The position.
-    pub game: ConnectFour,
-    /// The file's score for the side to move (Pons's convention).
-    pub score: i32,
-}
-
-/// What a position's score says the side to move gets with perfect play.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Class {
-    /// The side to move wins.
-    Won,
-    /// A draw.
-    Drawn,
-    /// The side to move loses.
-    Lost,
-}
-
-impl Class {
-    /// The class of a score in Pons's convention.
-    pub fn of(score: i32) -> Class {
-        match score {
-            s if s > 0 => Class::Won,
-            0 => Class::Drawn,
-            _ => Class::Lost,
-        }
-    }
-
-    /// Whether `after`, the mover's score after a move, keeps this class.
-    pub fn kept_by(self, after: i32) -> bool {
-        match self {
-            Class::Won => after > 0,
-            Class::Drawn => after >= 0,
-            Class::Lost => true,
-        }
-    }
-}
+pub use positions::{parse_positions, read_positions, Class, ScoredPosition};
 
 /// Errors of the move-quality harness, naming the bad file, line or value.
 #[derive(Clone, Debug, PartialEq)]
@@ -181,60 +141,6 @@ impl fmt::Display for QualityError {
 }
 
 impl std::error::Error for QualityError {}
-
-/// Parses Pons-format positions from `text`; `source` names it in errors. Blank lines
-/// are skipped; with `limit`, only the first `limit` positions are read (and checked).
-///
-/// # Errors
-/// [`QualityError::Malformed`] naming the first bad line, or
-/// [`QualityError::NoPositions`] when there is none.
-pub fn parse_positions(text: &str, source: &str, limit: Option<usize>) -> Result<Vec<ScoredPosition>, QualityError> {
-    let mut positions = Vec::new();
-    for (index, raw) in text.lines().enumerate() {
-        if limit.is_some_and(|n| positions.len() >= n) {
-            break;
-        }
-        let line = raw.trim();
-        if line.is_empty() {
-            continue;
-        }
-        let malformed = |reason: String| QualityError::Malformed {
-            source: source.to_string(),
-            line: index + 1,
-            text: line.to_string(),
-            reason,
-        };
-        let mut fields = line.split_whitespace();
-        let (Some(moves), Some(score), None) = (fields.next(), fields.next(), fields.next()) else {
-            return Err(malformed("expected '<moves> <score>'".to_string()));
-        };
-        let score: i32 = score.parse().map_err(|_| malformed(format!("bad score '{score}'")))?;
-        if !(MIN_SCORE..=MAX_SCORE).contains(&score) {
-            return Err(malformed(format!("score {score} out of range {MIN_SCORE}..={MAX_SCORE}")));
-        }
-        let game = ConnectFour::parse_position(moves).map_err(|e| malformed(e.to_string()))?;
-        if game.outcome().is_some() {
-            return Err(malformed("the game is already over".to_string()));
-        }
-        positions.push(ScoredPosition { line: index + 1, moves: moves.to_string(), game, score });
-    }
-    if positions.is_empty() {
-        return Err(QualityError::NoPositions { source: source.to_string() });
-    }
-    Ok(positions)
-}
-
-/// Reads a Pons-format positions file ([`parse_positions`]).
-///
-/// # Errors
-/// [`QualityError::Unreadable`] when the file cannot be read; the errors of
-/// [`parse_positions`], naming the file.
-pub fn read_positions(path: &Path, limit: Option<usize>) -> Result<Vec<ScoredPosition>, QualityError> {
-    let name = path.display().to_string();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| QualityError::Unreadable { path: name.clone(), reason: e.to_string() })?;
-    parse_positions(&text, &name, limit)
-}
 
 /// How to run the harness.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -552,50 +458,5 @@ fn score_after(game: &ConnectFour, mv: Move, solver: &mut Solver) -> Option<i32>
         Some(Outcome::Win(_)) => Some((43 - game.plies() as i32) / 2),
         Some(Outcome::Draw) => Some(0),
         None => solver.solve_score(&child, false).ok().map(|(s, _)| -s),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn classes_and_what_keeps_them() {
-        assert_eq!((Class::of(3), Class::of(0), Class::of(-1)), (Class::Won, Class::Drawn, Class::Lost));
-        assert!(Class::Won.kept_by(1) && !Class::Won.kept_by(0));
-        assert!(Class::Drawn.kept_by(0) && Class::Drawn.kept_by(2) && !Class::Drawn.kept_by(-1));
-    }
-
-    #[test]
-    fn malformed_lines_name_source_and_line() {
-        let cases = [
-            ("4453 1\n\n12 x\n", 3, "bad score 'x'"),
-            ("4453\n", 1, "expected"),
-            ("4453 1 2\n", 1, "expected"),
-            ("4458 1\n", 1, "8"),
-            ("1212121 5\n", 1, "already over"),
-            ("44 40\n", 1, "out of range"),
-        ];
-        for (text, line, needle) in cases {
-            let e = parse_positions(text, "f.txt", None).unwrap_err();
-            assert!(matches!(&e, QualityError::Malformed { line: l, .. } if *l == line), "{text}: {e:?}");
-            let message = e.to_string();
-            assert!(message.starts_with(&format!("f.txt, line {line}:")), "{message}");
-            assert!(message.contains(needle), "{message}");
-        }
-        assert_eq!(parse_positions("\n\n", "f", None), Err(QualityError::NoPositions { source: "f".into() }));
-        // The limit stops reading before a bad line.
-        assert_eq!(parse_positions("4453 1\n12 x\n", "f", Some(1)).unwrap().len(), 1);
-    }
-
-    #[test]
-    fn a_winning_move_scores_as_a_win_on_the_next_move() {
-        let mut solver = Solver::new(1 << 10).unwrap();
-        let game = ConnectFour::parse_position("112233").unwrap();
-        assert_eq!(score_after(&game, Move(3), &mut solver), Some(18));
-        assert_eq!(score_after(&game, Move(9), &mut solver), None);
-        // Not blocking the three in a row loses at once: the opponent's 4th disc.
-        let reply = ConnectFour::parse_position("11223").unwrap();
-        assert_eq!(score_after(&reply, Move(6), &mut solver), Some(-18));
     }
 }

@@ -47,13 +47,21 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::convert::Infallible;
+mod board;
+mod budget;
+mod endgame;
+mod ordering;
+mod table;
+
 use std::fmt;
 
-use super::{Endgame, Solved};
 pub(crate) use crate::games::connect4::winning_cells;
-use crate::games::connect4::{column_mask, playable_cells, HEIGHT, WIDTH};
-use crate::games::{ConnectFour, Game, Move, Outcome};
+use crate::games::connect4::{column_mask, HEIGHT, WIDTH};
+use crate::games::{ConnectFour, Game, Move};
+use board::Board;
+use budget::{Budget, Limited, Unlimited};
+use ordering::MoveSorter;
+use table::Table;
 
 const CELLS: i32 = (WIDTH * HEIGHT) as i32;
 /// The lowest possible score (a loss to the opponent's 4th disc).
@@ -69,161 +77,6 @@ pub const DEFAULT_TT_ENTRIES: usize = 1 << 20;
 
 /// Columns from the centre outwards.
 const COLUMN_ORDER: [u32; WIDTH as usize] = [3, 4, 2, 5, 1, 6, 0];
-
-/// The solver's own copy of a position: stones of the side to move, all stones, plies.
-#[derive(Clone, Copy, Debug)]
-struct Board {
-    current: u64,
-    mask: u64,
-    moves: i32,
-}
-
-impl Board {
-    fn from_game(game: &ConnectFour) -> Board {
-        Board { current: game.current_stones(), mask: game.all_stones(), moves: game.plies() as i32 }
-    }
-
-    /// Unique position key (Pons): the stones of the side to move plus one bit above the
-    /// top of every column.
-    #[inline]
-    fn key(&self) -> u64 {
-        self.current + self.mask
-    }
-
-    #[inline]
-    fn possible(&self) -> u64 {
-        playable_cells(self.mask)
-    }
-
-    #[inline]
-    fn can_win_next(&self) -> bool {
-        winning_cells(self.current, self.mask) & self.possible() != 0
-    }
-
-    /// Plays the single-bit `cell` (from [`Board::possible`]).
-    #[inline]
-    fn play(&mut self, cell: u64) {
-        self.current ^= self.mask;
-        self.mask |= cell;
-        self.moves += 1;
-    }
-
-    /// The playable cells that do not let the opponent win at once: when the opponent
-    /// threatens one playable cell it must be blocked (two: every move loses, `0`), and a
-    /// cell directly below an opponent threat is never played.
-    #[inline]
-    fn non_losing_moves(&self) -> u64 {
-        let mut possible = self.possible();
-        let opponent_wins = winning_cells(self.current ^ self.mask, self.mask);
-        let forced = possible & opponent_wins;
-        if forced != 0 {
-            if forced & (forced - 1) != 0 {
-                return 0;
-            }
-            possible = forced;
-        }
-        possible & !(opponent_wins >> 1)
-    }
-
-    /// Threat cells the mover has after playing `cell` (the ordering key).
-    #[inline]
-    fn move_score(&self, cell: u64) -> u32 {
-        winning_cells(self.current | cell, self.mask).count_ones()
-    }
-
-    /// The score of winning with the next move.
-    #[inline]
-    fn win_next_score(&self) -> i32 {
-        (CELLS + 1 - self.moves) / 2
-    }
-}
-
-/// The transposition table: `key << 15 | generation << 8 | value` per slot, value 0 =
-/// empty. Always-replace (Pons, part 11).
-struct Table {
-    slots: Vec<u64>,
-    generation: u64,
-}
-
-impl Table {
-    const GENERATIONS: u64 = 1 << 7;
-
-    fn new(entries: usize) -> Result<Table, SolveError> {
-        if entries == 0 {
-            return Err(SolveError::BadTableSize(entries));
-        }
-        let size = entries;
-        let mut slots = Vec::new();
-        slots.try_reserve_exact(size).map_err(|_| SolveError::BadTableSize(entries))?;
-        slots.resize(size, 0);
-        Ok(Table { slots, generation: 1 })
-    }
-
-    /// `key` scrambled by a multiplication, then mapped onto the table by Lemire's
-    /// multiply-shift range reduction: no division on the hot path.
-    #[inline]
-    fn index(&self, key: u64) -> usize {
-        let mixed = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        ((u128::from(mixed) * self.slots.len() as u128) >> 64) as usize
-    }
-
-    #[inline]
-    fn get(&self, key: u64) -> u8 {
-        let slot = self.slots[self.index(key)];
-        if slot >> 8 == (key << 7 | self.generation) {
-            slot as u8
-        } else {
-            0
-        }
-    }
-
-    #[inline]
-    fn put(&mut self, key: u64, value: u8) {
-        let i = self.index(key);
-        self.slots[i] = key << 15 | self.generation << 8 | u64::from(value);
-    }
-
-    /// Forgets every entry: a new generation, and a real clear when generations wrap.
-    fn reset(&mut self) {
-        self.generation += 1;
-        if self.generation == Self::GENERATIONS {
-            self.slots.fill(0);
-            self.generation = 1;
-        }
-    }
-}
-
-/// Moves sorted by score, popped best first; equal scores pop in the reverse of their
-/// insertion order (Pons's `MoveSorter`), so inserting edge columns first puts the centre
-/// first among ties.
-struct MoveSorter {
-    entries: [(u64, u32); WIDTH as usize],
-    len: usize,
-}
-
-impl MoveSorter {
-    #[inline]
-    fn new() -> MoveSorter {
-        MoveSorter { entries: [(0, 0); WIDTH as usize], len: 0 }
-    }
-
-    #[inline]
-    fn add(&mut self, cell: u64, score: u32) {
-        let mut pos = self.len;
-        self.len += 1;
-        while pos > 0 && self.entries[pos - 1].1 > score {
-            self.entries[pos] = self.entries[pos - 1];
-            pos -= 1;
-        }
-        self.entries[pos] = (cell, score);
-    }
-
-    #[inline]
-    fn pop(&mut self) -> Option<u64> {
-        self.len = self.len.checked_sub(1)?;
-        Some(self.entries[self.len].0)
-    }
-}
 
 /// Errors from the solver.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -284,47 +137,6 @@ pub struct Solver {
     /// The budgeted search gives up once `nodes` exceeds this (read only by the
     /// `BUDGET = true` search).
     max_nodes: u64,
-}
-
-/// How far a search may go. The search is generic over it, so the unbudgeted search
-/// compiles to the code it had before budgets existed: its [`Budget::check`] is always
-/// `Ok`, and its `Stop` is uninhabited, so its caller needs no error path.
-trait Budget {
-    /// Why a search stopped early.
-    type Stop;
-    /// `Err` once `nodes` is over `max_nodes`.
-    fn check(nodes: u64, max_nodes: u64) -> Result<(), Self::Stop>;
-}
-
-/// No budget: [`Solver::solve`] and friends.
-struct Unlimited;
-
-impl Budget for Unlimited {
-    type Stop = Infallible;
-
-    #[inline(always)]
-    fn check(_nodes: u64, _max_nodes: u64) -> Result<(), Infallible> {
-        Ok(())
-    }
-}
-
-/// At most `max_nodes` positions: [`Solver::solve_within`].
-struct Limited;
-
-/// The budgeted search ran out of nodes.
-struct Exhausted;
-
-impl Budget for Limited {
-    type Stop = Exhausted;
-
-    #[inline(always)]
-    fn check(nodes: u64, max_nodes: u64) -> Result<(), Exhausted> {
-        if nodes > max_nodes {
-            Err(Exhausted)
-        } else {
-            Ok(())
-        }
-    }
 }
 
 impl Solver {
@@ -667,43 +479,4 @@ mod tests {
         let won = ConnectFour::parse_position("1212121").unwrap();
         assert_eq!(solver.solve(&won, false), Err(SolveError::GameOver));
     }
-}
-
-thread_local! {
-    /// The solver of this thread's [`Endgame::solve_endgame`] calls: search workers call
-    /// it from their own threads, and its table carries over between calls.
-    static THREAD_SOLVER: std::cell::RefCell<Option<Solver>> = const { std::cell::RefCell::new(None) };
-}
-
-/// Connect Four's endgame: a weak solve within the budget ([`Solver::solve_within`]:
-/// win, draw or loss, and a move that keeps it, which is all a player needs; from the
-/// eighth to the fourteenth ply it took 0.6 of the strong solve's time, score and
-/// move together, in `docs/RESULTS.md`), with a table of [`DEFAULT_TT_ENTRIES`] per
-/// thread, allocated at its first call.
-impl Endgame for ConnectFour {
-    fn solve_endgame(&self, max_nodes: u64) -> Option<Solved> {
-        with_thread_solver(|solver| {
-            let result = solver.solve_within(self, true, max_nodes).ok()??;
-            let nodes = result.nodes + result.move_nodes;
-            Some(Solved::from_score(result.score, self.side_to_move(), result.best_move, nodes))
-        })
-    }
-
-    /// A weak solve: the sign of the score, without a move, costs far fewer nodes.
-    fn solve_value(&self, max_nodes: u64) -> Option<Outcome> {
-        with_thread_solver(|solver| {
-            let (score, nodes) = solver.score_within(self, true, max_nodes).ok()??;
-            Some(Solved::from_score(score, self.side_to_move(), None, nodes).outcome)
-        })
-    }
-}
-
-/// `f` on this thread's solver, made at the first call.
-fn with_thread_solver<T>(f: impl FnOnce(&mut Solver) -> Option<T>) -> Option<T> {
-    THREAD_SOLVER.with_borrow_mut(|slot| {
-        if slot.is_none() {
-            *slot = Solver::new(DEFAULT_TT_ENTRIES).ok();
-        }
-        f(slot.as_mut()?)
-    })
 }

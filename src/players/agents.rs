@@ -1,0 +1,194 @@
+//! The players: random, MCTS, minimax, alpha-beta, expectimax and an external GTP engine.
+
+use super::*;
+
+/// How long an external engine may take to answer one command (a move included).
+pub const GTP_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// An external engine over GTP (`gtp:COMMAND LINE`), started at its first move or
+/// observed move: it gets the game's set-up ([`Game::gtp_setup`], then `clear_board`),
+/// every move played (`play`), and `genmove` for its own.
+#[derive(Debug)]
+pub struct GtpAgent {
+    command: Vec<String>,
+    client: Option<GtpClient>,
+    /// The move it chose last, which `observe` then sees and must not send back.
+    own: Option<Move>,
+}
+
+impl GtpAgent {
+    /// A player for the engine that `command` (program and arguments) starts.
+    pub fn new(command: Vec<String>) -> GtpAgent {
+        GtpAgent { command, client: None, own: None }
+    }
+
+    /// The engine, started and set up for `game` on first use.
+    fn client<G: Game>(&mut self, game: &G) -> Result<&mut GtpClient, PlayerError> {
+        if self.client.is_none() {
+            let (program, args) = self.command.split_first().ok_or(PlayerError::Gtp(ClientError::Spawn {
+                program: String::new(),
+                reason: "empty command line".to_string(),
+            }))?;
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let mut client = GtpClient::spawn(program, &args, GTP_TIMEOUT).map_err(PlayerError::Gtp)?;
+            for command in game.gtp_setup().iter().map(String::as_str).chain(["clear_board"]) {
+                client.send(command).map_err(PlayerError::Gtp)?;
+            }
+            self.client = Some(client);
+        }
+        Ok(self.client.as_mut().expect("started above"))
+    }
+}
+
+impl<G: Game> Agent<G> for GtpAgent {
+    fn choose(&mut self, game: &G) -> Result<Move, PlayerError> {
+        let command = format!("genmove {}", colour_name(game.side_to_move()));
+        let reply = self.client(game)?.send(&command).map_err(PlayerError::Gtp)?;
+        if reply.eq_ignore_ascii_case("resign") {
+            return Err(PlayerError::Resigned);
+        }
+        let mv = game
+            .parse_move(&reply)
+            .map_err(|e| PlayerError::GtpMove { reply: reply.clone(), reason: e.to_string() })?;
+        self.own = Some(mv);
+        Ok(mv)
+    }
+
+    fn observe(&mut self, before: &G, mv: Move) -> Result<(), PlayerError> {
+        if self.own.take() == Some(mv) {
+            return Ok(());
+        }
+        let command = format!("play {} {}", colour_name(before.side_to_move()), before.format_move(mv));
+        self.client(before)?.send(&command).map_err(PlayerError::Gtp).map(drop)
+    }
+}
+
+/// Plays uniformly random legal moves.
+#[derive(Debug)]
+pub struct RandomAgent {
+    pub(super) rng: Xoshiro256PlusPlus,
+}
+
+impl<G: Game> Agent<G> for RandomAgent {
+    fn choose(&mut self, game: &G) -> Result<Move, PlayerError> {
+        let moves = game.legal_moves();
+        let moves = moves.as_ref();
+        if moves.is_empty() {
+            return Err(PlayerError::GameOver);
+        }
+        Ok(moves[random_below(&mut self.rng, moves.len() as u32) as usize])
+    }
+}
+
+/// Plays the final move of an MCTS search per move; with `reuse=on` it keeps the
+/// subtree of the position it finds on its next turn.
+#[derive(Debug)]
+pub struct MctsAgent<G> {
+    search: Search,
+    moves_played: u64,
+    last: Option<SearchResult>,
+    /// The position searched last (to find the new position in its tree).
+    last_root: Option<G>,
+}
+
+impl<G: SearchGame> MctsAgent<G> {
+    /// A player searching with `config`, its seed mixed with `seed` (which decorrelates
+    /// players that share a configuration).
+    ///
+    /// # Errors
+    /// [`SearchError::Config`] if the search memory cannot be set up.
+    pub fn new(config: &SearchConfig, seed: u64) -> Result<Self, SearchError> {
+        let config = config.with_seed(config.seed() ^ seed);
+        Ok(MctsAgent { search: Search::new(config)?, moves_played: 0, last: None, last_root: None })
+    }
+
+    /// The search configuration (with the budget of the next move).
+    pub fn config(&self) -> &SearchConfig {
+        self.search.config()
+    }
+
+    /// Changes the budget of the next moves ([`Search::set_budget`]); the tree kept for
+    /// reuse stays.
+    ///
+    /// # Errors
+    /// As [`SearchConfig::with_budget`]; the budget is then unchanged.
+    pub fn set_budget(&mut self, playouts: Option<u64>, time: Option<Duration>) -> Result<(), ConfigError> {
+        self.search.set_budget(playouts, time)
+    }
+}
+
+/// Plies between two searches of one player that tree reuse looks through: its own move,
+/// the reply, and room for forced passes.
+const REUSE_PLIES: u32 = 4;
+
+impl<G: SearchGame> Agent<G> for MctsAgent<G> {
+    fn choose(&mut self, game: &G) -> Result<Move, PlayerError> {
+        if let Some(old) = self.last_root.take() {
+            self.search.reuse(&old, game, REUSE_PLIES);
+        }
+        // A fresh, reproducible seed per move.
+        let seed = self.search.config().seed().wrapping_add(self.moves_played.wrapping_mul(0x9E37_79B9));
+        self.moves_played += 1;
+        self.search.set_seed(seed);
+        let result = self.search.run(game)?;
+        if self.search.config().reuse() {
+            self.last_root = Some(game.clone());
+        }
+        let best = result.best_move.ok_or(PlayerError::GameOver)?;
+        self.last = Some(result);
+        Ok(best)
+    }
+
+    fn last_search(&self) -> Option<&SearchResult> {
+        self.last.as_ref()
+    }
+}
+
+/// Plays the move of a plain negamax search to a fixed depth.
+#[derive(Debug)]
+pub struct MinimaxAgent {
+    pub(super) depth: u32,
+}
+
+impl<G: Evaluate> Agent<G> for MinimaxAgent {
+    fn choose(&mut self, game: &G) -> Result<Move, PlayerError> {
+        minimax(game, self.depth).1.ok_or(PlayerError::GameOver)
+    }
+}
+
+/// Plays the move of an iterative-deepening alpha-beta search.
+pub struct AlphaBetaAgent<G: Evaluate> {
+    pub(super) search: AlphaBeta<G>,
+    pub(super) limits: Limits,
+    /// Node budget of the game's exact solver before searching (`endgame=`; 0: off).
+    pub(super) endgame: u64,
+}
+
+impl<G: Evaluate> fmt::Debug for AlphaBetaAgent<G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AlphaBetaAgent").field("limits", &self.limits).finish()
+    }
+}
+
+impl<G: Evaluate + Endgame> Agent<G> for AlphaBetaAgent<G> {
+    fn choose(&mut self, game: &G) -> Result<Move, PlayerError> {
+        // As the MCTS search does: a proven win or draw is played at once.
+        if let Some(Solved { best_move: Some(best), .. }) = solved_to_play(game, self.endgame) {
+            return Ok(best);
+        }
+        Ok(self.search.search(game, self.limits)?.best_move)
+    }
+}
+
+/// Plays the move of an iterative-deepening expectimax search with Star1 pruning.
+#[derive(Debug)]
+pub struct ExpectimaxAgent {
+    pub(super) search: Expectimax,
+    pub(super) limits: Limits,
+}
+
+impl<G: Evaluate> Agent<G> for ExpectimaxAgent {
+    fn choose(&mut self, game: &G) -> Result<Move, PlayerError> {
+        self.search.search(game, self.limits)?.best_move.ok_or(PlayerError::ChanceToMove)
+    }
+}

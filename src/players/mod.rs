@@ -1,0 +1,167 @@
+//! Players behind one trait ([`Agent`]), built from text specs such as
+//! `mcts:playouts=10000,c=1.4`, `mcts:time-ms=500,mode=tree,threads=4`, `random`,
+//! `minimax:depth=4`, `alphabeta:depth=6`, `alphabeta:time-ms=200`,
+//! `alphabeta:depth=4,eval=network` (the depth cut-off scored by the game's shipped
+//! n-tuple network; `eval=FILE` for a network file, `eval=heuristic` the default), or
+//! `expectimax:depth=3` / `expectimax:time-ms=200` (expectimax with Star1 pruning, the
+//! baseline for games with dice: [`crate::expectimax`]).
+//!
+//! The keys of an `mcts:` spec are the same as the `search` command's flags: both go
+//! through [`crate::search::SETTINGS`], so a flag and a spec key can never disagree.
+
+mod agents;
+mod spec;
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use rand_core::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::alphabeta::{minimax, AbError, AlphaBeta, Evaluate, Limits};
+use crate::evaluator::{NTupleNetwork, NetworkError};
+use crate::expectimax::{Expectimax, ExpectimaxError, MAX_DEPTH as EXPECTIMAX_MAX_DEPTH};
+use crate::games::{random_below, Game, Move, SearchGame};
+use crate::gtp::client::{ClientError, GtpClient};
+use crate::gtp::game::colour_name;
+use crate::search::{ConfigError, Search, SearchConfig, SearchError, SearchResult, SettingError};
+use crate::solver::{solved_to_play, Endgame, Solved};
+
+pub use agents::{AlphaBetaAgent, ExpectimaxAgent, GtpAgent, MctsAgent, MinimaxAgent, RandomAgent, GTP_TIMEOUT};
+pub use spec::{EvalSpec, PlayerSpec, SpecError, DEFAULT_TT_MB};
+
+/// Why a player could not move.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum PlayerError {
+    /// The MCTS player's search failed.
+    Search(SearchError),
+    /// The alpha-beta player's search failed.
+    AlphaBeta(AbError),
+    /// The expectimax player's search failed.
+    Expectimax(ExpectimaxError),
+    /// A player was asked to move at a chance turn, where the referee rolls.
+    ChanceToMove,
+    /// The position is already over.
+    GameOver,
+    /// A minimax or alpha-beta player was asked for a game without a heuristic
+    /// evaluation ([`PlayerSpec::build`] builds random and MCTS players only).
+    NeedsEvaluation(&'static str),
+    /// An alpha-beta player's network (`eval=network` or `eval=FILE`) cannot be used.
+    Network(NetworkError),
+    /// An external engine (`gtp:COMMAND`) failed: it did not start, exited, timed out or
+    /// refused a command.
+    Gtp(ClientError),
+    /// An external engine answered `genmove` with text that is not a move of the game.
+    GtpMove {
+        /// Its answer.
+        reply: String,
+        /// Why it is not a move.
+        reason: String,
+    },
+    /// The player resigned (an external engine answered `genmove` with `resign`).
+    Resigned,
+    /// A minimax or alpha-beta player was asked for a game with chance turns, which
+    /// they do not search (no chance nodes).
+    ChanceTurns(&'static str),
+    /// The player, played on MPI rank 0 for every rank (the other side of a distributed
+    /// player's match), failed there: rank 0 reports how; `forfeit` as
+    /// [`PlayerError::forfeits`] said of it.
+    OnRankZero {
+        /// Whether its error lost it the game.
+        forfeit: bool,
+    },
+}
+
+impl PlayerError {
+    /// Whether this error loses the player the game rather than stopping the match: the
+    /// failures of an external engine (a crash, a time-out, a reply that is not a move, a
+    /// refused move). An engine that cannot be started at all is a bad command line, and
+    /// errors of the crate's own players are bugs or bad settings: those stop the match.
+    pub fn forfeits(&self) -> bool {
+        match self {
+            PlayerError::Gtp(ClientError::Spawn { .. }) => false,
+            PlayerError::Gtp(_) | PlayerError::GtpMove { .. } => true,
+            PlayerError::OnRankZero { forfeit } => *forfeit,
+            _ => false,
+        }
+    }
+}
+
+impl fmt::Display for PlayerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayerError::Search(e) => e.fmt(f),
+            PlayerError::AlphaBeta(e) => e.fmt(f),
+            PlayerError::Expectimax(e) => e.fmt(f),
+            PlayerError::ChanceToMove => write!(f, "asked for a move at a chance turn (the referee rolls the die)"),
+            PlayerError::GameOver => write!(f, "the game is already over"),
+            PlayerError::NeedsEvaluation(kind) => {
+                write!(f, "a {kind} player needs the game's heuristic evaluation (build_with_evaluation)")
+            }
+            PlayerError::Network(e) => write!(f, "alphabeta eval: {e}"),
+            PlayerError::Gtp(e) => write!(f, "gtp player: {e}"),
+            PlayerError::GtpMove { reply, reason } => write!(f, "gtp player answered '{reply}': {reason}"),
+            PlayerError::Resigned => write!(f, "the player resigned"),
+            PlayerError::OnRankZero { .. } => write!(f, "the player failed on MPI rank 0 (reported there)"),
+            PlayerError::ChanceTurns(game) => {
+                write!(
+                    f,
+                    "minimax and alphabeta players do not search chance turns ({game} has dice): \
+                     use expectimax, mcts or random"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for PlayerError {}
+
+impl From<SearchError> for PlayerError {
+    fn from(e: SearchError) -> Self {
+        PlayerError::Search(e)
+    }
+}
+
+impl From<NetworkError> for PlayerError {
+    fn from(e: NetworkError) -> Self {
+        PlayerError::Network(e)
+    }
+}
+
+impl From<ExpectimaxError> for PlayerError {
+    fn from(e: ExpectimaxError) -> Self {
+        PlayerError::Expectimax(e)
+    }
+}
+
+impl From<AbError> for PlayerError {
+    fn from(e: AbError) -> Self {
+        PlayerError::AlphaBeta(e)
+    }
+}
+
+/// Anything that picks moves: the one interface `play` and matches use.
+pub trait Agent<G: Game>: Send {
+    /// Chooses a legal move in `game` (which is not over).
+    ///
+    /// # Errors
+    /// [`SearchError`] if the player cannot search this position.
+    fn choose(&mut self, game: &G) -> Result<Move, PlayerError>;
+
+    /// The last search's result, for players that search.
+    fn last_search(&self) -> Option<&SearchResult> {
+        None
+    }
+
+    /// Sees move `mv` played in `before` (by either side, the opening's included, in
+    /// order): players that keep their own board (an external engine) follow the game.
+    ///
+    /// # Errors
+    /// [`PlayerError`] if the player cannot follow (its engine refused the move).
+    fn observe(&mut self, before: &G, mv: Move) -> Result<(), PlayerError> {
+        let _ = (before, mv);
+        Ok(())
+    }
+}
