@@ -2,6 +2,7 @@
 //! optional paired random openings, games in parallel, a running tally with Elo and an
 //! optional SPRT that stops early.
 
+mod rank_zero;
 pub mod stats;
 
 use std::ops::ControlFlow;
@@ -16,6 +17,7 @@ use crate::alphabeta::Evaluate;
 use crate::games::{random_below, Game, GameError, Move, Outcome, Player, SearchGame};
 use crate::players::{Agent, PlayerError, PlayerSpec};
 use crate::pool::{worker_pool, PoolStartError};
+pub use rank_zero::RankZeroAgent;
 pub use stats::{BadSprt, Sprt, SprtVerdict, Tally};
 
 /// How games start.
@@ -470,14 +472,12 @@ fn play_game<G: Evaluate + SearchGame>(
 
 /// `agent`, played by `spec` against `other`: against a distributed player (which every
 /// MPI rank plays in lockstep, `mode=dist`) a player of one process moves on rank 0 only
-/// and its moves go to every rank (`cluster::RankZeroAgent`, in the `mpi` build), so it may have a
-/// time budget and searches on one core.
+/// and its moves go to every rank ([`RankZeroAgent`]), so it may have a time budget and
+/// searches on one core.
 fn against_distributed<G: Game>(agent: Box<dyn Agent<G>>, spec: &PlayerSpec, other: &PlayerSpec) -> Box<dyn Agent<G>> {
-    #[cfg(feature = "mpi")]
     if spec.distributed().is_none() && other.distributed().is_some() {
-        return Box::new(crate::cluster::RankZeroAgent::new(agent));
+        return Box::new(RankZeroAgent::new(agent));
     }
-    let _ = (spec, other);
     agent
 }
 

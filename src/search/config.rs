@@ -567,7 +567,7 @@ impl SearchConfigBuilder {
         if cfg.sync_every == 0 {
             return Err(ConfigError::ZeroSyncEvery);
         }
-        if cfg.mode == Mode::Dist && !cfg!(feature = "mpi") {
+        if cfg.mode == Mode::Dist && !super::distributed::AVAILABLE {
             return Err(ConfigError::DistUnavailable);
         }
         if cfg.dist_period == 0 {

@@ -2,7 +2,8 @@
 //! the [`Job`] every driver is given, and [`with_driver!`], the one list that maps each
 //! [`Mode`](super::Mode) to its driver. The drivers themselves each have a file:
 //! `sequential.rs`, `tree_parallel.rs`, `root_parallel.rs`, `synced.rs`,
-//! `virtual_threads.rs`, and with the `mpi` feature `dist/`.
+//! `virtual_threads.rs`, and the distributed search's `distributed/` (MPI: the `mpi`
+//! feature).
 
 use std::sync::OnceLock;
 
@@ -10,6 +11,7 @@ use crossbeam_utils::CachePadded;
 
 use crate::tree::Arena;
 
+use super::distributed::{DriverState, RankStats};
 use super::iteration::Worker;
 use super::params::IterationParams;
 use super::result::RootChild;
@@ -29,6 +31,9 @@ pub(crate) struct Job<'a, G> {
     /// Set by a driver whose search spans other processes (the distributed driver): the
     /// totals of all of them, which the result reports instead of the local trees'.
     pub summed: OnceLock<Summed>,
+    /// What the distributed driver keeps from one search to the next: the search's own,
+    /// lent to the job and given back after it.
+    pub distributed: DriverState,
 }
 
 /// The root statistics of a search summed over all its processes, identical in each.
@@ -42,6 +47,8 @@ pub(crate) struct Summed {
     pub root_visits: u64,
     /// Nodes in all the trees.
     pub nodes: u64,
+    /// What this process did (the distributed driver's ranks).
+    pub stats: Option<RankStats>,
 }
 
 /// A way to run a search's workers over its trees.
@@ -121,16 +128,10 @@ macro_rules! with_driver {
                 let $driver = $crate::search::virtual_threads::VirtualThreads;
                 $body
             }
-            #[cfg(feature = "mpi")]
-            $crate::search::Mode::Dist => {
-                let $driver = $crate::search::dist::Dist;
-                $body
-            }
             // Without the `mpi` feature no built configuration holds `Dist` (the builder
-            // refuses it); it maps to the driver each rank would run.
-            #[cfg(not(feature = "mpi"))]
+            // refuses it); its driver then maps to the one each rank would run.
             $crate::search::Mode::Dist => {
-                let $driver = $crate::search::tree_parallel::TreeParallel;
+                let $driver = $crate::search::distributed::Distributed;
                 $body
             }
         }

@@ -15,12 +15,9 @@
 //! ```
 
 mod config;
-#[cfg(feature = "mpi")]
-mod dist;
+pub mod distributed;
 mod drivers;
 mod error;
-#[cfg(feature = "mpi")]
-mod farm;
 pub(crate) mod iteration;
 #[cfg(all(test, loom))]
 mod loom_tests;
@@ -30,8 +27,6 @@ mod result;
 mod root_parallel;
 mod sequential;
 mod setting;
-#[cfg(feature = "mpi")]
-mod split;
 mod stop;
 mod synced;
 mod tree_parallel;
@@ -83,8 +78,7 @@ pub enum SearchError {
     Evaluation(EvaluationError),
     /// A distributed search (`mode=dist`) cannot run here: MPI is not running, this is
     /// not the thread that initialised it, or the ranks search different positions.
-    #[cfg(feature = "mpi")]
-    Cluster(crate::cluster::ClusterError),
+    Cluster(distributed::ClusterError),
 }
 
 impl fmt::Display for SearchError {
@@ -94,7 +88,6 @@ impl fmt::Display for SearchError {
             SearchError::GameOver => write!(f, "the position is already over: nothing to search"),
             SearchError::Weights(e) => e.fmt(f),
             SearchError::Evaluation(e) => write!(f, "eval: {e}"),
-            #[cfg(feature = "mpi")]
             SearchError::Cluster(e) => write!(f, "mode dist: {e}"),
         }
     }
@@ -139,6 +132,8 @@ pub struct Search {
     /// The shipped weights of the last game searched ([`Tuning::SHIPPED_WEIGHTS`](crate::games::Tuning::SHIPPED_WEIGHTS)), read
     /// once rather than on every move.
     shipped: Option<(&'static str, MoveWeights)>,
+    /// What the distributed driver keeps from one search to the next.
+    distributed: distributed::DriverState,
 }
 
 impl Search {
@@ -179,6 +174,7 @@ impl Search {
             reuse_started: None,
             scratch,
             shipped: None,
+            distributed: Default::default(),
         })
     }
 
@@ -231,10 +227,9 @@ impl Search {
         if needed > nodes {
             return Err(ConfigError::ArenaTooSmall { nodes, needed }.into());
         }
-        #[cfg(feature = "mpi")]
         if self.config.mode == Mode::Dist {
-            crate::cluster::check().map_err(SearchError::Cluster)?;
-            dist::agree(root.hash()).map_err(SearchError::Cluster)?;
+            distributed::check().map_err(SearchError::Cluster)?;
+            distributed::agree(root.hash()).map_err(SearchError::Cluster)?;
         }
         let cfg = &self.config;
         let mut params = IterationParams::resolve::<G>(cfg, gammas, network.as_deref());
@@ -262,10 +257,7 @@ impl Search {
         // Padded: each worker writes its generator state on every random draw, and two
         // workers sharing a cache line made 2-thread tree search slower than 1 thread.
         // A distributed search's processes each seed from (seed, rank).
-        #[cfg(feature = "mpi")]
-        let seed = if cfg.mode == Mode::Dist { dist::rank_seed(cfg.seed) } else { cfg.seed };
-        #[cfg(not(feature = "mpi"))]
-        let seed = cfg.seed;
+        let seed = if cfg.mode == Mode::Dist { distributed::rank_seed(cfg.seed) } else { cfg.seed };
         let mut workers: Vec<CachePadded<Worker>> =
             (0..cfg.threads).map(|i| CachePadded::new(Worker::new(seed, i))).collect();
         let reusing = self.reuse_hash.take() == Some(root.hash());
@@ -273,11 +265,13 @@ impl Search {
         // Halving's rounds count this search's visits of the root only (of the shared
         // tree; a worker on a tree of its own reads its own: `run_worker_with`).
         params.uct.halving_start = self.arenas[0].node(NodeId::ROOT).stats_relaxed().visits;
-        let job = Job { root, params, stopper, summed: std::sync::OnceLock::new() };
+        let distributed = std::mem::take(&mut self.distributed);
+        let job = Job { root, params, stopper, summed: std::sync::OnceLock::new(), distributed };
         let arenas = &mut self.arenas;
         self.last_playouts = with_driver!(cfg.mode, |driver| driver.run(&job, arenas, &mut workers));
         let elapsed = start.elapsed();
         let summed = job.summed.into_inner();
+        self.distributed = job.distributed;
         let mut result = self.summarise(&workers, elapsed);
         if let Some(summed) = summed {
             // A distributed search: every process reports the totals of all of them.
@@ -292,6 +286,7 @@ impl Search {
             result.playouts = summed.playouts;
             result.root_visits = summed.root_visits;
             result.nodes = summed.nodes;
+            result.distributed = summed.stats;
         }
         result.reused_nodes = reused_nodes;
         Ok(result)
@@ -373,6 +368,7 @@ impl Search {
             mode: self.config.mode,
             threads: self.config.threads,
             leaves: self.last_leaves,
+            distributed: None,
         }
     }
 

@@ -135,16 +135,13 @@ impl<'a> IterationParams<'a> {
         // A farm's rank 0 keeps many walks in flight on one thread, each with one lane,
         // spread by virtual loss (a farm of one rank is the tree-parallel search); a split's
         // ranks likewise (their walks wait for the ranks that own their ends).
-        #[cfg(feature = "mpi")]
         let (walks_in_flight, partition) = {
-            let (rank, ranks) = (crate::cluster::rank() as u32, crate::cluster::size() as u32);
+            let (rank, ranks) = (super::distributed::rank() as u32, super::distributed::size() as u32);
             let dist = config.mode == Mode::Dist && ranks > 1;
             let split = dist && config.dist_scheme == DistScheme::Split;
             let partition = split.then_some(Partition { depth: config.dist_depth, rank, ranks });
             (dist && config.dist_scheme != DistScheme::Share, partition)
         };
-        #[cfg(not(feature = "mpi"))]
-        let (walks_in_flight, partition) = (false, None);
         let playouts = search_playouts::<G>(config, gammas);
         let leaves = if virtual_threads || walks_in_flight { 1 } else { config.leaves_for::<G>() };
         debug_assert!((1..=MAX_LEAVES).contains(&leaves));
