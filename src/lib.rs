@@ -28,8 +28,8 @@
 //!   moves that keep a won or drawn position's class, on Pons's benchmark files).
 //! * [`review`]: where a match's Connect Four games were decided (every position of its
 //!   records from a given ply solved, each value-losing move charged to its player).
-//! * `cluster` (the `mpi` feature): MPI for the distributed search (`mode=dist`, one
-//!   process per machine under `mpirun`).
+//! * [`search::distributed`]: the distributed search (`mode=dist`, one process per
+//!   machine under `mpirun`; MPI with the `mpi` feature).
 //!
 //! # Examples
 //! ```
@@ -44,8 +44,6 @@
 
 pub mod alphabeta;
 pub mod benchmark;
-#[cfg(feature = "mpi")]
-pub mod cluster;
 pub mod evaluator;
 pub mod expectimax;
 pub mod games;

@@ -166,13 +166,7 @@ pub trait GtpGame: SearchGame {
     fn moves_left(&self) -> u32;
 }
 
-/// GTP's name of a colour: `black` for the first player, `white` for the second.
-pub fn colour_name(player: Player) -> &'static str {
-    match player {
-        Player::One => "black",
-        Player::Two => "white",
-    }
-}
+pub use crate::players::gtp_client::colour_name;
 
 /// `B+n`, `W+n` or `0` from Black's margin (`B+3.5` for a half point).
 pub fn score_text(black_margin: f64) -> String {

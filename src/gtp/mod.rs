@@ -27,7 +27,6 @@
 //! assert!(out.ends_with("=3 \n\n= \n\n"));
 //! ```
 
-pub mod client;
 mod config;
 pub mod engine;
 mod error;
@@ -37,6 +36,7 @@ pub mod session;
 pub mod sgf;
 pub mod time;
 
-pub use client::{ClientError, GtpClient};
+pub use crate::players::gtp_client as client;
+pub use crate::players::{ClientError, GtpClient};
 pub use engine::{Engine, EngineConfig, GtpError};
 pub use game::{FinalStatus, GtpGame};

@@ -4,6 +4,7 @@
 
 mod move_times;
 mod openings;
+mod rank_zero;
 pub mod stats;
 
 use std::ops::ControlFlow;
@@ -21,6 +22,7 @@ use crate::pool::{worker_pool, PoolStartError};
 pub use move_times::{MovePlayouts, MoveTimes};
 use openings::{nth_opening, random_opening};
 pub use openings::{BadOpenings, Openings, MAX_ALL_OPENINGS, MAX_OPENING_WALK};
+pub use rank_zero::RankZeroAgent;
 pub use stats::{BadSprt, Sprt, SprtVerdict, Tally};
 
 /// Match settings.
@@ -276,14 +278,12 @@ fn play_game<G: Evaluate + SearchGame>(
 
 /// `agent`, played by `spec` against `other`: against a distributed player (which every
 /// MPI rank plays in lockstep, `mode=dist`) a player of one process moves on rank 0 only
-/// and its moves go to every rank (`cluster::RankZeroAgent`, in the `mpi` build), so it may have a
-/// time budget and searches on one core.
+/// and its moves go to every rank ([`RankZeroAgent`]), so it may have a time budget and
+/// searches on one core.
 fn against_distributed<G: Game>(agent: Box<dyn Agent<G>>, spec: &PlayerSpec, other: &PlayerSpec) -> Box<dyn Agent<G>> {
-    #[cfg(feature = "mpi")]
     if spec.distributed().is_none() && other.distributed().is_some() {
-        return Box::new(crate::cluster::RankZeroAgent::new(agent));
+        return Box::new(RankZeroAgent::new(agent));
     }
-    let _ = (spec, other);
     agent
 }
 

@@ -10,6 +10,7 @@
 //! through [`crate::search::SETTINGS`], so a flag and a spec key can never disagree.
 
 mod agents;
+pub mod gtp_client;
 mod spec;
 
 use std::fmt;
@@ -23,10 +24,9 @@ use crate::alphabeta::{minimax, AbError, AlphaBeta, Evaluate, Limits};
 use crate::evaluator::{NTupleNetwork, NetworkError};
 use crate::expectimax::{Expectimax, ExpectimaxError, MAX_DEPTH as EXPECTIMAX_MAX_DEPTH};
 use crate::games::{random_below, Game, Move, SearchGame};
-use crate::gtp::client::{ClientError, GtpClient};
-use crate::gtp::game::colour_name;
 use crate::search::{ConfigError, Search, SearchConfig, SearchError, SearchResult, SettingError};
 use crate::solver::{solved_to_play, Endgame, Solved};
+pub use gtp_client::{colour_name, ClientError, GtpClient};
 
 pub use agents::{AlphaBetaAgent, ExpectimaxAgent, GtpAgent, MctsAgent, MinimaxAgent, RandomAgent, GTP_TIMEOUT};
 pub use spec::{EvalSpec, PlayerSpec, SpecError, DEFAULT_TT_MB};

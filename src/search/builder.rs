@@ -158,7 +158,7 @@ fn check_mode_settings(cfg: &SearchConfig) -> Result<(), ConfigError> {
     if cfg.sync_every == 0 {
         return Err(ConfigError::ZeroSyncEvery);
     }
-    if cfg.mode == Mode::Dist && !cfg!(feature = "mpi") {
+    if cfg.mode == Mode::Dist && !super::drivers::distributed::AVAILABLE {
         return Err(ConfigError::DistUnavailable);
     }
     if cfg.dist_period == 0 {

@@ -16,12 +16,8 @@
 
 mod builder;
 mod config;
-#[cfg(feature = "mpi")]
-mod dist;
 mod drivers;
 mod error;
-#[cfg(feature = "mpi")]
-mod farm;
 pub(crate) mod iteration;
 mod limits;
 #[cfg(all(test, loom))]
@@ -31,8 +27,6 @@ mod params;
 mod per_game;
 mod result;
 mod setting;
-#[cfg(feature = "mpi")]
-mod split;
 mod stop;
 
 use std::fmt;
@@ -45,6 +39,7 @@ pub use config::{
     DEFAULT_EXPAND_THRESHOLD, MAX_ARENA_NODES, MAX_DIST_BATCH, MAX_EVAL_DEPTH, MAX_LEAVES, MAX_PLAYOUTS, MAX_THREADS,
     MIN_ARENA_NODES, SECURE_A, SETTINGS,
 };
+pub use drivers::distributed;
 pub use drivers::root_parallel::merge_root_children;
 pub use error::EvaluationError;
 pub use params::BATCH_MIN_VISITS_PER_THREAD;
@@ -81,8 +76,7 @@ pub enum SearchError {
     Evaluation(EvaluationError),
     /// A distributed search (`mode=dist`) cannot run here: MPI is not running, this is
     /// not the thread that initialised it, or the ranks search different positions.
-    #[cfg(feature = "mpi")]
-    Cluster(crate::cluster::ClusterError),
+    Cluster(distributed::ClusterError),
 }
 
 impl fmt::Display for SearchError {
@@ -92,7 +86,6 @@ impl fmt::Display for SearchError {
             SearchError::GameOver => write!(f, "the position is already over: nothing to search"),
             SearchError::Weights(e) => e.fmt(f),
             SearchError::Evaluation(e) => write!(f, "eval: {e}"),
-            #[cfg(feature = "mpi")]
             SearchError::Cluster(e) => write!(f, "mode dist: {e}"),
         }
     }
@@ -137,6 +130,8 @@ pub struct Search {
     /// The shipped weights of the last game searched ([`Tuning::SHIPPED_WEIGHTS`](crate::games::Tuning::SHIPPED_WEIGHTS)), read
     /// once rather than on every move.
     shipped: Option<(&'static str, MoveWeights)>,
+    /// What the distributed driver keeps from one search to the next.
+    distributed: distributed::DriverState,
 }
 
 impl Search {
@@ -177,6 +172,7 @@ impl Search {
             reuse_started: None,
             scratch,
             shipped: None,
+            distributed: Default::default(),
         })
     }
 
@@ -229,13 +225,12 @@ impl Search {
         if needed > nodes {
             return Err(ConfigError::ArenaTooSmall { nodes, needed }.into());
         }
-        #[cfg(feature = "mpi")]
         if self.config.mode == Mode::Dist {
-            crate::cluster::check().map_err(SearchError::Cluster)?;
-            dist::agree(root.hash()).map_err(SearchError::Cluster)?;
+            distributed::check().map_err(SearchError::Cluster)?;
+            distributed::agree(root.hash()).map_err(SearchError::Cluster)?;
         }
         let cfg = &self.config;
-        let mut params = IterationParams::resolve::<G>(cfg, drivers::root_shares(cfg), gammas, network.as_deref());
+        let mut params = IterationParams::resolve::<G>(cfg, drivers::walk_shape(cfg), gammas, network.as_deref());
         self.last_leaves = params.leaves;
         self.last_rave = params.uct.rave > 0.0;
         self.last_final_move = cfg.final_move_rule::<G>();
@@ -260,10 +255,7 @@ impl Search {
         // Padded: each worker writes its generator state on every random draw, and two
         // workers sharing a cache line made 2-thread tree search slower than 1 thread.
         // A distributed search's processes each seed from (seed, rank).
-        #[cfg(feature = "mpi")]
-        let seed = if cfg.mode == Mode::Dist { dist::rank_seed(cfg.seed) } else { cfg.seed };
-        #[cfg(not(feature = "mpi"))]
-        let seed = cfg.seed;
+        let seed = if cfg.mode == Mode::Dist { distributed::rank_seed(cfg.seed) } else { cfg.seed };
         let mut workers: Vec<CachePadded<Worker>> =
             (0..cfg.threads).map(|i| CachePadded::new(Worker::new(seed, i))).collect();
         let reusing = self.reuse_hash.take() == Some(root.hash());
@@ -271,11 +263,13 @@ impl Search {
         // Halving's rounds count this search's visits of the root only (of the shared
         // tree; a worker on a tree of its own reads its own: `run_worker_with`).
         params.uct.halving_start = self.arenas[0].node(NodeId::ROOT).stats_relaxed().visits;
-        let job = Job { root, params, stopper, summed: std::sync::OnceLock::new() };
+        let distributed = std::mem::take(&mut self.distributed);
+        let job = Job { root, params, stopper, summed: std::sync::OnceLock::new(), distributed };
         let arenas = &mut self.arenas;
         self.last_playouts = with_driver!(cfg.mode, |driver| driver.run(&job, arenas, &mut workers));
         let elapsed = start.elapsed();
         let summed = job.summed.into_inner();
+        self.distributed = job.distributed;
         let mut result = self.summarise(&workers, elapsed);
         if let Some(summed) = summed {
             // A distributed search: every process reports the totals of all of them.
@@ -290,6 +284,7 @@ impl Search {
             result.playouts = summed.playouts;
             result.root_visits = summed.root_visits;
             result.nodes = summed.nodes;
+            result.distributed = summed.stats;
         }
         result.reused_nodes = reused_nodes;
         Ok(result)
@@ -371,6 +366,7 @@ impl Search {
             mode: self.config.mode,
             threads: self.config.threads,
             leaves: self.last_leaves,
+            distributed: None,
         }
     }
 

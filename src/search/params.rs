@@ -7,7 +7,7 @@ use crate::games::{PlayoutPolicy, SearchGame};
 use crate::policy::UctParams;
 use crate::weights::MoveWeights;
 
-use super::config::{ChanceSelection, DistScheme, InFlight, Mode, Playout, SearchConfig, Weights};
+use super::config::{ChanceSelection, DistScheme, InFlight, Playout, SearchConfig, Weights};
 use super::limits::MAX_LEAVES;
 use super::SearchError;
 
@@ -117,48 +117,45 @@ impl Partition {
     }
 }
 
+/// What a search's mode decides of its walks, answered by its driver
+/// (`drivers::walk_shape`) and read by [`IterationParams::resolve`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct WalkShape {
+    /// The parts of the playout budget one tree's root sees played.
+    pub root_shares: usize,
+    /// Whether a worker keeps many walks in flight on one thread, each with one lane and
+    /// spread by virtual loss (a farm's rank 0, a split's ranks).
+    pub walks_in_flight: bool,
+    /// Whether each worker runs one walk at a time, whatever the game's default lanes
+    /// (the simulator's logical workers, and walks in flight).
+    pub one_lane: bool,
+    /// Whether workers sharing a tree batch their backups.
+    pub batched: bool,
+    /// The ranks' partition of the tree, for the split scheme.
+    pub partition: Option<Partition>,
+}
+
 impl<'a> IterationParams<'a> {
     /// Resolves `config` for game `G`: the game's defaults fill the unset settings
     /// ([`SearchConfig::c_for`], [`SearchConfig::leaves_for`],
     /// [`SearchConfig::prune_for`]), and this is the one place where it is decided
     /// whether virtual loss is kept and where backups are batched. `gammas` are
-    /// the learned gammas in use ([`resolve_gammas`]); `root_shares` the parts of the
-    /// playout budget one tree's root sees played (the mode's driver says).
+    /// the learned gammas in use ([`resolve_gammas`]); `shape` is what the mode's driver
+    /// decides of the walks.
     pub(crate) fn resolve<G: SearchGame>(
         config: &SearchConfig,
-        root_shares: usize,
+        shape: WalkShape,
         gammas: Option<&'a [f32]>,
         network: Option<&'a NTupleNetwork>,
     ) -> IterationParams<'a> {
-        // The simulator's logical workers keep one walk each in flight: the walks in
-        // flight are the workers', as with one playout per real thread (the tree-parallel
-        // default everywhere but Othello, whose lanes the simulator leaves out).
-        let virtual_threads = config.mode == Mode::Virtual;
-        // A farm's rank 0 keeps many walks in flight on one thread, each with one lane,
-        // spread by virtual loss (a farm of one rank is the tree-parallel search); a split's
-        // ranks likewise (their walks wait for the ranks that own their ends).
-        #[cfg(feature = "mpi")]
-        let (walks_in_flight, partition) = {
-            let (rank, ranks) = (crate::cluster::rank() as u32, crate::cluster::size() as u32);
-            let dist = config.mode == Mode::Dist && ranks > 1;
-            let split = dist && config.dist_scheme == DistScheme::Split;
-            let partition = split.then_some(Partition { depth: config.dist_depth, rank, ranks });
-            (dist && config.dist_scheme != DistScheme::Share, partition)
-        };
-        #[cfg(not(feature = "mpi"))]
-        let (walks_in_flight, partition) = (false, None);
+        let WalkShape { walks_in_flight, one_lane, batched, partition, .. } = shape;
         let playouts = search_playouts::<G>(config, gammas);
-        let leaves = if virtual_threads || walks_in_flight { 1 } else { config.leaves_for::<G>() };
+        let leaves = if one_lane { 1 } else { config.leaves_for::<G>() };
         debug_assert!((1..=MAX_LEAVES).contains(&leaves));
         // Batched backups only where threads share a tree (a lone worker must select
         // exactly as the sequential search does).
-        let batch_min_visits = match (config.mode, config.threads) {
-            // The simulator models the tree-parallel search, batching included.
-            (Mode::TreeParallel | Mode::Virtual | Mode::Dist, t) if t > 1 => {
-                BATCH_MIN_VISITS_PER_THREAD.saturating_mul(t as u32)
-            }
-            _ => u32::MAX,
-        };
+        let batch_min_visits =
+            if batched { BATCH_MIN_VISITS_PER_THREAD.saturating_mul(config.threads as u32) } else { u32::MAX };
         IterationParams {
             uct: UctParams {
                 c: config.c_for::<G>(),
@@ -171,7 +168,7 @@ impl<'a> IterationParams<'a> {
                 // The playouts one root sees played; a timed search paces its rounds by
                 // the clock within them (`Stopper::pace_halving`).
                 halving_budget: if config.halving_for::<G>() {
-                    let shares = root_shares as u64;
+                    let shares = shape.root_shares as u64;
                     (config.playouts.unwrap_or(u64::from(u32::MAX)) / shares).clamp(1, u64::from(u32::MAX)) as u32
                 } else {
                     0

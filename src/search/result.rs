@@ -6,6 +6,7 @@ use crate::games::{Game, Move};
 use crate::tree::{Expansion, NodeId, Proof, TreeOps};
 
 use super::config::{FinalMove, Mode, SECURE_A};
+use super::drivers::distributed::RankStats;
 
 /// One root child's statistics.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -53,6 +54,9 @@ pub struct SearchResult {
     pub threads: usize,
     /// Playouts each worker kept in flight (`leaves`, resolved for the game).
     pub leaves: usize,
+    /// A distributed search (`mode=dist`): what this process's rank did (its shares, its
+    /// walks or leaves), for measurements; `None` for any other mode.
+    pub distributed: Option<RankStats>,
 }
 
 impl SearchResult {

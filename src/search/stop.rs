@@ -24,7 +24,8 @@ pub(crate) const CHUNK: u64 = 16;
 pub(crate) struct Stopper {
     /// Playouts the whole search may run.
     playouts: u64,
-    deadline: Option<Instant>,
+    /// The deadline, if the search has one (read by the distributed driver too).
+    pub(super) deadline: Option<Instant>,
     /// When the workers were about to start: a timed halving search's rounds are shares
     /// of the time from here to the deadline.
     began: Instant,
@@ -78,41 +79,14 @@ impl Stopper {
         LocalBudget(self.playouts / parts + u64::from((index as u64) < self.playouts % parts))
     }
 
-    /// Share `index` of `parts` of the playout budget (as [`Stopper::share`]), for workers
-    /// that draw from it together: one process's part of a distributed search.
-    #[cfg(feature = "mpi")]
-    pub fn shared_part(&self, index: usize, parts: usize) -> SharedBudget {
-        SharedBudget { claimed: CachePadded::new(AtomicU64::new(0)), limit: self.share(index, parts).0 }
-    }
-
-    /// The deadline, if the search has one.
-    #[cfg(feature = "mpi")]
-    pub fn deadline(&self) -> Option<Instant> {
-        self.deadline
-    }
-
-    /// A budget of `playouts` for the workers of one round of a distributed search.
-    #[cfg(feature = "mpi")]
-    pub fn round(playouts: u32) -> SharedBudget {
-        SharedBudget { claimed: CachePadded::new(AtomicU64::new(0)), limit: playouts.into() }
-    }
-
     /// The whole playout budget, for workers that draw from it together.
     pub fn shared(&self) -> SharedBudget {
-        SharedBudget { claimed: CachePadded::new(AtomicU64::new(0)), limit: self.playouts }
+        SharedBudget::new(self.playouts)
     }
 
     /// Whether `tree`'s root has the visits below which the deadline stops nothing.
     pub fn floor_reached<T: TreeOps>(&self, tree: &mut T) -> bool {
         u64::from(tree.stats(NodeId::ROOT).visits) >= self.floor
-    }
-
-    /// [`Stopper::next_paced_chunk`] for a search that does not halve at the root (a
-    /// distributed one).
-    #[cfg(feature = "mpi")]
-    #[inline]
-    pub fn next_chunk<T: TreeOps, B: Budget>(&self, tree: &mut T, budget: &mut B) -> u64 {
-        self.next_chunk_at(tree, budget, self.deadline.map(|_| Instant::now()))
     }
 
     /// How many iterations the worker on `tree` may run next (at most [`CHUNK`]; 0:
@@ -138,7 +112,12 @@ impl Stopper {
     /// The chunk [`Stopper::next_paced_chunk`] grants, with the clock read at `now`
     /// (`None`: no deadline).
     #[inline]
-    fn next_chunk_at<T: TreeOps, B: Budget>(&self, tree: &mut T, budget: &mut B, now: Option<Instant>) -> u64 {
+    pub(super) fn next_chunk_at<T: TreeOps, B: Budget>(
+        &self,
+        tree: &mut T,
+        budget: &mut B,
+        now: Option<Instant>,
+    ) -> u64 {
         // The root's visits are read only once the deadline has passed: off the hot path.
         if self.deadline.zip(now).is_some_and(|(d, now)| now >= d) && self.floor_reached(tree) {
             return 0;
@@ -154,49 +133,6 @@ impl Stopper {
             }
         }
         budget.claim(CHUNK)
-    }
-}
-
-/// A budget handed out one iteration at a time, for a driver that starts its walks
-/// itself (the distributed farm's rank 0, the split's ranks): drawn from the stopper in
-/// chunks as [`run_worker`](super::drivers::worker_loop::run_worker) draws them.
-#[cfg(feature = "mpi")]
-#[derive(Debug)]
-pub(crate) struct Claims {
-    budget: LocalBudget,
-    /// Iterations drawn and not yet handed out.
-    granted: u64,
-    /// The stopper said stop (or [`Claims::end`]): nothing more is handed out.
-    over: bool,
-}
-
-#[cfg(feature = "mpi")]
-impl Claims {
-    pub fn new(budget: LocalBudget) -> Claims {
-        Claims { budget, granted: 0, over: false }
-    }
-
-    /// One more iteration, if `stopper` allows it (on `tree`: a proven root stops it).
-    pub fn claim<T: TreeOps>(&mut self, stopper: &Stopper, tree: &mut T) -> bool {
-        if !self.over && self.granted == 0 {
-            self.granted = stopper.next_chunk(tree, &mut self.budget);
-            self.over = self.granted == 0;
-        }
-        if self.over {
-            return false;
-        }
-        self.granted -= 1;
-        true
-    }
-
-    /// Whether nothing more is handed out.
-    pub fn over(&self) -> bool {
-        self.over
-    }
-
-    /// Hands nothing more out.
-    pub fn end(&mut self) {
-        self.over = true;
     }
 }
 
@@ -222,24 +158,15 @@ impl Budget for LocalBudget {
 /// A budget shared by the workers of one tree. Padded: every worker writes it.
 #[derive(Debug)]
 pub(crate) struct SharedBudget {
-    claimed: CachePadded<AtomicU64>,
+    /// The playouts granted so far (the distributed driver's rounds restart it).
+    pub(super) claimed: CachePadded<AtomicU64>,
     limit: u64,
 }
 
 impl SharedBudget {
-    /// Starts the budget over for the next round, while no worker draws from it.
-    #[cfg(feature = "mpi")]
-    pub fn restart(&self) {
-        // ORDERING: Relaxed: the barrier between two rounds orders this store after the
-        // last claims of one round and before the first of the next.
-        self.claimed.store(0, Ordering::Relaxed);
-    }
-
-    /// The playouts granted so far (read after the workers are joined).
-    #[cfg(feature = "mpi")]
-    pub fn claimed(&self) -> u64 {
-        // ORDERING: Relaxed: the joins that precede this read synchronise the claims.
-        self.claimed.load(Ordering::Relaxed)
+    /// A budget of `limit` playouts, none granted yet.
+    pub fn new(limit: u64) -> SharedBudget {
+        SharedBudget { claimed: CachePadded::new(AtomicU64::new(0)), limit }
     }
 }
 

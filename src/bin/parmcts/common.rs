@@ -205,11 +205,11 @@ pub fn at_least_one(flag: &str, value: u64) -> Result<(), Failure> {
 /// thread, and finalised when the returned value is dropped (keep it until the search
 /// has ended). `None` for any other mode.
 #[cfg(feature = "mpi")]
-pub fn cluster_for(config: &parmcts::SearchConfig) -> Result<Option<parmcts::cluster::Cluster>, Failure> {
+pub fn cluster_for(config: &parmcts::SearchConfig) -> Result<Option<parmcts::search::distributed::Cluster>, Failure> {
     if config.mode() != parmcts::Mode::Dist {
         return Ok(None);
     }
-    parmcts::cluster::Cluster::init().map(Some).map_err(Failure::runtime)
+    parmcts::search::distributed::Cluster::init().map(Some).map_err(Failure::runtime)
 }
 
 /// Without the `mpi` feature no configuration is distributed (the builder refuses
@@ -221,10 +221,7 @@ pub fn cluster_for(_config: &parmcts::SearchConfig) -> Result<Option<()>, Failur
 
 /// This process's MPI rank (0 outside a distributed search): only rank 0 prints text.
 pub fn rank() -> usize {
-    #[cfg(feature = "mpi")]
-    return parmcts::cluster::rank();
-    #[cfg(not(feature = "mpi"))]
-    0
+    parmcts::search::distributed::rank()
 }
 
 /// The Connect Four board flags (`--width`, `--height`, `--blocked`): they choose the

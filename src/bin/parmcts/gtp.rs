@@ -68,7 +68,7 @@ pub fn run(args: &GtpArgs) -> Result<(), Failure> {
 /// input (the controller talks to rank 0), and only rank 0 answers.
 #[cfg(feature = "mpi")]
 fn run_relayed(engine: &mut Engine) -> std::io::Result<()> {
-    let input = std::io::BufReader::new(parmcts::cluster::Relay::new(std::io::stdin().lock()));
+    let input = std::io::BufReader::new(parmcts::search::distributed::Relay::new(std::io::stdin().lock()));
     if rank() == 0 {
         engine.run(input, std::io::stdout().lock())
     } else {

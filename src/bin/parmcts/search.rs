@@ -11,6 +11,16 @@ use crate::flags::{AllSettings, SettingFlags};
 /// The playout budget when neither `--playouts` nor `--time-ms` is given.
 const DEFAULT_PLAYOUTS: u64 = 100_000;
 
+/// The environment variable that makes each rank of a distributed search print to
+/// stderr, after the search, what it did (its shares, walks or leaves: measurements,
+/// docs/SCALING.md).
+const STATS_VAR: &str = "PARMCTS_DIST_STATS";
+
+/// The environment variable that makes a rank of a distributed search panic after its
+/// first share (tests: the job must then end rather than hang). Its value is the rank
+/// that panics.
+const PANIC_RANK_VAR: &str = "PARMCTS_DIST_PANIC_RANK";
+
 #[derive(Args, Debug)]
 pub struct SearchArgs {
     /// The game.
@@ -47,7 +57,13 @@ fn run_game<G: SearchGame>(args: &SearchArgs, moves: &str) -> Result<(), Failure
     // With mode=dist: MPI until the end of this function (one rank per process).
     let _cluster = cluster_for(&config)?;
     let mut search = Search::new(config)?;
+    if let Some(rank) = std::env::var(PANIC_RANK_VAR).ok().and_then(|r| r.parse::<usize>().ok()) {
+        search.inject_distributed_panic(rank);
+    }
     let result = search.run(&root)?;
+    if let (Some(stats), true) = (&result.distributed, std::env::var_os(STATS_VAR).is_some()) {
+        eprintln!("{stats}");
+    }
     let invariants = args.check_invariants.then(|| {
         search.check_invariants().and_then(|nodes| search.check_proofs(&root).map(|_| nodes)).map_err(|e| e.to_string())
     });

@@ -2,9 +2,10 @@
 //! the [`Job`] every driver is given, and [`with_driver!`], the one list that maps each
 //! [`Mode`](super::Mode) to its driver. The drivers themselves each have a file:
 //! `sequential.rs`, `tree_parallel.rs`, `root_parallel.rs`, `synced.rs`,
-//! `virtual_threads.rs`, and with the `mpi` feature `dist/`; `worker_loop.rs` is the loop
-//! every driver runs its workers through.
+//! `virtual_threads.rs`, and the distributed search's `distributed/` (MPI: the `mpi`
+//! feature); `worker_loop.rs` is the loop every driver runs its workers through.
 
+pub mod distributed;
 pub(super) mod root_parallel;
 pub(super) mod sequential;
 pub(super) mod synced;
@@ -20,9 +21,10 @@ use crate::tree::Arena;
 
 use super::config::SearchConfig;
 use super::iteration::Worker;
-use super::params::IterationParams;
+use super::params::{IterationParams, WalkShape};
 use super::result::RootChild;
 use super::stop::Stopper;
+use distributed::{DriverState, RankStats};
 
 /// One search, as every driver receives it: what to search, with which parameters, and
 /// when to stop. Built once per [`super::Search::run`], after the root is validated, the
@@ -38,6 +40,9 @@ pub(crate) struct Job<'a, G> {
     /// Set by a driver whose search spans other processes (the distributed driver): the
     /// totals of all of them, which the result reports instead of the local trees'.
     pub summed: OnceLock<Summed>,
+    /// What the distributed driver keeps from one search to the next: the search's own,
+    /// lent to the job and given back after it.
+    pub distributed: DriverState,
 }
 
 /// The root statistics of a search summed over all its processes, identical in each.
@@ -51,6 +56,8 @@ pub(crate) struct Summed {
     pub root_visits: u64,
     /// Nodes in all the trees.
     pub nodes: u64,
+    /// What this process did (the distributed driver's ranks).
+    pub stats: Option<RankStats>,
 }
 
 /// A way to run a search's workers over its trees.
@@ -92,6 +99,19 @@ pub(crate) trait Driver {
         self.trees(threads)
     }
 
+    /// Whether each worker runs one walk at a time whatever the game's lanes: by default
+    /// not (the simulator's logical workers do).
+    fn one_walk_per_worker(&self) -> bool {
+        false
+    }
+
+    /// Whether `threads` workers batch their backups: by default not (only workers that
+    /// share one tree do, and a lone worker must select exactly as the sequential search).
+    fn batches_backups(&self, threads: usize) -> bool {
+        let _ = threads;
+        false
+    }
+
     /// Runs `workers` (one per thread, each seeded from `(seed, index)`) on `arenas`
     /// (`self.trees(workers.len())` of them, each root expanded) until `job.stopper`
     /// stops them. Returns the playouts completed on each arena, in arena order.
@@ -130,16 +150,10 @@ macro_rules! with_driver {
                 let $driver = $crate::search::drivers::virtual_threads::VirtualThreads;
                 $body
             }
-            #[cfg(feature = "mpi")]
-            $crate::search::Mode::Dist => {
-                let $driver = $crate::search::dist::Dist;
-                $body
-            }
             // Without the `mpi` feature no built configuration holds `Dist` (the builder
-            // refuses it); it maps to the driver each rank would run.
-            #[cfg(not(feature = "mpi"))]
+            // refuses it); its driver then maps to the one each rank would run.
             $crate::search::Mode::Dist => {
-                let $driver = $crate::search::drivers::tree_parallel::TreeParallel;
+                let $driver = $crate::search::drivers::distributed::Distributed;
                 $body
             }
         }
@@ -152,9 +166,16 @@ pub(crate) fn trees(config: &SearchConfig) -> usize {
     with_driver!(config.mode, |driver| driver.trees(config.threads))
 }
 
-/// The parts of the playout budget one tree's root sees played ([`Driver::root_shares`]).
-pub(crate) fn root_shares(config: &SearchConfig) -> usize {
-    with_driver!(config.mode, |driver| driver.root_shares(config.threads))
+/// What `config`'s mode decides of its walks ([`WalkShape`]).
+pub(crate) fn walk_shape(config: &SearchConfig) -> WalkShape {
+    let (walks_in_flight, partition) = distributed::walks_and_partition(config);
+    with_driver!(config.mode, |driver| WalkShape {
+        root_shares: driver.root_shares(config.threads),
+        walks_in_flight,
+        one_lane: driver.one_walk_per_worker() || walks_in_flight,
+        batched: driver.batches_backups(config.threads),
+        partition,
+    })
 }
 
 /// Each tree's share of `config`'s arena capacity.

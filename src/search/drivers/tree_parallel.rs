@@ -16,6 +16,10 @@ use crate::search::iteration::Worker;
 pub(crate) struct TreeParallel;
 
 impl Driver for TreeParallel {
+    fn batches_backups(&self, threads: usize) -> bool {
+        threads > 1
+    }
+
     fn run<G: SearchGame>(
         &self,
         job: &Job<'_, G>,

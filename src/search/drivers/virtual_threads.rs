@@ -29,6 +29,18 @@ use crate::search::stop::CHUNK;
 pub(crate) struct VirtualThreads;
 
 impl Driver for VirtualThreads {
+    /// The simulator's logical workers keep one walk each in flight: the walks in flight
+    /// are the workers', as with one playout per real thread (the tree-parallel default
+    /// everywhere but Othello, whose lanes the simulator leaves out).
+    fn one_walk_per_worker(&self) -> bool {
+        true
+    }
+
+    /// The simulator models the tree-parallel search, batching included.
+    fn batches_backups(&self, threads: usize) -> bool {
+        threads > 1
+    }
+
     fn run<G: SearchGame>(
         &self,
         job: &Job<'_, G>,

@@ -11,7 +11,7 @@ use mpi::request::{Request, Scope};
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::{Communicator, CommunicatorCollectives};
 
-use super::poll;
+use super::rank_protocol::poll;
 use crate::games::Move;
 use crate::search::drivers::Summed;
 use crate::search::iteration::child_by_move;
@@ -320,7 +320,7 @@ impl Exchange {
                 },
             })
             .collect();
-        Summed { children, playouts: sums[0], root_visits: sums[1], nodes: sums[2] }
+        Summed { children, playouts: sums[0], root_visits: sums[1], nodes: sums[2], stats: None }
     }
 }
 

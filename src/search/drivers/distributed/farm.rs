@@ -3,7 +3,7 @@
 //! parallelisation over MPI (2007, "On the parallelization of UCT"), Kato & Takeuchi's
 //! simulation servers (2008, "Parallel Monte-Carlo tree search with simulation servers").
 //!
-//! MoGo's scheme ([`super::dist`]) gives each rank its own tree, and the deep parts of the
+//! MoGo's scheme ([`super::share`]) gives each rank its own tree, and the deep parts of the
 //! trees repeat each other's work; here there is one tree, so every playout of every rank
 //! counts in it as in a tree-parallel search. Rank 0 walks down the tree, adding virtual
 //! loss as a tree-parallel thread does, and sends each other rank `dist-batch` leaves at a
@@ -21,7 +21,7 @@
 //! work fills its core. One thread a rank (the thread that makes the MPI calls).
 //!
 //! Rank 0 decides everything: which leaves, when to stop (budget, clock, a proven root:
-//! the [`Stopper`](super::stop::Stopper) as every driver uses it). With `dist-local=L` it
+//! the [`Stopper`](crate::search::stop::Stopper) as every driver uses it). With `dist-local=L` it
 //! values exactly `L` leaves itself per round and then waits for the oldest batch of
 //! every other rank, so the tree sees the same operations in the same order whatever the
 //! machines' speeds: the search is reproducible from its seed. Without it rank 0 values
@@ -45,11 +45,14 @@ use rand_core::RngCore;
 use crate::games::{Move, MovesPlayed, SearchGame};
 use crate::tree::{Arena, SharedTree};
 
-use super::dist;
-use super::drivers::Job;
-use super::iteration::Worker;
-use super::params::IterationParams;
-use super::stop::{run_worker, Claims};
+use super::rank_protocol;
+use crate::search::drivers::worker_loop::run_worker;
+use crate::search::drivers::Job;
+use crate::search::iteration::Worker;
+use crate::search::params::IterationParams;
+
+use super::budget::Claims;
+use super::stats::FarmStats;
 
 /// Rank 0 to a helper: a batch of leaves.
 const LEAVES: Tag = 1;
@@ -66,17 +69,6 @@ const POLL_EVERY: Duration = Duration::from_micros(20);
 /// Batches in flight per helper: one being valued, one waiting (or its answer
 /// travelling back).
 const IN_FLIGHT: usize = 2;
-
-/// What a farm's rank did in one search (`PARMCTS_DIST_STATS`).
-#[derive(Debug, Default)]
-pub(super) struct FarmStats {
-    /// Leaves valued on this rank (rank 0: its own; a helper: those it was sent).
-    pub valued_here: u64,
-    /// Leaves sent to the other ranks (rank 0).
-    pub sent: u64,
-    /// Time rank 0 waited with nothing to do, or a helper between batches.
-    pub waited: Duration,
-}
 
 /// Runs this rank's part of a farm search on `arena` (rank 0) with `worker`. Returns what
 /// it did; the playouts of all the walks are added to `worker.playouts` on rank 0.
@@ -264,7 +256,12 @@ impl<G: SearchGame> Master<'_, '_, G> {
                 Ok(moves) => MovesPlayed::from_words(moves),
                 Err(_) => MovesPlayed::default(),
             };
-            self.walkers[w].finish_walk_with::<_, SOLVER>(tree, self.job.params, dist::decode(answer[0]), played);
+            self.walkers[w].finish_walk_with::<_, SOLVER>(
+                tree,
+                self.job.params,
+                rank_protocol::decode(answer[0]),
+                played,
+            );
             self.idle.push(w);
         }
         walks.clear();
@@ -295,7 +292,7 @@ fn helper<G: SearchGame>(job: &Job<'_, G>, worker: &mut Worker, world: &SimpleCo
             for &mv in moves {
                 state.play_unchecked(Move(mv));
             }
-            outcomes.push(dist::encode(worker.value_leaf(&mut state, job.params)));
+            outcomes.push(rank_protocol::encode(worker.value_leaf(&mut state, job.params)));
             if rave {
                 outcomes.extend(worker.played().to_words());
             }

@@ -3,7 +3,7 @@
 //! Monte-Carlo tree search: a novel technique and its application to computer Go"),
 //! with a walk moving at most once.
 //!
-//! MoGo's scheme ([`super::dist`]) gives each rank a whole tree, and below the shared top
+//! MoGo's scheme ([`super::share`]) gives each rank a whole tree, and below the shared top
 //! the ranks repeat each other's work; the farm ([`super::farm`]) keeps one tree on rank 0,
 //! whose core then does every rank's walks. Here every rank keeps the top of the tree,
 //! down to `dist-depth` plies ([`Partition`]), and each node at that depth belongs, with
@@ -60,11 +60,13 @@ use rand_core::RngCore;
 use crate::games::SearchGame;
 use crate::tree::{Arena, SharedTree, Stats, TreeOps};
 
-use super::dist::{self, Early, Exchange, Tally};
-use super::drivers::Job;
-use super::iteration::Worker;
-use super::params::Partition;
-use super::stop::Claims;
+use super::budget::Claims;
+use super::exchange::{Early, Exchange};
+use super::rank_protocol;
+use super::stats::{ShareStats, SplitStats};
+use crate::search::drivers::Job;
+use crate::search::iteration::Worker;
+use crate::search::params::Partition;
 
 /// A rank to the owner of the walks' ends: a batch of walks.
 const WALKS: Tag = 11;
@@ -83,20 +85,6 @@ const IN_FLIGHT: usize = 2;
 /// and two ranks sending to each other never wait for each other.
 pub(super) const MAX_BATCH_WORDS: usize = 1024;
 
-/// What a rank of a split search did (`PARMCTS_DIST_STATS`).
-#[derive(Debug, Default)]
-pub(super) struct SplitStats {
-    /// Walks this rank started that ended in its own part (or in the top).
-    pub local: u64,
-    /// Walks it started and sent to their owners.
-    pub sent: u64,
-    /// Walks it started that ended in another rank's part and were valued here, their
-    /// owner's batches being all in flight.
-    pub overflow: u64,
-    /// Walks other ranks sent it.
-    pub served: u64,
-}
-
 /// Runs this rank's part of a split search on `arena` with `worker` (which values the
 /// walks other ranks send here), sharing the top through `exchange`. Needs 2 ranks or
 /// more (`job.params.partition` set).
@@ -106,11 +94,11 @@ pub(super) fn run<G: SearchGame>(
     worker: &mut Worker,
     world: &SimpleCommunicator,
     exchange: &mut Exchange,
-    tally: &mut Tally,
+    shares: &mut ShareStats,
 ) -> SplitStats {
     match job.params.solver {
-        true => Split::<G, true>::new(job, worker, world).run(arena, exchange, tally),
-        false => Split::<G, false>::new(job, worker, world).run(arena, exchange, tally),
+        true => Split::<G, true>::new(job, worker, world).run(arena, exchange, shares),
+        false => Split::<G, false>::new(job, worker, world).run(arena, exchange, shares),
     }
 }
 
@@ -179,13 +167,13 @@ impl<'a, 'j, G: SearchGame, const SOLVER: bool> Split<'a, 'j, G, SOLVER> {
 
     /// The search: walks, serves and shares until the shares say stop; then sends what it
     /// holds, collects its answers and meets the other ranks at a barrier.
-    fn run(mut self, arena: &Arena, exchange: &mut Exchange, tally: &mut Tally) -> SplitStats {
+    fn run(mut self, arena: &Arena, exchange: &mut Exchange, shares: &mut ShareStats) -> SplitStats {
         let tree = &mut SharedTree(arena);
         let params = self.job.params;
         let period = Duration::from_millis(params.dist_period.into());
         // A timed search: every rank shares at its stop time, where rank 0 says stop (a
         // share completes only when every rank has joined it).
-        let stop_at = dist::stop_time(self.job);
+        let stop_at = rank_protocol::stop_time(self.job);
         loop {
             let next_period = Instant::now() + period;
             let next_share = stop_at.map_or(next_period, |t| t.min(next_period));
@@ -200,10 +188,10 @@ impl<'a, 'j, G: SearchGame, const SOLVER: bool> Split<'a, 'j, G, SOLVER> {
             }
             self.since_share = 0;
             self.book_in_flight(exchange);
-            let time_up = self.partition.rank == 0 && dist::past_stop_time(self.job, tree);
+            let time_up = self.partition.rank == 0 && rank_protocol::past_stop_time(self.job, tree);
             let (done, world) = (self.claims.over(), self.world);
             // While the collectives travel this rank goes on walking and serving.
-            let stop = tally.share(exchange, world, arena, done, time_up, &mut |early| self.step(tree, true, early));
+            let stop = shares.share(exchange, world, arena, done, time_up, &mut |early| self.step(tree, true, early));
             if stop {
                 break;
             }
@@ -358,7 +346,7 @@ impl<'a, 'j, G: SearchGame, const SOLVER: bool> Split<'a, 'j, G, SOLVER> {
             let walk = self.worker.start_walk_along::<G, _, SOLVER>(tree, root, params, moves);
             let outcome = self.worker.finish_walk_returning::<G, _, SOLVER>(tree, params, walk);
             let value: f32 = self.worker.walk_node_at(moves.len()).map_or(0.0, |node| tree.value(node));
-            self.answer.push(dist::encode(outcome) | u64::from(value.to_bits()) << 32);
+            self.answer.push(rank_protocol::encode(outcome) | u64::from(value.to_bits()) << 32);
             at += 1 + moves.len();
             self.stats.served += 1;
         }
@@ -374,7 +362,7 @@ impl<'a, 'j, G: SearchGame, const SOLVER: bool> Split<'a, 'j, G, SOLVER> {
         walker.abandon_walk(tree, params);
         walker.set_walk_value(tree, params, f32::from_bits((word >> 32) as u32));
         if early.applied < share {
-            let outcome = dist::decode(word & 3);
+            let outcome = rank_protocol::decode(word & 3);
             let path = walker
                 .walk_steps()
                 .map(|(node, mover)| (node, Stats { visits: 1, half_points: outcome.half_points(mover) }));

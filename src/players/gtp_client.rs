@@ -14,6 +14,16 @@
 //! # Ok::<(), parmcts::gtp::client::ClientError>(())
 //! ```
 
+use crate::games::Player;
+
+/// GTP's name of a colour: `black` for the first player, `white` for the second.
+pub fn colour_name(player: Player) -> &'static str {
+    match player {
+        Player::One => "black",
+        Player::Two => "white",
+    }
+}
+
 use std::fmt;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};

@@ -1,6 +1,9 @@
 //! MPI for the distributed search (`mode=dist`, the `mpi` feature): the process's MPI
-//! [`Cluster`], initialised once by the program's main thread, and the panic hook that
-//! aborts the whole job when any rank panics.
+//! [`Cluster`], initialised once by the program's main thread, the panic hook that
+//! aborts the whole job when any rank panics, and the communication the search and the
+//! harness share: the check that every rank searches the same position (`agree`), one
+//! word broadcast from rank 0 (`broadcast_from_rank_zero`), rank 0's input for every
+//! rank ([`Relay`]).
 //!
 //! Open MPI's communicators are neither `Send` nor `Sync`, and MPI is initialised at the
 //! *funneled* threading level: every MPI call of a search is made by the thread that
@@ -9,12 +12,13 @@
 //! distributed search on any other thread.
 //!
 //! A panicking rank must not leave the others waiting in a collective or in
-//! `MPI_Finalize` (rsmpi issue 197): the hook installed by [`Cluster::init`] prints the
-//! panic as usual and then calls `MPI_Abort`, which makes `mpirun` end every rank.
+//! `MPI_Finalize` (rsmpi issue 197): the hook installed by [`Cluster::init`] reports the
+//! panic as the hook before it did (std's prints it) and then calls `MPI_Abort`, which
+//! makes `mpirun` end every rank (Open MPI names the rank that aborted).
 //!
 //! # Examples
 //! ```no_run
-//! use parmcts::cluster::Cluster;
+//! use parmcts::search::distributed::Cluster;
 //! use parmcts::{ConnectFour, Game, Mode, Search, SearchConfig};
 //!
 //! let cluster = Cluster::init().unwrap();
@@ -28,14 +32,13 @@ use std::fmt;
 use std::io::{self, Read};
 use std::time::Duration;
 
+use mpi::collective::SystemOperation;
 use mpi::environment::{Threading, Universe};
 use mpi::request::{Request, Scope};
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::{Communicator, CommunicatorCollectives, Root};
 
-use crate::games::{Game, Move};
-use crate::players::{Agent, PlayerError};
-use crate::SearchResult;
+use super::error::ClusterError;
 
 /// The exit status `MPI_Abort` gives the job when a rank panics.
 pub const PANIC_EXIT: i32 = 101;
@@ -51,45 +54,6 @@ impl fmt::Debug for Cluster {
         f.debug_struct("Cluster").field("rank", &self.rank()).field("size", &self.size()).finish()
     }
 }
-
-/// Why MPI could not be initialised.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ClusterError {
-    /// MPI was initialised before (once per process).
-    AlreadyInitialised,
-    /// The MPI library offers less than the funneled threading level (the level it
-    /// offers).
-    Threading(String),
-    /// A distributed search was asked for while MPI is not running
-    /// ([`Cluster::init`] was not called, or MPI is finalised).
-    NotRunning,
-    /// A distributed search was asked for on a thread that did not initialise MPI.
-    NotMainThread,
-    /// The ranks were given different positions to search together (a match whose
-    /// other player is not deterministic, or different arguments per rank).
-    DifferentPositions,
-}
-
-impl fmt::Display for ClusterError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ClusterError::AlreadyInitialised => write!(f, "MPI is already initialised in this process"),
-            ClusterError::Threading(level) => {
-                write!(f, "the MPI library offers the {level} threading level; a distributed search needs funneled")
-            }
-            ClusterError::NotRunning => {
-                write!(f, "MPI is not running (the program must call parmcts::cluster::Cluster::init first)")
-            }
-            ClusterError::NotMainThread => write!(f, "MPI calls must stay on the thread that initialised MPI"),
-            ClusterError::DifferentPositions => {
-                write!(f, "the ranks are searching different positions (every rank must be given the same search)")
-            }
-        }
-    }
-}
-
-impl std::error::Error for ClusterError {}
 
 impl Cluster {
     /// Initialises MPI at the funneled threading level (only this thread makes MPI calls)
@@ -166,15 +130,14 @@ pub(crate) fn check() -> Result<(), ClusterError> {
     Ok(())
 }
 
-/// Prints a panic as before, then aborts the whole MPI job, so the other ranks do not
-/// wait for this one forever.
+/// Reports a panic as before (the previous hook), then aborts the whole MPI job, so the
+/// other ranks do not wait for this one forever.
 fn install_abort_hook() {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         previous(info);
         if running() {
             let world = SimpleCommunicator::world();
-            eprintln!("error: rank {} panicked: aborting the MPI job", world.rank());
             // Called from whichever thread panicked: under the funneled level only the
             // main thread should call MPI, but MPI_Abort is the last call this process
             // makes, and Open MPI honours it from any thread.
@@ -182,6 +145,9 @@ fn install_abort_hook() {
         }
     }));
 }
+
+/// How long the calling thread sleeps between two polls of a collective in flight.
+pub(crate) const POLL: Duration = Duration::from_micros(100);
 
 /// Waits for `request`, sleeping `pause` between polls: a blocking wait would spin on a
 /// core that the workers (or other ranks) need.
@@ -243,79 +209,30 @@ impl<R: Read> Read for Relay<R> {
     }
 }
 
-/// A player played on rank 0 alone, its moves broadcast to the other ranks: the other
-/// side of a match against a distributed player (which every rank plays in lockstep).
-/// So that player may have a time budget (each rank searching it on its own would
-/// choose different moves) and searches on one core, rank 0's, while the other ranks
-/// wait (sleeping between polls). Its errors reach the other ranks as
-/// [`PlayerError::OnRankZero`], the match's flow the same on every rank; rank 0 reports
-/// the error itself.
-pub struct RankZeroAgent<G> {
-    inner: Box<dyn Agent<G>>,
-    root: bool,
-}
-
-impl<G> fmt::Debug for RankZeroAgent<G> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("RankZeroAgent").field("root", &self.root).finish_non_exhaustive()
+/// Checks, with every rank (a collective call), that all search the position hashed
+/// `hash`: ranks that play a match in lockstep diverge if a player is not deterministic,
+/// and then every rank gets this error, rather than mismatched shares.
+pub(crate) fn agree(hash: u64) -> Result<(), ClusterError> {
+    let world = SimpleCommunicator::world();
+    let mine = [hash, !hash];
+    let mut max = [0u64; 2];
+    mpi::request::scope(|scope| {
+        poll(world.immediate_all_reduce_into(scope, &mine[..], &mut max[..], SystemOperation::max()), POLL);
+    });
+    if max == mine {
+        Ok(())
+    } else {
+        Err(ClusterError::DifferentPositions)
     }
 }
 
-impl<G: Game> RankZeroAgent<G> {
-    /// Plays `inner` on rank 0 for every rank.
-    pub fn new(inner: Box<dyn Agent<G>>) -> RankZeroAgent<G> {
-        RankZeroAgent { inner, root: rank() == 0 }
-    }
-}
-
-/// How rank 0 tells the others what its player did: a move in the low 16 bits, or one
-/// of these above them.
-const RESIGNED: u64 = 1 << 32;
-const FORFEITED: u64 = 2 << 32;
-const FAILED: u64 = 3 << 32;
-
-impl<G: Game> Agent<G> for RankZeroAgent<G> {
-    fn choose(&mut self, game: &G) -> Result<Move, PlayerError> {
-        let mut word = [0u64];
-        let mut mine = None;
-        if self.root {
-            let chosen = self.inner.choose(game);
-            word[0] = match &chosen {
-                Ok(mv) => u64::from(mv.0),
-                Err(PlayerError::Resigned) => RESIGNED,
-                Err(e) if e.forfeits() => FORFEITED,
-                Err(_) => FAILED,
-            };
-            mine = Some(chosen);
-        }
-        // The other ranks wait here for the whole of rank 0's search: sleep, do not spin
-        // (their cores are the other player's, on a shared machine).
-        let world = SimpleCommunicator::world();
-        let pause = Duration::from_micros(200);
-        mpi::request::scope(|scope| {
-            poll(world.process_at_rank(0).immediate_broadcast_into(scope, &mut word[..]), pause)
-        });
-        if let Some(chosen) = mine {
-            return chosen;
-        }
-        match word[0] {
-            RESIGNED => Err(PlayerError::Resigned),
-            FORFEITED => Err(PlayerError::OnRankZero { forfeit: true }),
-            FAILED => Err(PlayerError::OnRankZero { forfeit: false }),
-            mv => Ok(Move(mv as u16)),
-        }
-    }
-
-    fn last_search(&self) -> Option<&SearchResult> {
-        self.inner.last_search().filter(|_| self.root)
-    }
-
-    fn observe(&mut self, before: &G, mv: Move) -> Result<(), PlayerError> {
-        // Only rank 0's player moves; an external engine on the others never starts.
-        if self.root {
-            self.inner.observe(before, mv)
-        } else {
-            Ok(())
-        }
-    }
+/// Rank 0's `word`, on every rank (a collective call: every rank calls it, in the same
+/// order; the others' `word` is not read). The ranks wait for rank 0 sleeping `pause`
+/// between polls, not spinning: their cores may be another player's, on a shared
+/// machine.
+pub(crate) fn broadcast_from_rank_zero(word: u64, pause: Duration) -> u64 {
+    let world = SimpleCommunicator::world();
+    let mut words = [word];
+    mpi::request::scope(|scope| poll(world.process_at_rank(0).immediate_broadcast_into(scope, &mut words[..]), pause));
+    words[0]
 }
