@@ -29,7 +29,7 @@ pub enum Mode {
     /// Distributed over MPI (`mpirun -np N`, the `mpi` feature): one process (rank) per
     /// machine, each running the tree-parallel search with `threads` workers, while its
     /// calling thread shares the shallow statistics that changed with the other ranks
-    /// every `dist-period` ms (MoGo's cluster mode; `src/search/distributed/`). Without the
+    /// every `dist-period` ms (MoGo's cluster mode; `src/search/drivers/distributed/`). Without the
     /// feature a configuration with this mode is refused ([`ConfigError::DistUnavailable`]).
     Dist,
     /// The default: the sequential search at one thread; with more, the parallel mode

@@ -9,9 +9,13 @@
 //! import of the file that declares `Mode`, not of the parent that re-exports it. A file
 //! may use the modules that contain it: a folder's `mod.rs` and its files are one room.
 
+mod reader;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
+
+use reader::{defines, drop_test_items, expand_use, paths_in, strip};
 
 /// The layers, lowest first: a module may import from its own layer and those below.
 /// The crate root (`lib.rs`) re-exports from all of them; the binary (`src/bin/`) is the
@@ -72,285 +76,6 @@ fn module_of(src: &Path, file: &Path) -> Vec<String> {
         parts.push(stem.to_string());
     }
     parts
-}
-
-/// Blanks comments, string and char literals (keeping newlines, so lines still count).
-fn strip(text: &str) -> String {
-    let b = text.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    let blank = |c: u8| if c == b'\n' { b'\n' } else { b' ' };
-    while i < b.len() {
-        if b[i..].starts_with(b"//") {
-            while i < b.len() && b[i] != b'\n' {
-                out.push(b' ');
-                i += 1;
-            }
-        } else if b[i..].starts_with(b"/*") {
-            let mut depth = 0;
-            while i < b.len() {
-                if b[i..].starts_with(b"/*") {
-                    depth += 1;
-                    out.extend_from_slice(b"  ");
-                    i += 2;
-                } else if b[i..].starts_with(b"*/") {
-                    depth -= 1;
-                    out.extend_from_slice(b"  ");
-                    i += 2;
-                    if depth == 0 {
-                        break;
-                    }
-                } else {
-                    out.push(blank(b[i]));
-                    i += 1;
-                }
-            }
-        } else if b[i] == b'"' || (b[i] == b'r' && (b.get(i + 1) == Some(&b'"') || b.get(i + 1) == Some(&b'#'))) {
-            // Raw strings: r"..." and r#"..."#; plain strings with escapes.
-            if b[i] == b'r' && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_')) {
-                let mut j = i + 1;
-                let mut hashes = 0;
-                while b.get(j) == Some(&b'#') {
-                    hashes += 1;
-                    j += 1;
-                }
-                if b.get(j) == Some(&b'"') {
-                    let mut close = vec![b'"'];
-                    close.extend(std::iter::repeat_n(b'#', hashes));
-                    let end = b[j + 1..].windows(close.len()).position(|w| w == close.as_slice()).unwrap() + j + 1;
-                    for &c in &b[i..end + close.len()] {
-                        out.push(blank(c));
-                    }
-                    i = end + close.len();
-                    continue;
-                }
-                out.push(b[i]);
-                i += 1;
-                continue;
-            } else if b[i] == b'r' {
-                out.push(b[i]);
-                i += 1;
-                continue;
-            }
-            out.push(b' ');
-            i += 1;
-            while i < b.len() && b[i] != b'"' {
-                let n = if b[i] == b'\\' { 2 } else { 1 };
-                for k in 0..n {
-                    if let Some(&c) = b.get(i + k) {
-                        out.push(blank(c));
-                    }
-                }
-                i += n;
-            }
-            out.push(b' ');
-            i += 1;
-        } else if b[i] == b'\'' {
-            // A char literal ('x', '\n', '\u{..}'), or a lifetime (left as it is).
-            let end = if b.get(i + 1) == Some(&b'\\') {
-                b[i + 2..].iter().position(|&c| c == b'\'').map(|p| p + i + 2)
-            } else if b.get(i + 2) == Some(&b'\'') {
-                Some(i + 2)
-            } else {
-                // A multi-byte char: the closing quote within four bytes.
-                (i + 2..(i + 6).min(b.len())).find(|&j| b[j] == b'\'' && b[i + 1] >= 0x80)
-            };
-            match end {
-                Some(end) => {
-                    out.extend(std::iter::repeat_n(b' ', end + 1 - i));
-                    i = end + 1;
-                }
-                None => {
-                    out.push(b[i]);
-                    i += 1;
-                }
-            }
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-/// The byte just past the item that starts at or after `from` (a `;` at depth 0, or the
-/// brace block that closes it).
-fn item_end(code: &[u8], from: usize) -> usize {
-    let mut depth = 0i32;
-    let mut i = from;
-    while i < code.len() {
-        match code[i] {
-            b'{' => depth += 1,
-            b'}' => {
-                depth -= 1;
-                if depth == 0 {
-                    return i + 1;
-                }
-            }
-            b';' if depth == 0 => return i + 1,
-            _ => {}
-        }
-        i += 1;
-    }
-    code.len()
-}
-
-/// Blanks every item under a `#[cfg(...)]` that names `test` (not `not(test)`), and
-/// returns the names of the test-only module files it declares (`mod loom_tests;`).
-fn drop_test_items(code: &str) -> (String, Vec<String>) {
-    let mut b = code.as_bytes().to_vec();
-    let mut test_mods = Vec::new();
-    let mut at = 0;
-    while let Some(pos) = code[at..].find("#[cfg(").map(|p| p + at) {
-        let close = code[pos..].find(")]").map(|p| p + pos + 2).unwrap();
-        let cond = &code[pos..close];
-        at = close;
-        let names_test = cond.split(|c: char| !c.is_alphanumeric() && c != '_').any(|w| w == "test");
-        if !names_test || cond.contains("not(test") {
-            continue;
-        }
-        let end = item_end(&b, close);
-        let item = code[close..end].trim();
-        if let Some(rest) = item.strip_prefix("mod ").or_else(|| item.strip_prefix("pub mod ")) {
-            if rest.ends_with(';') {
-                test_mods.push(rest.trim_end_matches(';').trim().to_string());
-            }
-        }
-        for c in &mut b[pos..end] {
-            if *c != b'\n' {
-                *c = b' ';
-            }
-        }
-    }
-    (String::from_utf8(b).unwrap(), test_mods)
-}
-
-fn is_ident(c: char) -> bool {
-    c.is_alphanumeric() || c == '_'
-}
-
-/// Expands a use tree (`a::{b, c::{d, e}}`) into its paths.
-fn expand_use(tree: &str) -> Vec<Vec<String>> {
-    let tree: String = tree.chars().filter(|c| !c.is_whitespace()).collect();
-    let mut out = Vec::new();
-    expand_into(&tree, &mut Vec::new(), &mut out);
-    out
-}
-
-fn expand_into(tree: &str, prefix: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
-    if let Some(open) = tree.find('{') {
-        let head = &tree[..open];
-        let inner = &tree[open + 1..tree.len() - 1];
-        let mut p = prefix.clone();
-        p.extend(head.split("::").filter(|s| !s.is_empty()).map(str::to_string));
-        let mut depth = 0;
-        let mut start = 0;
-        for (i, c) in inner.char_indices() {
-            match c {
-                '{' => depth += 1,
-                '}' => depth -= 1,
-                ',' if depth == 0 => {
-                    expand_into(&inner[start..i], &mut p.clone(), out);
-                    start = i + 1;
-                }
-                _ => {}
-            }
-        }
-        if start < inner.len() {
-            expand_into(&inner[start..], &mut p, out);
-        }
-    } else if !tree.is_empty() {
-        let mut p = prefix.clone();
-        p.extend(tree.split("::").filter(|s| !s.is_empty()).map(str::to_string));
-        out.push(p);
-    }
-}
-
-/// A path found in a file: its segments as written and the line it starts on.
-struct Found {
-    segments: Vec<String>,
-    line: usize,
-    /// The name it brings into scope, for a `use` (its last segment or its `as` name).
-    binds: Option<String>,
-    /// Whether it is a `pub use` (or `pub(crate) use`): a re-export.
-    reexport: bool,
-}
-
-fn line_of(code: &str, pos: usize) -> usize {
-    code[..pos].bytes().filter(|&c| c == b'\n').count() + 1
-}
-
-/// Every `use` path and every `crate::`/`super::`/`self::` path in `code`, plus paths
-/// starting with a name in `children` (the file's child modules).
-fn paths_in(code: &str, children: &BTreeSet<String>) -> Vec<Found> {
-    let mut found = Vec::new();
-    let bytes = code.as_bytes();
-    let mut in_use = vec![false; bytes.len()];
-    // `use` declarations, whole.
-    let mut at = 0;
-    while let Some(pos) = code[at..].find("use ").map(|p| p + at) {
-        at = pos + 4;
-        if pos > 0 && is_ident(bytes[pos - 1] as char) {
-            continue;
-        }
-        let end = code[pos..].find(';').map(|p| p + pos).unwrap();
-        let tree = &code[pos + 4..end];
-        if tree.contains('(') || tree.contains('=') {
-            continue;
-        }
-        for c in &mut in_use[pos..end] {
-            *c = true;
-        }
-        let line = line_of(code, pos);
-        let before = code[..pos].trim_end();
-        let reexport = before.ends_with("pub")
-            || (before.ends_with(')') && before.rfind("pub(").is_some_and(|p| !before[p..].contains('\n')));
-        // `as` renames: `a::b as c` binds c.
-        for segments in expand_use(&tree.replace(" as ", "@")) {
-            let mut segments = segments;
-            let last = segments.pop().unwrap();
-            let (name, binds) = match last.split_once('@') {
-                Some((name, alias)) => (name.to_string(), alias.to_string()),
-                None => (last.clone(), last.clone()),
-            };
-            segments.push(name);
-            found.push(Found { segments, line, binds: Some(binds), reexport });
-        }
-        at = end;
-    }
-    // Paths in code.
-    let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i] as char;
-        if is_ident(c) && (i == 0 || !(is_ident(bytes[i - 1] as char) || bytes[i - 1] == b':')) && !in_use[i] {
-            let mut j = i;
-            let mut segments = Vec::new();
-            loop {
-                let s = j;
-                while j < bytes.len() && is_ident(bytes[j] as char) {
-                    j += 1;
-                }
-                segments.push(code[s..j].to_string());
-                if code[j..].starts_with("::") && bytes.get(j + 2).is_some_and(|&c| is_ident(c as char)) {
-                    j += 2;
-                } else {
-                    break;
-                }
-            }
-            let first = segments[0].as_str();
-            let visibility = code[..i].trim_end().ends_with("(in");
-            if segments.len() > 1
-                && !visibility
-                && (matches!(first, "crate" | "super" | "self") || children.contains(first))
-            {
-                found.push(Found { segments, line: line_of(code, i), binds: None, reexport: false });
-            }
-            i = j.max(i + 1);
-        } else {
-            i += 1;
-        }
-    }
-    found
 }
 
 struct Crate {
@@ -469,12 +194,6 @@ impl Crate {
         let path = &self.files[module].path;
         format!("src/{}", path.strip_prefix(&self.src).unwrap().display())
     }
-}
-
-fn defines(code: &str, name: &str) -> bool {
-    const KINDS: &[&str] = &["fn", "struct", "enum", "trait", "type", "const", "static", "union", "mod"];
-    let words: Vec<&str> = code.split(|c: char| !is_ident(c) && c != '!').filter(|w| !w.is_empty()).collect();
-    words.windows(2).any(|w| (KINDS.contains(&w[0]) || w[0] == "macro_rules!") && w[1] == name)
 }
 
 fn layer_of(top: &str) -> Option<usize> {
@@ -607,4 +326,42 @@ fn the_reader_resolves_paths_through_re_exports() {
     // `crate::Search` is re-exported by lib.rs from search, which declares it.
     assert_eq!(krate.defining(&[], "Search", 0), ["search"]);
     assert!(!krate.edges().is_empty());
+}
+
+#[test]
+fn the_module_map_names_every_file() {
+    // docs/ARCHITECTURE.md's module map: every file under src/ by its path, or by its
+    // name in the row whose first cell is its folder.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = fs::read_to_string(root.join("docs/ARCHITECTURE.md")).unwrap();
+    let start = doc.find("## Module map").expect("a module map in docs/ARCHITECTURE.md");
+    let map = &doc[start..doc[start + 2..].find("\n## ").map_or(doc.len(), |e| e + start + 2)];
+    let rows: Vec<(&str, &str)> =
+        map.lines().filter_map(|line| line.strip_prefix("| `")).filter_map(|line| line.split_once("` |")).collect();
+    let mut files = Vec::new();
+    rust_files_with_bin(&root.join("src"), &mut files);
+    let mut missing = Vec::new();
+    for file in files {
+        let path = file.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
+        let (folder, name) = path.rsplit_once('/').unwrap();
+        let named = rows.iter().any(|(first, rest)| {
+            *first == path || (*first == format!("{folder}/") && rest.contains(&format!("`{name}`")))
+        });
+        if !named {
+            missing.push(path);
+        }
+    }
+    assert!(missing.is_empty(), "files missing from docs/ARCHITECTURE.md's module map:\n{}", missing.join("\n"));
+}
+
+/// Every `.rs` file under `dir`, the binary's included.
+fn rust_files_with_bin(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files_with_bin(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
 }
