@@ -55,7 +55,7 @@ use crate::solver::solved_to_play;
 use crate::tree::invariants::{self, Expectations, InvariantViolation};
 use crate::tree::{Arena, ExclusiveTree, Expansion, NodeId, Proof, SharedTree, TreeOps};
 use crate::weights::{MoveWeights, WeightsError};
-use drivers::{with_driver, Driver, Job};
+use drivers::{with_driver, Driver, Job, Summed};
 use iteration::{expand, Worker};
 use params::IterationParams;
 use stop::Stopper;
@@ -211,24 +211,7 @@ impl Search {
         }
         let gammas = resolve_gammas::<G>(&self.config, &mut self.shipped)?;
         let network = resolve_network::<G>(&self.config.eval)?;
-        let needs_evaluator =
-            |setting| SearchError::Evaluation(EvaluationError::NoEvaluator { setting, game: G::NAME });
-        if self.config.eval_priors && network.is_none() {
-            return Err(needs_evaluator("eval-priors=on"));
-        }
-        if self.config.implicit.is_some_and(|alpha| alpha > 0.0) && network.is_none() {
-            return Err(needs_evaluator("implicit"));
-        }
-        let root_moves = root.legal_moves().as_ref().len() as u64;
-        let needed = 1 + root_moves;
-        let nodes = self.arenas[0].capacity() as u64;
-        if needed > nodes {
-            return Err(ConfigError::ArenaTooSmall { nodes, needed }.into());
-        }
-        if self.config.mode == Mode::Dist {
-            distributed::check().map_err(SearchError::Cluster)?;
-            distributed::agree(root.hash()).map_err(SearchError::Cluster)?;
-        }
+        let root_moves = check_root(&self.config, self.arenas[0].capacity() as u64, root, network.is_some())?;
         let cfg = &self.config;
         let mut params = IterationParams::resolve::<G>(cfg, drivers::walk_shape(cfg), gammas, network.as_deref());
         self.last_leaves = params.leaves;
@@ -272,22 +255,26 @@ impl Search {
         self.distributed = job.distributed;
         let mut result = self.summarise(&workers, elapsed);
         if let Some(summed) = summed {
-            // A distributed search: every process reports the totals of all of them.
-            let (best_move, children) = result::summarise_children(&summed.children, self.last_final_move);
-            // The PV continues in this process's tree (one tree per process).
-            result.pv = match best_move {
-                Some(best) => result::principal_variation(&mut SharedTree(&self.arenas[0]), best, 256),
-                None => Vec::new(),
-            };
-            result.best_move = best_move;
-            result.children = children;
-            result.playouts = summed.playouts;
-            result.root_visits = summed.root_visits;
-            result.nodes = summed.nodes;
-            result.distributed = summed.stats;
+            self.report_summed(&mut result, summed);
         }
         result.reused_nodes = reused_nodes;
         Ok(result)
+    }
+
+    /// A distributed search's result: every process reports the totals of all of them.
+    fn report_summed(&self, result: &mut SearchResult, summed: Summed) {
+        let (best_move, children) = result::summarise_children(&summed.children, self.last_final_move);
+        // The PV continues in this process's tree (one tree per process).
+        result.pv = match best_move {
+            Some(best) => result::principal_variation(&mut SharedTree(&self.arenas[0]), best, 256),
+            None => Vec::new(),
+        };
+        result.best_move = best_move;
+        result.children = children;
+        result.playouts = summed.playouts;
+        result.root_visits = summed.root_visits;
+        result.nodes = summed.nodes;
+        result.distributed = summed.stats;
     }
 
     /// Keeps, for the next [`Search::run`] on `new_root`, the part of the last search's
@@ -553,4 +540,32 @@ fn prepare_arenas<G: SearchGame>(
         *prior = root_visits_and_leaf(&mut tree);
     }
     reused_nodes
+}
+
+/// Whether `root` can be searched with this configuration (an evaluator present
+/// where a setting needs one, its children fitting an arena of `nodes`, the ranks agreeing on
+/// it); its number of legal moves.
+fn check_root<G: SearchGame>(
+    config: &SearchConfig,
+    nodes: u64,
+    root: &G,
+    has_network: bool,
+) -> Result<u64, SearchError> {
+    let needs_evaluator = |setting| SearchError::Evaluation(EvaluationError::NoEvaluator { setting, game: G::NAME });
+    if config.eval_priors && !has_network {
+        return Err(needs_evaluator("eval-priors=on"));
+    }
+    if config.implicit.is_some_and(|alpha| alpha > 0.0) && !has_network {
+        return Err(needs_evaluator("implicit"));
+    }
+    let root_moves = root.legal_moves().as_ref().len() as u64;
+    let needed = 1 + root_moves;
+    if needed > nodes {
+        return Err(ConfigError::ArenaTooSmall { nodes, needed }.into());
+    }
+    if config.mode == Mode::Dist {
+        distributed::check().map_err(SearchError::Cluster)?;
+        distributed::agree(root.hash()).map_err(SearchError::Cluster)?;
+    }
+    Ok(root_moves)
 }
