@@ -210,47 +210,58 @@ fn circles<T: Ord + Clone>(edges: &BTreeMap<T, BTreeSet<T>>) -> Vec<Vec<T>> {
         .map(|n| edges.get(n).map(|s| s.iter().map(|t| index_of[t]).collect()).unwrap_or_default())
         .collect();
     let n = nodes.len();
-    let (mut index, mut low, mut on) = (vec![usize::MAX; n], vec![0; n], vec![false; n]);
-    let (mut stack, mut next, mut out) = (Vec::new(), 0, Vec::new());
-    fn visit(
-        v: usize,
-        succ: &[Vec<usize>],
-        st: (&mut [usize], &mut [usize], &mut [bool], &mut Vec<usize>, &mut usize, &mut Vec<Vec<usize>>),
-    ) {
-        let (index, low, on, stack, next, out) = st;
-        index[v] = *next;
-        low[v] = *next;
-        *next += 1;
-        stack.push(v);
-        on[v] = true;
-        for &w in &succ[v] {
-            if index[w] == usize::MAX {
-                visit(w, succ, (&mut *index, &mut *low, &mut *on, &mut *stack, &mut *next, &mut *out));
-                low[v] = low[v].min(low[w]);
-            } else if on[w] {
-                low[v] = low[v].min(index[w]);
+    let mut tarjan =
+        Tarjan { succ, index: vec![usize::MAX; n], low: vec![0; n], on: vec![false; n], ..Tarjan::default() };
+    for v in 0..n {
+        if tarjan.index[v] == usize::MAX {
+            tarjan.visit(v);
+        }
+    }
+    tarjan.out.into_iter().map(|scc| scc.into_iter().map(|i| nodes[i].clone()).collect()).collect()
+}
+
+/// Tarjan's search state over a graph of `succ`.
+#[derive(Default)]
+struct Tarjan {
+    succ: Vec<Vec<usize>>,
+    index: Vec<usize>,
+    low: Vec<usize>,
+    on: Vec<bool>,
+    stack: Vec<usize>,
+    next: usize,
+    out: Vec<Vec<usize>>,
+}
+
+impl Tarjan {
+    fn visit(&mut self, v: usize) {
+        self.index[v] = self.next;
+        self.low[v] = self.next;
+        self.next += 1;
+        self.stack.push(v);
+        self.on[v] = true;
+        for k in 0..self.succ[v].len() {
+            let w = self.succ[v][k];
+            if self.index[w] == usize::MAX {
+                self.visit(w);
+                self.low[v] = self.low[v].min(self.low[w]);
+            } else if self.on[w] {
+                self.low[v] = self.low[v].min(self.index[w]);
             }
         }
-        if low[v] == index[v] {
+        if self.low[v] == self.index[v] {
             let mut scc = Vec::new();
-            while let Some(w) = stack.pop() {
-                on[w] = false;
+            while let Some(w) = self.stack.pop() {
+                self.on[w] = false;
                 scc.push(w);
                 if w == v {
                     break;
                 }
             }
             if scc.len() > 1 {
-                out.push(scc);
+                self.out.push(scc);
             }
         }
     }
-    for v in 0..n {
-        if index[v] == usize::MAX {
-            visit(v, &succ, (&mut index, &mut low, &mut on, &mut stack, &mut next, &mut out));
-        }
-    }
-    out.into_iter().map(|scc| scc.into_iter().map(|i| nodes[i].clone()).collect()).collect()
 }
 
 #[test]

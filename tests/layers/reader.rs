@@ -153,15 +153,15 @@ pub fn is_ident(c: char) -> bool {
 pub fn expand_use(tree: &str) -> Vec<Vec<String>> {
     let tree: String = tree.chars().filter(|c| !c.is_whitespace()).collect();
     let mut out = Vec::new();
-    expand_into(&tree, &mut Vec::new(), &mut out);
+    expand_into(&tree, &[], &mut out);
     out
 }
 
-pub fn expand_into(tree: &str, prefix: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+pub fn expand_into(tree: &str, prefix: &[String], out: &mut Vec<Vec<String>>) {
     if let Some(open) = tree.find('{') {
         let head = &tree[..open];
         let inner = &tree[open + 1..tree.len() - 1];
-        let mut p = prefix.clone();
+        let mut p = prefix.to_vec();
         p.extend(head.split("::").filter(|s| !s.is_empty()).map(str::to_string));
         let mut depth = 0;
         let mut start = 0;
@@ -170,17 +170,17 @@ pub fn expand_into(tree: &str, prefix: &mut Vec<String>, out: &mut Vec<Vec<Strin
                 '{' => depth += 1,
                 '}' => depth -= 1,
                 ',' if depth == 0 => {
-                    expand_into(&inner[start..i], &mut p.clone(), out);
+                    expand_into(&inner[start..i], &p, out);
                     start = i + 1;
                 }
                 _ => {}
             }
         }
         if start < inner.len() {
-            expand_into(&inner[start..], &mut p, out);
+            expand_into(&inner[start..], &p, out);
         }
     } else if !tree.is_empty() {
-        let mut p = prefix.clone();
+        let mut p = prefix.to_vec();
         p.extend(tree.split("::").filter(|s| !s.is_empty()).map(str::to_string));
         out.push(p);
     }
