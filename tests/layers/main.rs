@@ -1,6 +1,6 @@
 //! The layers of the crate, enforced: every module under `src/` may import only from its
-//! own layer or the layers below it, and no files and no top-level modules import each
-//! other in a circle (docs/ARCHITECTURE.md, "Layers").
+//! own layer or the layers below it, and no files and no rooms (the modules named in
+//! [`LAYERS`]) import each other in a circle (docs/ARCHITECTURE.md, "Layers").
 //!
 //! The check reads the source as text: the `use` declarations and every `crate::`,
 //! `super::` and child-module path in code (comments, strings and `#[cfg(test)]` items
@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use reader::{defines, drop_test_items, expand_use, paths_in, strip};
 
 /// The layers, lowest first: a module may import from its own layer and those below.
+/// Each entry is a room: a top-level module, or a path below one (`*` any one name).
 /// The crate root (`lib.rs`) re-exports from all of them; the binary (`src/bin/`) is the
 /// front end above them all and imports through the library's public paths.
 const LAYERS: &[(&str, &[&str])] = &[
@@ -196,8 +197,21 @@ impl Crate {
     }
 }
 
-fn layer_of(top: &str) -> Option<usize> {
-    LAYERS.iter().position(|(_, modules)| modules.contains(&top))
+/// The layer of `module` and its room (the module path its entry in [`LAYERS`] matched):
+/// the most specific entry wins, `*` matching any one name (`games/*/solver` puts every
+/// game's solver in the layer above the games).
+fn layer_of(module: &[String]) -> Option<(usize, Vec<String>)> {
+    let mut best: Option<(usize, Vec<String>)> = None;
+    for (layer, (_, entries)) in LAYERS.iter().enumerate() {
+        for entry in *entries {
+            let pattern: Vec<&str> = entry.split('/').collect();
+            let matches = pattern.len() <= module.len() && pattern.iter().zip(module).all(|(p, m)| *p == "*" || p == m);
+            if matches && best.as_ref().is_none_or(|(_, room)| room.len() < pattern.len()) {
+                best = Some((layer, module[..pattern.len()].to_vec()));
+            }
+        }
+    }
+    best
 }
 
 /// Strongly connected components with more than one member (Tarjan).
@@ -269,14 +283,10 @@ fn every_import_runs_down_the_layers() {
     let krate = Crate::load();
     let mut wrong = Vec::new();
     for (from, line, to) in krate.edges() {
-        let (Some(a), Some(b)) = (from.first(), to.first()) else { continue };
-        if a == b {
-            continue;
-        }
-        let (Some(la), Some(lb)) = (layer_of(a), layer_of(b)) else {
-            let unknown = if layer_of(a).is_none() { a } else { b };
-            wrong
-                .push(format!("{}:{line}: module `{unknown}` is in no layer of tests/layers.rs", krate.display(&from)));
+        let (Some((la, _)), Some((lb, room))) = (layer_of(&from), layer_of(&to)) else {
+            let unknown = if layer_of(&from).is_none() { &from } else { &to };
+            let name = unknown.join("::");
+            wrong.push(format!("{}:{line}: module `{name}` is in no layer of tests/layers", krate.display(&from)));
             continue;
         };
         if lb > la {
@@ -284,7 +294,7 @@ fn every_import_runs_down_the_layers() {
                 "{}:{line}: imports {} ({}) from the {} layer, above its own ({})",
                 krate.display(&from),
                 krate.display(&to),
-                b,
+                room.join("/"),
                 LAYERS[lb].0,
                 LAYERS[la].0
             ));
@@ -298,12 +308,12 @@ fn no_files_and_no_modules_import_each_other_in_a_circle() {
     let krate = Crate::load();
     let edges = krate.edges();
     let mut files: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
-    let mut tops: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut rooms: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for (from, _, to) in &edges {
         files.entry(from.clone()).or_default().insert(to.clone());
-        if let (Some(a), Some(b)) = (from.first(), to.first()) {
+        if let (Some((_, a)), Some((_, b))) = (layer_of(from), layer_of(to)) {
             if a != b {
-                tops.entry(a.clone()).or_default().insert(b.clone());
+                rooms.entry(a.join("/")).or_default().insert(b.join("/"));
             }
         }
     }
@@ -317,7 +327,7 @@ fn no_files_and_no_modules_import_each_other_in_a_circle() {
             .collect();
         report.push(format!("files {}:\n{}", names.join(", "), ties.join("\n")));
     }
-    for scc in circles(&tops) {
+    for scc in circles(&rooms) {
         report.push(format!("modules {}", scc.join(", ")));
     }
     assert!(report.is_empty(), "import circles:\n{}", report.join("\n"));
