@@ -247,7 +247,7 @@ impl Search {
         // tree; a worker on a tree of its own reads its own: `run_worker_with`).
         params.uct.halving_start = self.arenas[0].node(NodeId::ROOT).stats_relaxed().visits;
         let distributed = std::mem::take(&mut self.distributed);
-        let job = Job { root, params, stopper, summed: std::sync::OnceLock::new(), distributed };
+        let job = Job { root, config: cfg, params, stopper, summed: std::sync::OnceLock::new(), distributed };
         let arenas = &mut self.arenas;
         self.last_playouts = with_driver!(cfg.mode, |driver| driver.run(&job, arenas, &mut workers));
         let elapsed = start.elapsed();

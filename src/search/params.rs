@@ -7,7 +7,7 @@ use crate::games::{PlayoutPolicy, SearchGame};
 use crate::policy::UctParams;
 use crate::weights::MoveWeights;
 
-use super::config::{ChanceSelection, DistScheme, InFlight, Playout, SearchConfig, Weights};
+use super::config::{ChanceSelection, InFlight, Playout, SearchConfig, Weights};
 use super::limits::MAX_LEAVES;
 use super::SearchError;
 
@@ -57,64 +57,9 @@ pub(crate) struct IterationParams<'a> {
     /// With the solver: the node budget of the game's exact solver at each expansion
     /// ([`crate::games::Endgame`]; 0: never called).
     pub endgame_leaf_nodes: u64,
-    /// Synced mode: iterations between exchanges, and the depth of the shared nodes.
-    pub sync_every: u32,
-    pub sync_depth: u32,
-    /// Dist mode: milliseconds between shares, the depth of the shared nodes, and the
-    /// share of the root's visits a node below the root's children needs to be shared.
-    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
-    pub dist_period: u32,
-    /// Dist mode: playouts of each rank between shares, instead of the period.
-    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
-    pub dist_every: Option<u32>,
-    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
-    pub dist_depth: u32,
-    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
-    pub dist_share: f32,
-    /// Dist mode: the scheme; the farm's batch of leaves and rank 0's own leaves a round.
-    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
-    pub dist_scheme: DistScheme,
-    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
-    pub dist_batch: u32,
-    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
-    pub dist_local: Option<u32>,
     /// Nodes with at least this many visits get their backups batched per worker and no
     /// virtual loss (`u32::MAX`: never; see `docs/CONCURRENCY.md`, "Batched backups").
     pub batch_min_visits: u32,
-    /// Dist mode, split scheme on several ranks: which rank owns which subtrees. A walk
-    /// reaching a node another rank owns stops there (it is valued on that rank).
-    pub partition: Option<Partition>,
-}
-
-/// A partitioned distributed search's split of the tree (`dist-scheme=split`): every
-/// rank keeps the nodes down to `depth` plies below the root (the shared top), and each
-/// node at `depth` belongs, with its subtree, to one rank, chosen by a hash of the moves
-/// from the root to it. Only its owner grows that subtree.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Partition {
-    /// Plies below the root of the nodes that are owned.
-    pub depth: u32,
-    /// This rank, and the number of ranks.
-    pub rank: u32,
-    pub ranks: u32,
-}
-
-impl Partition {
-    /// The rank that owns the node reached by `moves` from the root (the same on every
-    /// rank: it depends on the moves only).
-    #[inline]
-    pub fn owner(&self, moves: impl Iterator<Item = u16>) -> u32 {
-        // FNV-1a over the moves' two bytes, then the high half of a multiply: the moves of
-        // sibling nodes differ in one byte, and their owners should not be correlated.
-        let mut hash: u64 = 0xCBF2_9CE4_8422_2325;
-        for mv in moves {
-            for byte in mv.to_le_bytes() {
-                hash = (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01B3);
-            }
-        }
-        let mixed = (hash ^ hash >> 31).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
-        ((mixed * u64::from(self.ranks)) >> 32) as u32
-    }
 }
 
 /// What a search's mode decides of its walks, answered by its driver
@@ -131,8 +76,6 @@ pub(crate) struct WalkShape {
     pub one_lane: bool,
     /// Whether workers sharing a tree batch their backups.
     pub batched: bool,
-    /// The ranks' partition of the tree, for the split scheme.
-    pub partition: Option<Partition>,
 }
 
 impl<'a> IterationParams<'a> {
@@ -148,7 +91,7 @@ impl<'a> IterationParams<'a> {
         gammas: Option<&'a [f32]>,
         network: Option<&'a NTupleNetwork>,
     ) -> IterationParams<'a> {
-        let WalkShape { walks_in_flight, one_lane, batched, partition, .. } = shape;
+        let WalkShape { walks_in_flight, one_lane, batched, .. } = shape;
         let playouts = search_playouts::<G>(config, gammas);
         let leaves = if one_lane { 1 } else { config.leaves_for::<G>() };
         debug_assert!((1..=MAX_LEAVES).contains(&leaves));
@@ -194,16 +137,6 @@ impl<'a> IterationParams<'a> {
             solver: config.solver,
             endgame_leaf_nodes: config.endgame_leaf_for::<G>(),
             batch_min_visits,
-            sync_every: config.sync_every,
-            sync_depth: config.sync_depth,
-            dist_period: config.dist_period,
-            dist_every: config.dist_every,
-            dist_depth: config.dist_depth,
-            dist_share: config.dist_share,
-            dist_scheme: config.dist_scheme,
-            dist_batch: config.dist_batch,
-            dist_local: config.dist_local,
-            partition,
         }
     }
 

@@ -33,6 +33,9 @@ use distributed::{DriverState, RankStats};
 pub(crate) struct Job<'a, G> {
     /// The root position (every arena's root node is already expanded from it).
     pub root: &'a G,
+    /// The configuration: a mode's own settings (`sync-*`, `dist-*`) are read by its
+    /// driver from here.
+    pub config: &'a SearchConfig,
     /// The iteration parameters, resolved for the game ([`IterationParams::resolve`]).
     pub params: IterationParams<'a>,
     /// Playout budget, deadline and the solver's proven root, shared by all workers.
@@ -168,13 +171,12 @@ pub(crate) fn trees(config: &SearchConfig) -> usize {
 
 /// What `config`'s mode decides of its walks ([`WalkShape`]).
 pub(crate) fn walk_shape(config: &SearchConfig) -> WalkShape {
-    let (walks_in_flight, partition) = distributed::walks_and_partition(config);
+    let walks_in_flight = distributed::walks_in_flight(config);
     with_driver!(config.mode, |driver| WalkShape {
         root_shares: driver.root_shares(config.threads),
         walks_in_flight,
         one_lane: driver.one_walk_per_worker() || walks_in_flight,
         batched: driver.batches_backups(config.threads),
-        partition,
     })
 }
 

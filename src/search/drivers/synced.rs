@@ -55,7 +55,7 @@ impl Driver for Synced {
         let mailboxes: Vec<CachePadded<Mutex<Vec<Entry>>>> =
             (0..trees).map(|_| CachePadded::new(Mutex::new(Vec::new()))).collect();
         let mailboxes = &mailboxes;
-        let (every, depth) = (job.params.sync_every as u64, job.params.sync_depth);
+        let (every, depth) = (job.config.sync_every as u64, job.config.sync_depth);
         std::thread::scope(|scope| {
             for (i, (worker, arena)) in workers.iter_mut().zip(arenas.iter_mut()).enumerate() {
                 let budget = job.stopper.share(i, trees);

@@ -80,7 +80,7 @@ fn minimax_value(best_child: f32, child_mover: Player, mover: Player) -> f32 {
 /// On a shared tree two backups through a node may race: each stores a maximum over the
 /// children it read, and the later store wins; a value left stale by the race is put
 /// right by the next backup through the node (`docs/CONCURRENCY.md`).
-pub(super) fn back_up_values<T: TreeOps>(tree: &mut T, path: &[Step]) {
+pub(in crate::search) fn back_up_values<T: TreeOps>(tree: &mut T, path: &[Step]) {
     for pair in path.windows(2).rev() {
         let (parent, child) = (pair[0], pair[1]);
         if parent.chance {

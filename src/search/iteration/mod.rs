@@ -5,6 +5,9 @@ mod backup;
 mod chance;
 mod expand;
 mod leaf;
+mod walk;
+
+use std::ops::ControlFlow;
 
 use rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -16,11 +19,13 @@ use crate::tree::{contention, Expansion, NodeId, Proof, TreeOps};
 use super::limits::MAX_LEAVES;
 use super::options::ChanceSelection;
 use super::params::IterationParams;
+pub(in crate::search) use backup::back_up_values;
 pub(crate) use backup::prove_ancestors;
-use backup::{back_up_values, outcome_of, result_value, update_amaf};
+use backup::{outcome_of, result_value, update_amaf};
 use chance::{sample_chance_child, walk_chance_child};
 pub(crate) use expand::{expand, Expanded};
 use leaf::evaluate_leaf;
+pub(crate) use walk::{Descent, Select, Walk};
 
 /// The playout policy of `params`, and whether its playouts go through
 /// [`Playouts::recorded_playout`](crate::games::Playouts::recorded_playout) (RAVE needs the moves; pruning has no faster path).
@@ -54,7 +59,7 @@ pub(crate) struct Worker {
     pub rng: Xoshiro256PlusPlus,
     /// The nodes of each lane's current iteration path (lane 0 only, unless
     /// `leaves > 1`).
-    paths: [Vec<Step>; MAX_LEAVES],
+    pub(in crate::search) paths: [Vec<Step>; MAX_LEAVES],
     /// The generators of the lanes' playouts when `leaves > 1` (with one lane, `rng`
     /// serves the tree and the playout).
     lane_rngs: [Xoshiro256PlusPlus; MAX_LEAVES],
@@ -63,7 +68,7 @@ pub(crate) struct Worker {
     /// threads on Connect Four).
     pending: Box<[Pending]>,
     /// RAVE: the moves each player made from the current level of the path down.
-    played: [MovesPlayed; MAX_LEAVES],
+    pub(in crate::search) played: [MovesPlayed; MAX_LEAVES],
     /// RAVE on a shared tree: AMAF results for the root's children not yet written to
     /// the tree, by child index, while the root's own backups are batched. Every
     /// iteration credits about half the root's children, so writing them at once per
@@ -87,35 +92,6 @@ pub(crate) struct Step {
     pub batched: bool,
     /// Whether the position at the node is a chance turn (never proven by the solver).
     pub chance: bool,
-}
-
-/// A walk in flight: started by [`Worker::start_walk`] (its path, with its virtual loss,
-/// is in the worker's lane 0), its playout and back-up still to come
-/// ([`Worker::finish_walk`]).
-#[derive(Clone, Debug)]
-pub(crate) struct Walk<G> {
-    /// The position the walk reached.
-    state: G,
-    /// Its value when known without a playout (a proven node or, with the solver, a
-    /// finished game).
-    exact: Option<Outcome>,
-    /// The rank that owns the node the walk stopped at, when that is another rank's (a
-    /// partitioned distributed search, [`crate::search::params::Partition`]): the walk is valued there.
-    owner: Option<u32>,
-}
-
-impl<G> Walk<G> {
-    /// Whether the walk's value is known without a playout (it needs no evaluation).
-    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
-    pub(crate) fn is_exact(&self) -> bool {
-        self.exact.is_some()
-    }
-
-    /// The other rank that owns the node the walk stopped at, if it did ([`crate::search::params::Partition`]).
-    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
-    pub(crate) fn owner(&self) -> Option<u32> {
-        self.owner
-    }
 }
 
 /// Seeds worker `index` from `(seed, index)`: distinct, reproducible streams.
@@ -163,7 +139,7 @@ impl Worker {
         let mut states = std::array::from_fn(|_| root.clone());
         let mut exact = [None; N];
         for lane in 0..N {
-            (states[lane], exact[lane], _) = self.descend::<G, T, SOLVER>(tree, root, params, lane, &[]);
+            (states[lane], exact[lane]) = self.descend::<G, T, SOLVER, Select>(tree, root, params, lane, &mut Select);
         }
         let (policy, recorded) = playout_policy(params);
         let rngs: &mut [Xoshiro256PlusPlus] =
@@ -198,175 +174,20 @@ impl Worker {
         }
     }
 
-    /// The first half of a one-lane iteration: selection and expansion from `root` into
-    /// lane 0's path, virtual loss added on the way down where `T` keeps it. The walk is
-    /// then in flight until [`Worker::finish_walk`]; a worker has at most one.
-    ///
-    /// `start_walk` then `finish_walk` is `iterate::<.., 1>` split in two, drawing the
-    /// same numbers in the same order (tested: one virtual thread is the sequential
-    /// search). `iterate` does not call them: written so, the sequential Connect Four
-    /// loop ran 88 more instructions per iteration (0.5 %; cachegrind, 40,000 playouts).
-    #[inline(always)]
-    pub(crate) fn start_walk<G: SearchGame, T: TreeOps, const SOLVER: bool>(
-        &mut self,
-        tree: &mut T,
-        root: &G,
-        params: IterationParams<'_>,
-    ) -> Walk<G> {
-        let (state, exact, owner) = self.descend::<G, T, SOLVER>(tree, root, params, 0, &[]);
-        Walk { state, exact, owner }
-    }
-
-    /// [`Worker::start_walk`] that first follows `moves` from `root` (expanding the nodes
-    /// on the way where they are not yet), then selects as usual: a partitioned
-    /// distributed search's walk that another rank started and this rank owns the end of.
-    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
-    pub(crate) fn start_walk_along<G: SearchGame, T: TreeOps, const SOLVER: bool>(
-        &mut self,
-        tree: &mut T,
-        root: &G,
-        params: IterationParams<'_>,
-        moves: &[u16],
-    ) -> Walk<G> {
-        let (state, exact, owner) = self.descend::<G, T, SOLVER>(tree, root, params, 0, moves);
-        Walk { state, exact, owner }
-    }
-
-    /// Ends this worker's walk in flight without a result: takes its virtual loss back
-    /// along lane 0's path. The walk was valued and backed up on another rank.
-    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
-    pub(crate) fn abandon_walk<T: TreeOps>(&mut self, tree: &mut T, params: IterationParams<'_>) {
-        let in_flight = InFlight::of::<T>(params);
-        for step in self.paths[0].iter().filter(|step| !step.batched) {
-            in_flight.withdraw(tree, step.node);
-        }
-    }
-
-    /// The second half of a one-lane iteration: the playout of `walk` on `rng` (none when
-    /// its value is exact), then the back-up along lane 0's path, which removes the
-    /// walk's virtual loss. `walk` must be this worker's walk in flight.
-    #[inline(always)]
-    pub(crate) fn finish_walk<G: SearchGame, T: TreeOps, const SOLVER: bool>(
-        &mut self,
-        tree: &mut T,
-        params: IterationParams<'_>,
-        walk: Walk<G>,
-    ) {
-        self.finish_walk_returning::<G, T, SOLVER>(tree, params, walk);
-    }
-
-    /// [`Worker::finish_walk`], returning the walk's result.
-    #[inline(always)]
-    pub(crate) fn finish_walk_returning<G: SearchGame, T: TreeOps, const SOLVER: bool>(
-        &mut self,
-        tree: &mut T,
-        params: IterationParams<'_>,
-        walk: Walk<G>,
-    ) -> Outcome {
-        let Walk { mut state, exact, .. } = walk;
-        let outcome = match exact {
-            Some(outcome) => outcome,
-            None => self.value_leaf(&mut state, params),
-        };
-        self.back_up::<T, SOLVER>(tree, params, 0, outcome, exact.is_some());
-        outcome
-    }
-
-    /// The value of a leaf not known exactly, on `rng`: the evaluator's (mixed with a
-    /// playout by λ) or a playout's result. Lane 0's recorded moves get the playout's
-    /// (RAVE). A farm's other ranks value the leaves they are sent with it.
-    #[inline(always)]
-    pub(crate) fn value_leaf<G: SearchGame>(&mut self, state: &mut G, params: IterationParams<'_>) -> Outcome {
-        let (policy, recorded) = playout_policy(params);
-        match params.network {
-            Some(network) => evaluate_leaf(state, network, params, &mut self.rng, &mut self.played[0]),
-            None if recorded => {
-                self.played[0].clear();
-                state.recorded_playout(&mut self.rng, policy, &mut self.played[0])
-            }
-            None => {
-                let [outcome] = G::playouts(std::array::from_mut(state), std::array::from_mut(&mut self.rng), policy);
-                outcome
-            }
-        }
-    }
-
-    /// Finishes this worker's walk in flight with `outcome` and the playout's `played`
-    /// moves (RAVE), found elsewhere (a farm's other rank): the back-up along lane 0's
-    /// path, as [`Worker::finish_walk`] after its playout.
-    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
-    pub(crate) fn finish_walk_with<T: TreeOps, const SOLVER: bool>(
-        &mut self,
-        tree: &mut T,
-        params: IterationParams<'_>,
-        outcome: Outcome,
-        played: MovesPlayed,
-    ) {
-        self.played[0] = played;
-        self.back_up::<T, SOLVER>(tree, params, 0, outcome, false);
-    }
-
-    /// The moves of lane 0's last playout ([`Worker::value_leaf`]'s, for RAVE).
-    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
-    pub(crate) fn played(&self) -> &MovesPlayed {
-        &self.played[0]
-    }
-
-    /// The nodes of this worker's last walk (lane 0's path), each with the player who
-    /// moved into it.
-    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
-    pub(crate) fn walk_steps(&self) -> impl Iterator<Item = (NodeId, Player)> + '_ {
-        self.paths[0].iter().map(|step| (step.node, step.mover))
-    }
-
-    /// The node `depth` plies below the root on this worker's last walk, if it got there.
-    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
-    pub(crate) fn walk_node_at(&self, depth: usize) -> Option<NodeId> {
-        self.paths[0].get(depth).map(|step| step.node)
-    }
-
-    /// With implicit minimax backups, gives the end of this worker's last walk the value
-    /// `value` (found elsewhere: the rank that owns the node) and backs the values up the
-    /// path.
-    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
-    pub(crate) fn set_walk_value<T: TreeOps>(&mut self, tree: &mut T, params: IterationParams<'_>, value: f32) {
-        if params.uct.implicit > 0.0 {
-            if let Some(end) = self.paths[0].last() {
-                tree.set_value(end.node, value);
-                back_up_values(tree, &self.paths[0]);
-            }
-        }
-    }
-
-    /// The nodes on which this worker's walk in flight holds its mark (virtual loss or
-    /// unobserved playouts): lane 0's path, less the batched nodes.
-    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
-    pub(crate) fn walk_nodes_marked(&self) -> impl Iterator<Item = NodeId> + '_ {
-        self.paths[0].iter().filter(|step| !step.batched).map(|step| step.node)
-    }
-
-    /// Appends the moves from the root to this worker's walk in flight (lane 0's path):
-    /// replayed from the root, they reach the walk's position.
-    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
-    pub(crate) fn walk_moves<T: TreeOps>(&self, tree: &mut T, out: &mut Vec<u16>) {
-        out.extend(self.paths[0][1..].iter().map(|step| tree.mv(step.node)));
-    }
-
     /// Selection and expansion from `root` into `self.paths[lane]` (virtual loss on the
-    /// way down where the tree keeps it): returns the position reached, when the value there
-    /// is known without a playout (a proven node or a finished game, with the solver),
-    /// that outcome, and when the walk stopped at a node another rank owns
-    /// (`params.partition`), that rank. The first `forced.len()` plies follow `forced`
-    /// instead of selecting (expanding the nodes on the way whatever their visits).
+    /// way down where the tree keeps it), going down by `descent` ([`Select`] for the plain
+    /// iteration): returns the position reached and, when the value there is known
+    /// without a playout (a proven node or a finished game, with the solver), that
+    /// outcome.
     #[inline(always)]
-    fn descend<G: SearchGame, T: TreeOps, const SOLVER: bool>(
+    pub(in crate::search) fn descend<G: SearchGame, T: TreeOps, const SOLVER: bool, D: Descent>(
         &mut self,
         tree: &mut T,
         root: &G,
         params: IterationParams<'_>,
         lane: usize,
-        forced: &[u16],
-    ) -> (G, Option<Outcome>, Option<u32>) {
+        descent: &mut D,
+    ) -> (G, Option<Outcome>) {
         debug_assert_eq!(SOLVER, params.solver);
         let mut path = std::mem::take(&mut self.paths[lane]);
         let in_flight = InFlight::of::<T>(params);
@@ -382,8 +203,6 @@ impl Worker {
             enter(tree, &mut path, node, root.side_to_move().other(), batching, params.batch_min_visits, in_flight);
         // Set when the iteration ends on a node whose value is known without a playout.
         let mut exact: Option<Outcome> = None;
-        // Set when it ends on a node another rank owns.
-        let mut owner = None;
         loop {
             contention::at_depth(path.len() - 1);
             if SOLVER {
@@ -397,87 +216,28 @@ impl Worker {
                 Expansion::Expanded { first, count } if count > 0 => {
                     // The children's words, and the virtual loss on the one entered.
                     contention::at_depth(path.len());
-                    let last = path.len() - 1;
-                    let child = match forced.get(last) {
-                        Some(&mv) => {
-                            path[last].chance = state.turn() == Turn::Chance;
-                            match child_with_move(tree, first, count, mv) {
-                                Some(child) => child,
-                                // Not a move here (the other rank's tree never sends one).
-                                None => break,
-                            }
-                        }
-                        None => match state.turn() {
-                            Turn::Player(_) => select_child::<T, SOLVER>(tree, node, first, count, params.uct, own_vl),
-                            Turn::Chance => {
-                                path[last].chance = true;
-                                match params.chance {
-                                    ChanceSelection::Sample => {
-                                        sample_chance_child(tree, &state, first, count, &mut self.rng)
-                                    }
-                                    ChanceSelection::Walk => walk_chance_child(tree, &state, first, count, in_flight),
-                                }
-                            }
-                        },
-                    };
+                    let down = Down { params, in_flight, own_vl };
+                    let chosen =
+                        self.choose_child::<G, T, SOLVER, D>(tree, &state, &mut path, (first, count), down, descent);
+                    let Some(child) = chosen else { break };
                     let mover = state.side_to_move();
                     state.play_unchecked(Move(tree.mv(child)));
                     own_vl = enter(tree, &mut path, child, mover, batching, params.batch_min_visits, in_flight);
                     node = child;
-                    if let Some(partition) = params.partition {
-                        if path.len() - 1 == partition.depth as usize && forced.is_empty() {
-                            let at = partition.owner(path[1..].iter().map(|step| tree.mv(step.node)));
-                            if at != partition.rank {
-                                owner = Some(at);
-                                break;
-                            }
-                        }
+                    if descent.stops_at(tree, &path) {
+                        break;
                     }
                 }
                 // A leaf for good (terminal, or the arena was full), or another thread is
                 // building the children: play out from here rather than wait.
                 Expansion::Expanded { .. } | Expansion::Expanding => break,
                 Expansion::Unexpanded => {
-                    if SOLVER {
-                        // A finished game is proven at its first visit: claim it and
-                        // publish it as a leaf with its value.
-                        if let Some(outcome) = state.outcome() {
-                            if tree.try_claim(node) {
-                                tree.publish(node, NodeId(0), 0);
-                                let mover = path[path.len() - 1].mover;
-                                tree.prove(node, Proof::from_half_points(outcome.half_points(mover)));
-                            }
-                            exact = Some(outcome);
-                            break;
-                        }
-                    }
-                    // The visits include the virtual loss of the other walks in flight here:
-                    // they count towards the threshold (most play out from here; one that
-                    // has not looked yet may go below once the children are published,
-                    // which invariant 3 allows for); this walk's own does not.
-                    let must = path.len() <= forced.len();
-                    if (!must && tree.stats(node).visits - in_flight.in_visits(own_vl) < params.expand_threshold)
-                        || !tree.try_claim(node)
-                    {
-                        break;
-                    }
-                    if SOLVER && params.endgame_leaf_nodes > 0 {
-                        // The game's exact solver, once per node, at its expansion: a
-                        // settled node becomes a proven leaf, as a finished game does.
-                        if let Some(solved) = state.solve_endgame(params.endgame_leaf_nodes) {
-                            tree.publish(node, NodeId(0), 0);
-                            let mover = path[path.len() - 1].mover;
-                            tree.prove(node, Proof::from_half_points(solved.outcome.half_points(mover)));
-                            exact = Some(solved.outcome);
-                            break;
-                        }
-                    }
-                    let implicit = params.implicit_network();
-                    match expand(tree, node, &state, Some(&mut self.rng), params.priors(), implicit, params.prune) {
-                        Expanded::Children => {}
-                        Expanded::Leaf => break,
-                        Expanded::ArenaFull => {
-                            self.arena_full = true;
+                    let must = path.len() <= descent.forced_plies();
+                    let down = Down { params, in_flight, own_vl };
+                    match self.expand_at::<G, T, SOLVER>(tree, &state, &path, down, must) {
+                        ControlFlow::Continue(()) => {}
+                        ControlFlow::Break(found) => {
+                            exact = found;
                             break;
                         }
                     }
@@ -486,14 +246,101 @@ impl Worker {
         }
         self.max_depth = self.max_depth.max(path.len() as u32 - 1);
         self.paths[lane] = path;
-        (state, exact, owner)
+        (state, exact)
+    }
+
+    /// The child of the last node of `path` (expanded, its `children` the block
+    /// `(first, count)`) that the walk enters: the forced move where `descent` has one
+    /// (`None` when it is not a move here), else by selection (at a chance turn, by the
+    /// outcome's weight).
+    #[inline(always)]
+    fn choose_child<G: SearchGame, T: TreeOps, const SOLVER: bool, D: Descent>(
+        &mut self,
+        tree: &mut T,
+        state: &G,
+        path: &mut [Step],
+        (first, count): (NodeId, u32),
+        down: Down<'_>,
+        descent: &D,
+    ) -> Option<NodeId> {
+        let last = path.len() - 1;
+        let node = path[last].node;
+        if let Some(mv) = descent.forced(last) {
+            path[last].chance = state.turn() == Turn::Chance;
+            // Not a move here: the other rank's tree never sends one.
+            return child_with_move(tree, first, count, mv);
+        }
+        Some(match state.turn() {
+            Turn::Player(_) => select_child::<T, SOLVER>(tree, node, first, count, down.params.uct, down.own_vl),
+            Turn::Chance => {
+                path[last].chance = true;
+                match down.params.chance {
+                    ChanceSelection::Sample => sample_chance_child(tree, state, first, count, &mut self.rng),
+                    ChanceSelection::Walk => walk_chance_child(tree, state, first, count, down.in_flight),
+                }
+            }
+        })
+    }
+
+    /// At the unexpanded last node of `path`: proves a finished game (solver), or claims
+    /// the node and expands it (`must`: whatever its visits), asking the game's exact
+    /// solver first where set. `Continue` when its children are published and the walk
+    /// goes on; `Break` with the node's exact value, if known, when the walk ends here.
+    #[inline(always)]
+    fn expand_at<G: SearchGame, T: TreeOps, const SOLVER: bool>(
+        &mut self,
+        tree: &mut T,
+        state: &G,
+        path: &[Step],
+        down: Down<'_>,
+        must: bool,
+    ) -> ControlFlow<Option<Outcome>> {
+        let (node, mover, params) = (path[path.len() - 1].node, path[path.len() - 1].mover, down.params);
+        if SOLVER {
+            // A finished game is proven at its first visit: claim it and publish it as
+            // a leaf with its value.
+            if let Some(outcome) = state.outcome() {
+                if tree.try_claim(node) {
+                    tree.publish(node, NodeId(0), 0);
+                    tree.prove(node, Proof::from_half_points(outcome.half_points(mover)));
+                }
+                return ControlFlow::Break(Some(outcome));
+            }
+        }
+        // The visits include the virtual loss of the other walks in flight here: they
+        // count towards the threshold (most play out from here; one that has not looked
+        // yet may go below once the children are published, which invariant 3 allows
+        // for); this walk's own does not.
+        if (!must && tree.stats(node).visits - down.in_flight.in_visits(down.own_vl) < params.expand_threshold)
+            || !tree.try_claim(node)
+        {
+            return ControlFlow::Break(None);
+        }
+        if SOLVER && params.endgame_leaf_nodes > 0 {
+            // The game's exact solver, once per node, at its expansion: a settled node
+            // becomes a proven leaf, as a finished game does.
+            if let Some(solved) = state.solve_endgame(params.endgame_leaf_nodes) {
+                tree.publish(node, NodeId(0), 0);
+                tree.prove(node, Proof::from_half_points(solved.outcome.half_points(mover)));
+                return ControlFlow::Break(Some(solved.outcome));
+            }
+        }
+        let implicit = params.implicit_network();
+        match expand(tree, node, state, Some(&mut self.rng), params.priors(), implicit, params.prune) {
+            Expanded::Children => ControlFlow::Continue(()),
+            Expanded::Leaf => ControlFlow::Break(None),
+            Expanded::ArenaFull => {
+                self.arena_full = true;
+                ControlFlow::Break(None)
+            }
+        }
     }
 
     /// Backs up `outcome` along `self.paths[lane]` (removing its virtual loss), proves
     /// the path's ancestors when the value was `exact` (solver), and feeds RAVE the lane's
     /// recorded moves.
     #[inline(always)]
-    fn back_up<T: TreeOps, const SOLVER: bool>(
+    pub(in crate::search) fn back_up<T: TreeOps, const SOLVER: bool>(
         &mut self,
         tree: &mut T,
         params: IterationParams<'_>,
@@ -638,6 +485,15 @@ impl InFlight {
             0
         }
     }
+}
+
+/// What a walk's descent reads at every node, fixed for the walk.
+#[derive(Clone, Copy)]
+struct Down<'p> {
+    params: IterationParams<'p>,
+    in_flight: InFlight,
+    /// The virtual loss this walk put on the node it is at.
+    own_vl: u32,
 }
 
 /// Steps onto `node`, entered by `mover`'s move: pushes it on `path` and marks the walk

@@ -37,14 +37,14 @@ impl Driver for Distributed {
         let began = Instant::now();
         let world = SimpleCommunicator::world();
         let rank = world.rank() as usize;
-        let split = job.params.partition.is_some();
+        let split = super::walks::partition(job.config).is_some();
         // A split shares every node of its top that changed: a rank sees the others' part
         // of it only through the shares.
-        let share_percent = if split { 0.0 } else { job.params.dist_share };
-        let mut exchange = Exchange::new(&arenas[0], rank, job.params.dist_depth, share_percent);
+        let share_percent = if split { 0.0 } else { job.config.dist_share };
+        let mut exchange = Exchange::new(&arenas[0], rank, job.config.dist_depth, share_percent);
         let arena = &arenas[0];
         let mut tally = ShareStats::default();
-        let work = if job.params.dist_scheme == DistScheme::Farm {
+        let work = if job.config.dist_scheme == DistScheme::Farm {
             // One thread a rank (the configuration says so).
             RankWork::Farm(farm::run(job, arena, &mut workers[0], &world))
         } else if split {

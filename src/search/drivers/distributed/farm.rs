@@ -53,6 +53,7 @@ use crate::search::params::IterationParams;
 
 use super::budget::Claims;
 use super::stats::FarmStats;
+use super::walks::RemoteWalk;
 
 /// Rank 0 to a helper: a batch of leaves.
 const LEAVES: Tag = 1;
@@ -100,7 +101,7 @@ fn master<G: SearchGame, const SOLVER: bool>(
     world: &SimpleCommunicator,
 ) -> FarmStats {
     let helpers = world.size() as usize - 1;
-    let batch = job.params.dist_batch as usize;
+    let batch = job.config.dist_batch as usize;
     // A worker per walk in flight (its path holds the walk's virtual loss until its outcome
     // comes back), seeded from this rank's generator.
     let seed = local.rng.next_u64();
@@ -119,7 +120,7 @@ fn master<G: SearchGame, const SOLVER: bool>(
     };
     loop {
         farm.top_up::<SOLVER>(tree);
-        match job.params.dist_local {
+        match job.config.dist_local {
             Some(own) => {
                 // Reproducible: `own` leaves here, then the oldest batch of every helper.
                 for _ in 0..own {
@@ -213,7 +214,7 @@ impl<G: SearchGame> Master<'_, '_, G> {
 
     /// Sends every helper batches until it has [`IN_FLIGHT`] (fewer once stopping).
     fn top_up<const SOLVER: bool>(&mut self, tree: &mut SharedTree<'_>) {
-        let (root, params, batch) = (self.job.root, self.job.params, self.job.params.dist_batch as usize);
+        let (root, params, batch) = (self.job.root, self.job.params, self.job.config.dist_batch as usize);
         for h in 0..self.outstanding.len() {
             while self.outstanding[h].len() < IN_FLIGHT {
                 self.message.clear();
@@ -222,7 +223,7 @@ impl<G: SearchGame> Master<'_, '_, G> {
                     let w = self.idle.pop().expect("a worker per walk in flight");
                     let walker = &mut self.walkers[w];
                     let walk = walker.start_walk::<G, _, SOLVER>(tree, root, params);
-                    if walk.is_exact() {
+                    if walk.exact.is_some() {
                         // Known without a playout (a proven node, a finished game): not sent.
                         walker.finish_walk::<G, _, SOLVER>(tree, params, walk);
                         self.idle.push(w);

@@ -46,7 +46,6 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use crate::search::params::Partition;
 use crate::search::{DistScheme, Mode, SearchConfig};
 
 #[cfg(feature = "mpi")]
@@ -69,6 +68,8 @@ mod share;
 #[cfg(feature = "mpi")]
 mod split;
 mod stats;
+#[cfg(feature = "mpi")]
+mod walks;
 
 #[cfg(feature = "mpi")]
 pub(crate) use cluster::{agree, broadcast_from_rank_zero, check};
@@ -133,17 +134,12 @@ impl crate::search::Search {
     }
 }
 
-/// Whether this process's workers keep many walks in flight, and the ranks' partition of
-/// the tree, for a search with `config`: a farm's rank 0 keeps many walks in flight on
-/// one thread, each with one lane, spread by virtual loss (a farm of one rank is the
-/// tree-parallel search); a split's ranks likewise (their walks wait for the ranks that
-/// own their ends), and the split partitions the tree below its shared top.
-pub(crate) fn walks_and_partition(config: &SearchConfig) -> (bool, Option<Partition>) {
-    let (rank, ranks) = (rank() as u32, size() as u32);
-    let dist = config.mode == Mode::Dist && ranks > 1;
-    let split = dist && config.dist_scheme == DistScheme::Split;
-    let partition = split.then_some(Partition { depth: config.dist_depth, rank, ranks });
-    (dist && config.dist_scheme != DistScheme::Share, partition)
+/// Whether this process's workers keep many walks in flight for a search with `config`:
+/// a farm's rank 0 keeps many walks in flight on one thread, each with one lane, spread
+/// by virtual loss (a farm of one rank is the tree-parallel search); a split's ranks
+/// likewise (their walks wait for the ranks that own their ends).
+pub(crate) fn walks_in_flight(config: &SearchConfig) -> bool {
+    config.mode == Mode::Dist && size() > 1 && config.dist_scheme != DistScheme::Share
 }
 
 /// The seed of this process's workers: `seed` itself on rank 0 (one rank searches as

@@ -56,7 +56,7 @@ pub(super) fn run<G: SearchGame>(
 ) {
     let (rank, threads) = (world.rank() as usize, workers.len());
     let budget = &job.stopper.shared_part(rank, world.size() as usize);
-    match job.params.dist_every {
+    match job.config.dist_every {
         Some(every) => {
             // Rounds: the workers run `every` playouts of this rank's budget, stop,
             // and the calling thread shares; the next round starts after the share.
@@ -125,7 +125,7 @@ pub(super) fn run<G: SearchGame>(
                         finished.fetch_add(1, Ordering::Relaxed);
                     });
                 }
-                let period = Duration::from_millis(job.params.dist_period.into());
+                let period = Duration::from_millis(job.config.dist_period.into());
                 let stop_at = stop_time(job);
                 // ORDERING: Relaxed (both): a count read as a hint to share now; the joins
                 // synchronise the results.

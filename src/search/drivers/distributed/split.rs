@@ -64,9 +64,9 @@ use super::budget::Claims;
 use super::exchange::{Early, Exchange};
 use super::rank_protocol;
 use super::stats::{ShareStats, SplitStats};
+use super::walks::{partition, Along, Partition, Partitioned, RemoteWalk};
 use crate::search::drivers::Job;
 use crate::search::iteration::Worker;
-use crate::search::params::Partition;
 
 /// A rank to the owner of the walks' ends: a batch of walks.
 const WALKS: Tag = 11;
@@ -87,7 +87,7 @@ pub(super) const MAX_BATCH_WORDS: usize = 1024;
 
 /// Runs this rank's part of a split search on `arena` with `worker` (which values the
 /// walks other ranks send here), sharing the top through `exchange`. Needs 2 ranks or
-/// more (`job.params.partition` set).
+/// more (`walks::partition` gives one).
 pub(super) fn run<G: SearchGame>(
     job: &Job<'_, G>,
     arena: &Arena,
@@ -107,6 +107,8 @@ struct Split<'a, 'j, G, const SOLVER: bool> {
     job: &'a Job<'j, G>,
     world: &'a SimpleCommunicator,
     partition: Partition,
+    /// The descent of this rank's own walks: stopping where another rank owns the tree.
+    descent: Partitioned,
     /// The rank's worker: it values the walks sent here.
     worker: &'a mut Worker,
     /// A worker per walk that can be in flight (its path holds the walk's virtual loss
@@ -136,10 +138,10 @@ struct Split<'a, 'j, G, const SOLVER: bool> {
 
 impl<'a, 'j, G: SearchGame, const SOLVER: bool> Split<'a, 'j, G, SOLVER> {
     fn new(job: &'a Job<'j, G>, worker: &'a mut Worker, world: &'a SimpleCommunicator) -> Self {
-        let partition = job.params.partition.expect("a split search has a partition");
+        let partition = partition(job.config).expect("a split search has a partition");
         let ranks = partition.ranks as usize;
         let words_per_walk = partition.depth as usize + 1;
-        let batch = (job.params.dist_batch as usize).min(MAX_BATCH_WORDS / words_per_walk).max(1);
+        let batch = (job.config.dist_batch as usize).min(MAX_BATCH_WORDS / words_per_walk).max(1);
         // Per other rank: the batches in flight and the one being filled; and one walk
         // being started.
         let walks = (ranks - 1) * (IN_FLIGHT + 1) * batch + 1;
@@ -148,6 +150,7 @@ impl<'a, 'j, G: SearchGame, const SOLVER: bool> Split<'a, 'j, G, SOLVER> {
             job,
             world,
             partition,
+            descent: Partitioned { partition, owner: None },
             claims: Claims::new(job.stopper.share(partition.rank as usize, ranks)),
             worker,
             walkers: (0..walks).map(|i| Worker::new(seed, i)).collect(),
@@ -169,8 +172,7 @@ impl<'a, 'j, G: SearchGame, const SOLVER: bool> Split<'a, 'j, G, SOLVER> {
     /// holds, collects its answers and meets the other ranks at a barrier.
     fn run(mut self, arena: &Arena, exchange: &mut Exchange, shares: &mut ShareStats) -> SplitStats {
         let tree = &mut SharedTree(arena);
-        let params = self.job.params;
-        let period = Duration::from_millis(params.dist_period.into());
+        let period = Duration::from_millis(self.job.config.dist_period.into());
         // A timed search: every rank shares at its stop time, where rank 0 says stop (a
         // share completes only when every rank has joined it).
         let stop_at = rank_protocol::stop_time(self.job);
@@ -178,7 +180,7 @@ impl<'a, 'j, G: SearchGame, const SOLVER: bool> Split<'a, 'j, G, SOLVER> {
             let next_period = Instant::now() + period;
             let next_share = stop_at.map_or(next_period, |t| t.min(next_period));
             while !self.claims.over()
-                && match params.dist_every {
+                && match self.job.config.dist_every {
                     Some(every) => self.since_share < u64::from(every),
                     // Past the stop time, it walks on until the root has its floor of visits.
                     None => Instant::now() < next_share || !self.job.stopper.floor_reached(tree),
@@ -252,9 +254,10 @@ impl<'a, 'j, G: SearchGame, const SOLVER: bool> Split<'a, 'j, G, SOLVER> {
         // walkers for all of them, and one more for this walk.
         let w = self.idle.pop().expect("an idle walker");
         let walker = &mut self.walkers[w];
-        let walk = walker.start_walk::<G, _, SOLVER>(tree, root, params);
+        self.descent.owner = None;
+        let walk = walker.start_walk_by::<G, _, SOLVER, _>(tree, root, params, &mut self.descent);
         self.since_share += 1;
-        match walk.owner() {
+        match self.descent.owner {
             None => {
                 walker.finish_walk::<G, _, SOLVER>(tree, params, walk);
                 self.idle.push(w);
@@ -270,7 +273,7 @@ impl<'a, 'j, G: SearchGame, const SOLVER: bool> Split<'a, 'j, G, SOLVER> {
                 moves.clear();
                 walker.walk_moves(tree, moves);
                 walker.abandon_walk(tree, params);
-                let walk = walker.start_walk_along::<G, _, SOLVER>(tree, root, params, moves);
+                let walk = walker.start_walk_by::<G, _, SOLVER, _>(tree, root, params, &mut Along(moves));
                 walker.finish_walk::<G, _, SOLVER>(tree, params, walk);
                 self.idle.push(w);
                 self.stats.overflow += 1;
@@ -343,7 +346,7 @@ impl<'a, 'j, G: SearchGame, const SOLVER: bool> Split<'a, 'j, G, SOLVER> {
         let mut at = 0;
         while at < self.received.len() {
             let moves = &self.received[at + 1..at + 1 + usize::from(self.received[at])];
-            let walk = self.worker.start_walk_along::<G, _, SOLVER>(tree, root, params, moves);
+            let walk = self.worker.start_walk_by::<G, _, SOLVER, _>(tree, root, params, &mut Along(moves));
             let outcome = self.worker.finish_walk_returning::<G, _, SOLVER>(tree, params, walk);
             let value: f32 = self.worker.walk_node_at(moves.len()).map_or(0.0, |node| tree.value(node));
             self.answer.push(rank_protocol::encode(outcome) | u64::from(value.to_bits()) << 32);
