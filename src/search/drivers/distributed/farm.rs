@@ -121,55 +121,8 @@ fn master<G: SearchGame, const SOLVER: bool>(
     loop {
         farm.top_up::<SOLVER>(tree);
         match job.config.dist_local {
-            Some(own) => {
-                // Reproducible: `own` leaves here, then the oldest batch of every helper.
-                for _ in 0..own {
-                    if !farm.claim(tree) {
-                        break;
-                    }
-                    local.iterate::<G, _, SOLVER, 1>(tree, job.root, job.params);
-                    farm.stats.valued_here += 1;
-                }
-                let waiting = Instant::now();
-                for h in 0..helpers {
-                    if !farm.outstanding[h].is_empty() {
-                        farm.back_up::<SOLVER>(tree, h);
-                    }
-                }
-                farm.stats.waited += waiting.elapsed();
-            }
-            None => {
-                let mut arrived = false;
-                for h in 0..helpers {
-                    if !farm.outstanding[h].is_empty()
-                        && world.process_at_rank(h as i32 + 1).immediate_probe_with_tag(OUTCOMES).is_some()
-                    {
-                        farm.back_up::<SOLVER>(tree, h);
-                        arrived = true;
-                    }
-                }
-                if !arrived && !farm.claims.over() {
-                    // Leaves here until the next poll is due: a poll over TCP is a system
-                    // call or two, as long as a leaf or two.
-                    let due = Instant::now() + POLL_EVERY;
-                    while farm.claim(tree) {
-                        local.iterate::<G, _, SOLVER, 1>(tree, job.root, job.params);
-                        farm.stats.valued_here += 1;
-                        if Instant::now() >= due {
-                            break;
-                        }
-                    }
-                } else if !arrived && farm.claims.over() {
-                    // Only the answers in flight are left: wait for them.
-                    let waiting = Instant::now();
-                    for h in 0..helpers {
-                        while !farm.outstanding[h].is_empty() {
-                            farm.back_up::<SOLVER>(tree, h);
-                        }
-                    }
-                    farm.stats.waited += waiting.elapsed();
-                }
-            }
+            Some(own) => farm.reproducible_round::<SOLVER>(tree, local, own),
+            None => farm.eager_round::<SOLVER>(tree, local),
         }
         if farm.claims.over() && farm.outstanding.iter().all(VecDeque::is_empty) {
             break;
@@ -242,6 +195,64 @@ impl<G: SearchGame> Master<'_, '_, G> {
                 self.stats.sent += walks.len() as u64;
                 self.outstanding[h].push_back(walks);
             }
+        }
+    }
+
+    /// A round with `dist-local=own`: `own` leaves valued here with `local`, then the
+    /// oldest batch of every helper backed up (waiting for it).
+    fn reproducible_round<const SOLVER: bool>(&mut self, tree: &mut SharedTree<'_>, local: &mut Worker, own: u32) {
+        let (job, helpers) = (self.job, self.outstanding.len());
+        // Reproducible: `own` leaves here, then the oldest batch of every helper.
+        for _ in 0..own {
+            if !self.claim(tree) {
+                break;
+            }
+            local.iterate::<G, _, SOLVER, 1>(tree, job.root, job.params);
+            self.stats.valued_here += 1;
+        }
+        let waiting = Instant::now();
+        for h in 0..helpers {
+            if !self.outstanding[h].is_empty() {
+                self.back_up::<SOLVER>(tree, h);
+            }
+        }
+        self.stats.waited += waiting.elapsed();
+    }
+
+    /// A round without `dist-local`: backs up the outcomes that have arrived; if none
+    /// has, values leaves here with `local` until the next poll, or once the budget is
+    /// over waits for the answers in flight.
+    fn eager_round<const SOLVER: bool>(&mut self, tree: &mut SharedTree<'_>, local: &mut Worker) {
+        let (job, world, helpers) = (self.job, self.world, self.outstanding.len());
+        let mut arrived = false;
+        for h in 0..helpers {
+            if !self.outstanding[h].is_empty()
+                && world.process_at_rank(h as i32 + 1).immediate_probe_with_tag(OUTCOMES).is_some()
+            {
+                self.back_up::<SOLVER>(tree, h);
+                arrived = true;
+            }
+        }
+        if !arrived && !self.claims.over() {
+            // Leaves here until the next poll is due: a poll over TCP is a system
+            // call or two, as long as a leaf or two.
+            let due = Instant::now() + POLL_EVERY;
+            while self.claim(tree) {
+                local.iterate::<G, _, SOLVER, 1>(tree, job.root, job.params);
+                self.stats.valued_here += 1;
+                if Instant::now() >= due {
+                    break;
+                }
+            }
+        } else if !arrived && self.claims.over() {
+            // Only the answers in flight are left: wait for them.
+            let waiting = Instant::now();
+            for h in 0..helpers {
+                while !self.outstanding[h].is_empty() {
+                    self.back_up::<SOLVER>(tree, h);
+                }
+            }
+            self.stats.waited += waiting.elapsed();
         }
     }
 

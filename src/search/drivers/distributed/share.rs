@@ -54,7 +54,7 @@ pub(super) fn run<G: SearchGame>(
     exchange: &mut Exchange,
     tally: &mut ShareStats,
 ) {
-    let (rank, threads) = (world.rank() as usize, workers.len());
+    let rank = world.rank() as usize;
     let budget = &job.stopper.shared_part(rank, world.size() as usize);
     match job.config.dist_every {
         Some(every) => {
@@ -79,76 +79,103 @@ pub(super) fn run<G: SearchGame>(
                     }
                 }
             } else {
-                // The workers are started once and wait at a barrier while this thread
-                // shares: no thread is started and ended per round (ranks that did so
-                // crashed in 3 of 4 Othello matches of 200 games under Open MPI 4.1,
-                // each in a worker's exit, in std's `Arc` drops; the cause is not found).
-                let barrier = Barrier::new(threads + 1);
-                let stop = AtomicBool::new(false);
-                std::thread::scope(|scope| {
-                    for worker in workers.iter_mut() {
-                        let (barrier, stop, round, budget) = (&barrier, &stop, &round, &budget);
-                        scope.spawn(move || loop {
-                            run_worker(&mut SharedTree(arena), job, worker, Round { budget, round });
-                            // The round is over; then it is shared.
-                            barrier.wait();
-                            barrier.wait();
-                            // ORDERING: Relaxed: the barrier orders it after the store.
-                            if stop.load(Ordering::Relaxed) {
-                                break;
-                            }
-                        });
-                    }
-                    loop {
-                        barrier.wait();
-                        let stop_now = share(tally);
-                        // ORDERING: Relaxed: the barrier below publishes it.
-                        stop.store(stop_now, Ordering::Relaxed);
-                        barrier.wait();
-                        if stop_now {
-                            break;
-                        }
-                    }
-                });
+                rounds_on_threads(job, arena, workers, budget, &round, || share(tally));
             }
         }
-        None => {
-            let halt = AtomicBool::new(false);
-            let finished = AtomicU32::new(0);
-            std::thread::scope(|scope| {
-                for worker in workers.iter_mut() {
-                    let budget = Halting { budget, halt: &halt };
-                    let finished = &finished;
-                    scope.spawn(move || {
-                        run_worker(&mut SharedTree(arena), job, worker, budget);
-                        // ORDERING: Relaxed: only a count; the results are read after the joins.
-                        finished.fetch_add(1, Ordering::Relaxed);
-                    });
-                }
-                let period = Duration::from_millis(job.config.dist_period.into());
-                let stop_at = stop_time(job);
-                // ORDERING: Relaxed (both): a count read as a hint to share now; the joins
-                // synchronise the results.
-                let done = || finished.load(Ordering::Relaxed) as usize == threads;
-                loop {
-                    let next = Instant::now() + period;
-                    while !done() && Instant::now() < next && stop_at.is_none_or(|t| Instant::now() < t) {
-                        std::thread::sleep(
-                            Duration::from_millis(1).min(next.saturating_duration_since(Instant::now())),
-                        );
-                    }
-                    let time_up = rank == 0 && past_stop_time(job, &mut SharedTree(arena));
-                    let stop = tally.share(exchange, world, arena, done(), time_up, &mut pause);
-                    check_panic(job, rank);
-                    if stop {
-                        // ORDERING: Relaxed: a flag to stop; the joins synchronise the results.
-                        halt.store(true, Ordering::Relaxed);
-                        break;
-                    }
+        None => share_periodically(job, arena, workers, budget, rank, |done, time_up| {
+            tally.share(exchange, world, arena, done, time_up, &mut pause)
+        }),
+    }
+}
+
+/// Rounds (`dist-every`) with several workers: each round the workers run this rank's
+/// `round` of `budget`, then wait while the calling thread shares (`share`, whether to
+/// stop).
+fn rounds_on_threads<G: SearchGame>(
+    job: &Job<'_, G>,
+    arena: &Arena,
+    workers: &mut [CachePadded<Worker>],
+    budget: &SharedBudget,
+    round: &SharedBudget,
+    mut share: impl FnMut() -> bool,
+) {
+    // The workers are started once and wait at a barrier while this thread
+    // shares: no thread is started and ended per round (ranks that did so
+    // crashed in 3 of 4 Othello matches of 200 games under Open MPI 4.1,
+    // each in a worker's exit, in std's `Arc` drops; the cause is not found).
+    let barrier = Barrier::new(workers.len() + 1);
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        for worker in workers.iter_mut() {
+            let (barrier, stop) = (&barrier, &stop);
+            scope.spawn(move || loop {
+                run_worker(&mut SharedTree(arena), job, worker, Round { budget, round });
+                // The round is over; then it is shared.
+                barrier.wait();
+                barrier.wait();
+                // ORDERING: Relaxed: the barrier orders it after the store.
+                if stop.load(Ordering::Relaxed) {
+                    break;
                 }
             });
         }
-    }
+        loop {
+            barrier.wait();
+            let stop_now = share();
+            // ORDERING: Relaxed: the barrier below publishes it.
+            stop.store(stop_now, Ordering::Relaxed);
+            barrier.wait();
+            if stop_now {
+                break;
+            }
+        }
+    });
+}
+
+/// Without `dist-every`: the workers search this rank's `budget` while the calling thread
+/// shares every `dist-period` ms (`share`, given whether the workers are done and whether
+/// rank 0's clock is up; whether to stop), until a share says stop.
+fn share_periodically<G: SearchGame>(
+    job: &Job<'_, G>,
+    arena: &Arena,
+    workers: &mut [CachePadded<Worker>],
+    budget: &SharedBudget,
+    rank: usize,
+    mut share: impl FnMut(bool, bool) -> bool,
+) {
+    let threads = workers.len();
+    let halt = AtomicBool::new(false);
+    let finished = AtomicU32::new(0);
+    std::thread::scope(|scope| {
+        for worker in workers.iter_mut() {
+            let budget = Halting { budget, halt: &halt };
+            let finished = &finished;
+            scope.spawn(move || {
+                run_worker(&mut SharedTree(arena), job, worker, budget);
+                // ORDERING: Relaxed: only a count; the results are read after the joins.
+                finished.fetch_add(1, Ordering::Relaxed);
+            });
+        }
+        let period = Duration::from_millis(job.config.dist_period.into());
+        let stop_at = stop_time(job);
+        // ORDERING: Relaxed (both): a count read as a hint to share now; the joins
+        // synchronise the results.
+        let done = || finished.load(Ordering::Relaxed) as usize == threads;
+        loop {
+            let next = Instant::now() + period;
+            while !done() && Instant::now() < next && stop_at.is_none_or(|t| Instant::now() < t) {
+                std::thread::sleep(Duration::from_millis(1).min(next.saturating_duration_since(Instant::now())));
+            }
+            let time_up = rank == 0 && past_stop_time(job, &mut SharedTree(arena));
+            let stop = share(done(), time_up);
+            check_panic(job, rank);
+            if stop {
+                // ORDERING: Relaxed: a flag to stop; the joins synchronise the results.
+                halt.store(true, Ordering::Relaxed);
+                break;
+            }
+        }
+    });
 }
 
 impl ShareStats {
