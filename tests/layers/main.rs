@@ -24,7 +24,7 @@ use reader::{defines, drop_test_items, expand_use, paths_in, strip};
 const LAYERS: &[(&str, &[&str])] = &[
     ("atomics shim", &["sync"]),
     ("games and their capability traits", &["games"]),
-    ("knowledge and baselines", &["weights", "evaluator", "solver", "alphabeta", "expectimax"]),
+    ("knowledge and baselines", &["weights", "evaluator", "solver", "games/*/solver", "alphabeta", "expectimax"]),
     ("tree", &["tree"]),
     ("policy", &["policy"]),
     ("search and its drivers", &["search"]),

@@ -13,6 +13,7 @@ use super::{
 };
 
 mod classes;
+pub mod solver;
 
 pub use classes::hand_set_gammas;
 use classes::{nth_cell, ClassWeights, ClassWheel, HandSet, CLASS_NAMES};

@@ -47,6 +47,7 @@ mod kernels;
 mod notation;
 mod ntuple;
 mod playout;
+pub mod solver;
 
 #[cfg(test)]
 use self::playout::Pick;
