@@ -44,7 +44,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "quality",
         ],
     ),
-    ("front ends", &["gtp"]),
+    ("front ends", &["gtp", "games/*/gtp"]),
 ];
 
 /// One source file, with its code with comments, strings and test-only items blanked

@@ -43,6 +43,7 @@
 
 mod classes;
 mod evaluate;
+mod gtp;
 mod kernels;
 mod notation;
 mod ntuple;
