@@ -16,7 +16,7 @@
 //! ([`NTupleBoard::SHIPPED_NETWORK`], loaded by [`NTupleNetwork::shipped`]).
 //!
 //! # The shipped networks (measured 2026-11-23 on a 2-vCPU machine shared with other jobs)
-//! * **Othello** (`networks/othello.pmnt`, Buro's patterns, 167,265 weights, 671 kB):
+//! * **Othello** (`src/games/othello/network.pmnt`, Buro's patterns, 167,265 weights, 671 kB):
 //!   `parmcts train-network --game othello --games 200000 --alpha 0.5 --alpha-end 0.1
 //!   --epsilon 0.1 --seed 1 --stages 1`: 39 s with its strength checks (the file is
 //!   reproduced bit for bit). Its greedy one-ply player scores 98 % against the one-ply
@@ -34,7 +34,7 @@
 //!
 //! Cost of [`NTupleNetwork::value`] (release, one core): 317 ns for Othello (88 tuple
 //! images), 157 ns for Connect Four (38 images), on 1,000 positions from random play.
-//! * **Connect Four** (`networks/connect4.pmnt`, 19 rectangles, 3 stages, 373,977
+//! * **Connect Four** (`src/games/connect4/network.pmnt`, 19 rectangles, 3 stages, 373,977
 //!   weights, 1.5 MB): `parmcts train-network --game connect4 --games 2000000 --alpha 2
 //!   --alpha-end 0.2 --epsilon 0.2 --seed 1 --stages 3`: 62 s with its strength checks
 //!   (reproduced bit for bit).

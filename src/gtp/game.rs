@@ -1,5 +1,6 @@
 //! The seam between the engine and a game: [`GtpGame`], what GTP needs of a game beyond
-//! the search's [`SearchGame`], and its implementations for Othello, Go and Hex.
+//! the search's [`SearchGame`]. Its implementations sit beside their games
+//! (`src/games/othello/gtp.rs`, `src/games/go/gtp.rs`, `src/games/hex/gtp.rs`).
 //!
 //! A game that GTP plays implements [`GtpGame`] and gets one line in `with_gtp_game!`,
 //! the list of the games GTP plays (the sessions and the SGF writers come from it).
@@ -7,10 +8,7 @@
 //! implementation each: `boardsize` replaces the engine's session with the type of the
 //! size asked for ([`sized`]).
 
-use crate::games::go::Go;
-use crate::games::hex::Hex;
-use crate::games::othello::{Othello, PASS};
-use crate::games::{Game, GameError, GameKind, Move, Outcome, Player, SearchGame};
+use crate::games::{GameError, GameKind, Move, Player, SearchGame};
 
 /// The letters of SGF point coordinates: column `col` and row `row` counted from the
 /// top-left corner, both 0-based (`aa` is the top-left point).
@@ -177,180 +175,16 @@ pub fn score_text(black_margin: f64) -> String {
     }
 }
 
-/// Go at every size: komi, moves for either colour (a controller may ask either to move,
-/// as in handicap set-up), Tromp-Taylor area scoring.
-impl<const N: usize> GtpGame for Go<N> {
-    const BOARD_SIZE: u32 = N as u32;
-    const SGF_GAME: u32 = 1;
-    const SGF_RULES: Option<&'static str> = Some("Tromp-Taylor");
-
-    /// Points are numbered row by row from the bottom (`A1` is 0); SGF counts rows from
-    /// the top.
-    fn sgf_point(&self, mv: Move) -> String {
-        let index = usize::from(mv.0);
-        point(index % N, N - 1 - index / N)
-    }
-
-    fn komi(&self) -> f32 {
-        Go::komi(self)
-    }
-
-    fn set_komi(&mut self, komi: f32) {
-        Go::set_komi(self, komi);
-    }
-
-    fn pass() -> Option<Move> {
-        Some(Self::PASS)
-    }
-
-    /// Either colour may move while the game is on.
-    fn give_turn(&mut self, player: Player, text: &str) -> Result<(), GameError> {
-        if self.outcome().is_some() {
-            return Err(GameError::IllegalMove(format!("{text} (the game is over)")));
-        }
-        Go::give_turn(self, player);
-        Ok(())
-    }
-
-    fn play_as(&mut self, player: Player, mv: Move) -> Result<(), GameError> {
-        Go::play_as(self, player, mv)
-    }
-
-    /// Black's area minus White's and the komi (Tromp-Taylor, on the board as it stands:
-    /// dead stones count unless they were captured).
-    fn final_score(&self) -> String {
-        score_text(f64::from(self.area_score()))
-    }
-
-    /// Half the empty points: the side to move fills about every other one.
-    fn moves_left(&self) -> u32 {
-        self.empty_points() / 2
-    }
-
-    /// Dead stones by Monte-Carlo ownership ([`Go::dead_stones`], from
-    /// [`DEAD_STONE_PLAYOUTS`] playouts with a fixed seed, so the answer repeats); alive
-    /// stones are the others. Seki is not told apart from life: `seki` lists none.
-    fn final_status_list(&self, status: FinalStatus) -> Vec<Move> {
-        use rand_core::SeedableRng;
-        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(0);
-        let dead = self.dead_stones(DEAD_STONE_PLAYOUTS, &mut rng);
-        match status {
-            FinalStatus::Dead => dead,
-            FinalStatus::Alive => {
-                (0..(N * N) as u16).map(Move).filter(|&p| self.stone_at(p).is_some() && !dead.contains(&p)).collect()
-            }
-            FinalStatus::Seki => Vec::new(),
-        }
-    }
-}
-
-/// Light playouts behind Go's `final_status_list`: a share of 1/1000 decides only
+/// Light playouts behind Go's `final_status_list` (`src/games/go/gtp.rs`): a share of 1/1000 decides only
 /// stones whose fate is a coin toss (about 50 ms on 19x19).
 pub const DEAD_STONE_PLAYOUTS: u32 = 1000;
-
-/// Hex at every size: no komi and no pass, moves in turn, the swap rule on request.
-impl<const N: usize> GtpGame for Hex<N> {
-    const BOARD_SIZE: u32 = N as u32;
-    const SGF_GAME: u32 = 11;
-
-    /// Cells are numbered row by row from `a1` at the top left, as SGF counts them; the
-    /// swap is HexGui's `swap-pieces`.
-    fn sgf_point(&self, mv: Move) -> String {
-        let cell = usize::from(mv.0);
-        if cell < N * N {
-            point(cell % N, cell / N)
-        } else {
-            self.format_move(mv)
-        }
-    }
-
-    fn set_swap_rule(&mut self, on: bool) -> bool {
-        Hex::set_swap_rule(self, on);
-        true
-    }
-
-    fn pass() -> Option<Move> {
-        None
-    }
-
-    /// `B+1` or `W+1` for the winner of a finished game (Hex has no score, only a
-    /// winner); `0` while the game is on.
-    fn final_score(&self) -> String {
-        match self.outcome() {
-            Some(Outcome::Win(Player::One)) => score_text(1.0),
-            Some(Outcome::Win(Player::Two)) => score_text(-1.0),
-            _ => score_text(0.0),
-        }
-    }
-
-    /// Half the empty cells (rounded up): the side to move fills about every other one.
-    fn moves_left(&self) -> u32 {
-        self.empty_cells().count().div_ceil(2)
-    }
-}
-
-impl GtpGame for Othello {
-    const BOARD_SIZE: u32 = 8;
-    const SGF_GAME: u32 = 2;
-
-    /// Squares are numbered row by row from `a1` at the top left, as SGF counts them.
-    fn sgf_point(&self, mv: Move) -> String {
-        point(usize::from(mv.0 % 8), usize::from(mv.0 / 8))
-    }
-
-    fn pass() -> Option<Move> {
-        Some(PASS)
-    }
-
-    /// Allowed when `player` is to move, or when the side to move has only a forced
-    /// pass (the pass is played for it: controllers leave Othello's passes out).
-    fn give_turn(&mut self, player: Player, text: &str) -> Result<(), GameError> {
-        if self.side_to_move() != player && self.legal_moves().as_ref() == [PASS] {
-            self.play_unchecked(PASS);
-        }
-        if self.side_to_move() == player {
-            Ok(())
-        } else {
-            Err(GameError::IllegalMove(format!("{text} (not {}'s turn)", colour_name(player))))
-        }
-    }
-
-    /// The disc difference; a finished game's empty squares go to the winner (the
-    /// World Othello Federation's rule, as the exact solver counts).
-    fn final_score(&self) -> String {
-        let (black, white) = self.disc_counts();
-        let mut margin = i64::from(black) - i64::from(white);
-        let empties = 64 - i64::from(black + white);
-        match self.outcome() {
-            Some(Outcome::Win(Player::One)) => margin += empties,
-            Some(Outcome::Win(Player::Two)) => margin -= empties,
-            _ => {}
-        }
-        score_text(margin as f64)
-    }
-
-    /// Half the empty squares (rounded up): the side to move plays about every other one.
-    fn moves_left(&self) -> u32 {
-        let (black, white) = self.disc_counts();
-        (64 - black - white).div_ceil(2)
-    }
-}
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn othello_gives_the_turn_through_a_forced_pass_only() {
-        let mut game = Othello::new();
-        assert!(game.give_turn(Player::Two, "d3").is_err());
-        assert_eq!(game.side_to_move(), Player::One);
-        // Black to move with no square but White has one (f8, flipping g8): White may play.
-        let mut blocked = Othello::parse_position(&format!("{}-XO X", "O".repeat(61))).unwrap();
-        assert_eq!(blocked.legal_moves().as_ref(), [PASS]);
-        assert!(blocked.give_turn(Player::Two, "f8").is_ok());
-        assert_eq!(blocked.side_to_move(), Player::Two);
-    }
+    use crate::games::go::Go;
+    use crate::games::othello::Othello;
+    use crate::games::Game;
 
     #[test]
     fn scores_are_written_as_gtp_writes_them() {

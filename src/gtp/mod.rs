@@ -7,7 +7,8 @@
 //! * [`session`]: one game in progress behind an object-safe trait, so that `boardsize`
 //!   can switch to another game type (Go's board sizes are different types);
 //! * [`game`]: the seam a game implements ([`GtpGame`]: size, komi, moves by a named
-//!   colour, the pass, the score), with Othello's implementation;
+//!   colour, the pass, the score), implemented beside each game GTP plays
+//!   (`src/games/<game>/gtp.rs`);
 //! * [`time`]: the time controls and the per-move budget;
 //! * [`sgf`]: game records in SGF, the format Go viewers open;
 //! * [`client`]: the other side: a GTP client that drives an external engine (GNU Go

@@ -10,11 +10,11 @@
 //!   difference with the empties to the winner), checked against the FFO endgame
 //!   positions #1-#19 and #40-#44 in `tests/othello_endgame.rs`.
 
-pub mod connect4;
-pub mod connect4x;
-pub mod othello;
-
 use crate::games::Outcome;
+
+pub use crate::games::connect4::solver as connect4;
+pub use crate::games::connect4x::solver as connect4x;
+pub use crate::games::othello::solver as othello;
 
 pub use crate::games::{Endgame, Solved};
 pub use connect4::{SolveError, SolveResult, Solver, DEFAULT_TT_ENTRIES};

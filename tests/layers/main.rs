@@ -24,7 +24,7 @@ use reader::{defines, drop_test_items, expand_use, paths_in, strip};
 const LAYERS: &[(&str, &[&str])] = &[
     ("atomics shim", &["sync"]),
     ("games and their capability traits", &["games"]),
-    ("knowledge and baselines", &["weights", "evaluator", "solver", "alphabeta", "expectimax"]),
+    ("knowledge and baselines", &["weights", "evaluator", "solver", "games/*/solver", "alphabeta", "expectimax"]),
     ("tree", &["tree"]),
     ("policy", &["policy"]),
     ("search and its drivers", &["search"]),
@@ -44,7 +44,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "quality",
         ],
     ),
-    ("front ends", &["gtp"]),
+    ("front ends", &["gtp", "games/*/gtp"]),
 ];
 
 /// One source file, with its code with comments, strings and test-only items blanked

@@ -13,6 +13,7 @@ use super::{
 };
 
 mod classes;
+pub mod solver;
 
 pub use classes::hand_set_gammas;
 use classes::{nth_cell, ClassWeights, ClassWheel, HandSet, CLASS_NAMES};
@@ -470,7 +471,7 @@ impl crate::games::NTupleBoard for ConnectFour {
     const CELLS: usize = 42;
 
     /// Trained by TD(0) self-play; the command is in the file's header.
-    const SHIPPED_NETWORK: Option<&'static [u8]> = Some(include_bytes!("../../evaluator/networks/connect4.pmnt"));
+    const SHIPPED_NETWORK: Option<&'static [u8]> = Some(include_bytes!("network.pmnt"));
 
     #[inline]
     fn cells(&self, out: &mut [u8]) {

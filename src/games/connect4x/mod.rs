@@ -34,6 +34,7 @@
 //! `9x10@3,1: 5 5 4`. Without a header the board is 7x6 with no blocked cell.
 
 mod classes;
+pub mod solver;
 mod stones;
 mod words;
 

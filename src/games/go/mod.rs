@@ -48,6 +48,7 @@
 //! ```
 
 mod board;
+mod gtp;
 pub mod heavy;
 pub mod patterns;
 mod playout;

@@ -48,6 +48,7 @@
 //! ```
 
 pub mod cells;
+mod gtp;
 mod playout;
 
 use std::fmt;

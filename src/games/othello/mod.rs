@@ -43,10 +43,12 @@
 
 mod classes;
 mod evaluate;
+mod gtp;
 mod kernels;
 mod notation;
 mod ntuple;
 mod playout;
+pub mod solver;
 
 #[cfg(test)]
 use self::playout::Pick;

@@ -28,7 +28,7 @@ impl NTupleBoard for Othello {
     const CELLS: usize = 64;
 
     /// Trained by TD(0) self-play; the command is in the file's header.
-    const SHIPPED_NETWORK: Option<&'static [u8]> = Some(include_bytes!("../../evaluator/networks/othello.pmnt"));
+    const SHIPPED_NETWORK: Option<&'static [u8]> = Some(include_bytes!("network.pmnt"));
 
     #[inline]
     fn cells(&self, out: &mut [u8]) {

@@ -2,7 +2,7 @@
 
 use super::{Solver, DEFAULT_TT_ENTRIES};
 use crate::games::{ConnectFour, Game, Outcome};
-use crate::solver::{Endgame, Solved};
+use crate::games::{Endgame, Solved};
 
 thread_local! {
     /// The solver of this thread's [`Endgame::solve_endgame`] calls: search workers call

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use crate::games::connect4x::ConnectFourBoard;
 use crate::games::{Game, Move, Outcome, Playouts};
 
-use super::{Endgame, Solved};
+use crate::games::{Endgame, Solved};
 
 /// Bound kinds in the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,8 +3,8 @@
 use std::cell::RefCell;
 
 use super::{EndgameSolver, MAX_EMPTIES};
+use crate::games::{Endgame, Solved};
 use crate::games::{Game, Othello};
-use crate::solver::{Endgame, Solved};
 
 /// Table entries of the solver each thread keeps for [`Endgame::solve_endgame`]: 2^18
 /// (6 MiB), allocated at a thread's first call.

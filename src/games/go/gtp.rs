@@ -1,0 +1,73 @@
+//! Go over GTP: its [`GtpGame`] (komi, moves for either colour, Tromp-Taylor area
+//! scoring, dead stones by Monte-Carlo ownership), at every board size.
+
+use super::Go;
+use crate::games::{Game, GameError, Move, Player};
+use crate::gtp::game::{point, score_text, FinalStatus, GtpGame, DEAD_STONE_PLAYOUTS};
+
+/// Go at every size: komi, moves for either colour (a controller may ask either to move,
+/// as in handicap set-up), Tromp-Taylor area scoring.
+impl<const N: usize> GtpGame for Go<N> {
+    const BOARD_SIZE: u32 = N as u32;
+    const SGF_GAME: u32 = 1;
+    const SGF_RULES: Option<&'static str> = Some("Tromp-Taylor");
+
+    /// Points are numbered row by row from the bottom (`A1` is 0); SGF counts rows from
+    /// the top.
+    fn sgf_point(&self, mv: Move) -> String {
+        let index = usize::from(mv.0);
+        point(index % N, N - 1 - index / N)
+    }
+
+    fn komi(&self) -> f32 {
+        Go::komi(self)
+    }
+
+    fn set_komi(&mut self, komi: f32) {
+        Go::set_komi(self, komi);
+    }
+
+    fn pass() -> Option<Move> {
+        Some(Self::PASS)
+    }
+
+    /// Either colour may move while the game is on.
+    fn give_turn(&mut self, player: Player, text: &str) -> Result<(), GameError> {
+        if self.outcome().is_some() {
+            return Err(GameError::IllegalMove(format!("{text} (the game is over)")));
+        }
+        Go::give_turn(self, player);
+        Ok(())
+    }
+
+    fn play_as(&mut self, player: Player, mv: Move) -> Result<(), GameError> {
+        Go::play_as(self, player, mv)
+    }
+
+    /// Black's area minus White's and the komi (Tromp-Taylor, on the board as it stands:
+    /// dead stones count unless they were captured).
+    fn final_score(&self) -> String {
+        score_text(f64::from(self.area_score()))
+    }
+
+    /// Half the empty points: the side to move fills about every other one.
+    fn moves_left(&self) -> u32 {
+        self.empty_points() / 2
+    }
+
+    /// Dead stones by Monte-Carlo ownership ([`Go::dead_stones`], from
+    /// [`DEAD_STONE_PLAYOUTS`] playouts with a fixed seed, so the answer repeats); alive
+    /// stones are the others. Seki is not told apart from life: `seki` lists none.
+    fn final_status_list(&self, status: FinalStatus) -> Vec<Move> {
+        use rand_core::SeedableRng;
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(0);
+        let dead = self.dead_stones(DEAD_STONE_PLAYOUTS, &mut rng);
+        match status {
+            FinalStatus::Dead => dead,
+            FinalStatus::Alive => {
+                (0..(N * N) as u16).map(Move).filter(|&p| self.stone_at(p).is_some() && !dead.contains(&p)).collect()
+            }
+            FinalStatus::Seki => Vec::new(),
+        }
+    }
+}
