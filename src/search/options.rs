@@ -30,7 +30,7 @@ pub enum Mode {
     /// machine, each running the tree-parallel search with `threads` workers, while its
     /// calling thread shares the shallow statistics that changed with the other ranks
     /// every `dist-period` ms (MoGo's cluster mode; `src/search/drivers/distributed/`). Without the
-    /// feature a configuration with this mode is refused ([`ConfigError::DistUnavailable`]).
+    /// feature a configuration with this mode is refused ([`ConfigError::DistUnavailable`](crate::search::ConfigError::DistUnavailable)).
     Dist,
     /// The default: the sequential search at one thread; with more, the parallel mode
     /// that measured strongest per second. That is tree-parallel in Connect Four and
@@ -102,7 +102,7 @@ pub enum Playout {
 }
 
 impl fmt::Display for Playout {
-    /// The name [`Playout::from_str`] reads: `random` or `biased`.
+    /// The name [`Playout::from_str`](std::str::FromStr::from_str) reads: `random` or `biased`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Playout::Random => "random",
@@ -154,7 +154,7 @@ pub enum DistScheme {
 }
 
 impl fmt::Display for DistScheme {
-    /// The name [`DistScheme::from_str`] reads: `share`, `farm` or `split`.
+    /// The name [`DistScheme::from_str`](std::str::FromStr::from_str) reads: `share`, `farm` or `split`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             DistScheme::Share => "share",
@@ -179,7 +179,7 @@ pub enum ChanceSelection {
 }
 
 impl fmt::Display for ChanceSelection {
-    /// The name [`ChanceSelection::from_str`] reads: `sample` or `walk`.
+    /// The name [`ChanceSelection::from_str`](std::str::FromStr::from_str) reads: `sample` or `walk`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             ChanceSelection::Sample => "sample",

@@ -10,7 +10,7 @@ use crate::tree::{NodeId, TreeOps};
 
 use super::Job;
 
-/// Runs iterations of `job` on `tree` until its [`Stopper`] says stop, drawing playouts
+/// Runs iterations of `job` on `tree` until its [`Stopper`](crate::search::stop::Stopper) says stop, drawing playouts
 /// from `budget`.
 #[inline]
 pub(crate) fn run_worker<G: SearchGame, T: TreeOps, B: Budget>(

@@ -51,7 +51,7 @@ impl SharedBudget {
 
 /// A budget handed out one iteration at a time, for a driver that starts its walks
 /// itself (the distributed farm's rank 0, the split's ranks): drawn from the stopper in
-/// chunks as [`run_worker`](crate::search::stop::run_worker) draws them.
+/// chunks as [`run_worker`](crate::search::drivers::worker_loop::run_worker) draws them.
 #[derive(Debug)]
 pub(super) struct Claims {
     budget: LocalBudget,

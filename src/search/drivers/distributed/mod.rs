@@ -5,11 +5,11 @@
 //!   build: `Distributed` (registered in `with_driver!`), the state it keeps from one
 //!   search to the next (`DriverState`), the rank and size of the job ([`rank`],
 //!   [`size`]), and the per-rank seeds (`rank_seed`);
-//! * `driver.rs`: the driver proper and the dispatch to its schemes ([`DistScheme`](super::DistScheme)), with
+//! * `driver.rs`: the driver proper and the dispatch to its schemes ([`DistScheme`]), with
 //!   the stop decision of a timed search;
-//! * `share.rs`: MoGo's scheme ([`DistScheme::Share`](super::DistScheme::Share)), every rank its own tree, shared;
-//! * `farm.rs` and `split.rs`: the farm and the split ([`DistScheme::Farm`](super::DistScheme::Farm),
-//!   [`DistScheme::Split`](super::DistScheme::Split));
+//! * `share.rs`: MoGo's scheme ([`DistScheme::Share`]), every rank its own tree, shared;
+//! * `farm.rs` and `split.rs`: the farm and the split ([`DistScheme::Farm`],
+//!   [`DistScheme::Split`]);
 //! * `exchange.rs`: a rank's side of the shares (share and split);
 //! * `budget.rs`: the budgets the schemes draw from (the `Stopper`'s parts);
 //! * `cluster.rs`: the MPI world, initialised by the program (`Cluster`), and its
@@ -41,7 +41,7 @@
 //!
 //! Nothing here prints or reads the environment: what a rank did is in the result
 //! ([`RankStats`]), and the one fault a test injects is set on the search
-//! ([`super::Search::inject_distributed_panic`]).
+//! ([`crate::search::Search::inject_distributed_panic`]).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -91,7 +91,7 @@ pub const AVAILABLE: bool = cfg!(feature = "mpi");
 pub(crate) struct Distributed;
 
 /// What the distributed driver keeps from one search to the next, owned by the
-/// [`super::Search`] that runs it (each [`super::drivers::Job`] takes it to the driver and
+/// [`crate::search::Search`] that runs it (each [`crate::search::drivers::Job`] takes it to the driver and
 /// gives it back).
 #[derive(Debug, Default)]
 #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
@@ -105,7 +105,7 @@ pub(crate) struct DriverState {
     /// job that carries it is shared with the workers).
     end_margin_ns: AtomicU64,
     /// A test's fault: the rank that panics after its first share
-    /// ([`super::Search::inject_distributed_panic`]).
+    /// ([`crate::search::Search::inject_distributed_panic`]).
     panic_rank: Option<usize>,
 }
 
