@@ -43,23 +43,34 @@
 #![warn(missing_docs)]
 
 pub mod alphabeta;
+#[cfg(feature = "harness")]
 pub mod benchmark;
 pub mod evaluator;
 pub mod expectimax;
 pub mod games;
+#[cfg(feature = "harness")]
 pub mod gtp;
+#[cfg(feature = "harness")]
 pub mod matches;
+#[cfg(feature = "harness")]
 pub mod model;
+#[cfg(feature = "harness")]
 pub mod players;
 mod policy;
+#[cfg(feature = "harness")]
 pub mod pool;
+#[cfg(feature = "harness")]
 pub mod quality;
+#[cfg(feature = "harness")]
 pub mod report;
+#[cfg(feature = "harness")]
 pub mod review;
+#[cfg(feature = "harness")]
 pub mod scale;
 pub mod search;
 pub mod solver;
 mod sync;
+#[cfg(feature = "harness")]
 pub mod training;
 mod tree;
 pub mod weights;

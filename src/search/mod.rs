@@ -43,7 +43,10 @@ pub use drivers::distributed;
 pub use drivers::root_parallel::merge_root_children;
 pub use error::EvaluationError;
 pub use params::BATCH_MIN_VISITS_PER_THREAD;
-pub(crate) use params::{resolve_gammas, search_playouts};
+pub(crate) use params::resolve_gammas;
+// The benchmark's pure-playout rows play the search's playouts.
+#[cfg(feature = "harness")]
+pub(crate) use params::search_playouts;
 pub use result::{format_moves, ChildResult, RootChild, SearchResult};
 
 use crossbeam_utils::CachePadded;

@@ -48,6 +48,7 @@
 //! ```
 
 mod board;
+#[cfg(feature = "harness")]
 mod gtp;
 pub mod heavy;
 pub mod patterns;

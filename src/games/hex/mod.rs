@@ -48,6 +48,7 @@
 //! ```
 
 pub mod cells;
+#[cfg(feature = "harness")]
 mod gtp;
 mod playout;
 

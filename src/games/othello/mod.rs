@@ -43,6 +43,7 @@
 
 mod classes;
 mod evaluate;
+#[cfg(feature = "harness")]
 mod gtp;
 mod kernels;
 mod notation;

@@ -230,7 +230,7 @@ pub(crate) fn agree(hash: u64) -> Result<(), ClusterError> {
 /// order; the others' `word` is not read). The ranks wait for rank 0 sleeping `pause`
 /// between polls, not spinning: their cores may be another player's, on a shared
 /// machine.
-pub(crate) fn broadcast_from_rank_zero(word: u64, pause: Duration) -> u64 {
+pub fn broadcast_from_rank_zero(word: u64, pause: Duration) -> u64 {
     let world = SimpleCommunicator::world();
     let mut words = [word];
     mpi::request::scope(|scope| poll(world.process_at_rank(0).immediate_broadcast_into(scope, &mut words[..]), pause));

@@ -72,12 +72,16 @@ mod stats;
 mod walks;
 
 #[cfg(feature = "mpi")]
-pub(crate) use cluster::{agree, broadcast_from_rank_zero, check};
+pub use cluster::broadcast_from_rank_zero;
+#[cfg(feature = "mpi")]
+pub(crate) use cluster::{agree, check};
 #[cfg(feature = "mpi")]
 pub use cluster::{rank, size, Cluster, Relay, PANIC_EXIT};
 pub use error::ClusterError;
 #[cfg(not(feature = "mpi"))]
-pub(crate) use local::{agree, broadcast_from_rank_zero, check};
+pub use local::broadcast_from_rank_zero;
+#[cfg(not(feature = "mpi"))]
+pub(crate) use local::{agree, check};
 #[cfg(not(feature = "mpi"))]
 pub use local::{rank, size};
 pub use stats::{FarmStats, RankStats, RankWork, ShareStats, SplitStats};
