@@ -41,6 +41,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![warn(missing_docs)]
+#![warn(unreachable_pub)]
 
 pub mod alphabeta;
 #[cfg(feature = "harness")]

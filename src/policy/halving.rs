@@ -24,14 +24,14 @@ use crate::tree::{NodeId, Proof, TreeOps};
 
 /// The most root children halving ranks (the stack buffer of one selection); a root with
 /// more is searched by UCB1. Go 19x19 has 362 moves.
-pub const MAX_ROOT_CHILDREN: usize = 512;
+pub(crate) const MAX_ROOT_CHILDREN: usize = 512;
 
 /// The root child to visit: the least visited of the round's survivors. `spent` is the
 /// root's visits in this search (virtual loss included), `budget` its playouts (> 0).
 ///
 /// With `SOLVER`, a child proven won is taken at once and children proven lost are left
 /// out (all of them lost: the first).
-pub fn select_root<T: TreeOps, const SOLVER: bool>(
+pub(crate) fn select_root<T: TreeOps, const SOLVER: bool>(
     tree: &mut T,
     first: NodeId,
     count: u32,

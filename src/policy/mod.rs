@@ -1,6 +1,6 @@
 //! Selection policies: how a search iteration picks a child.
 
-pub mod halving;
-pub mod uct;
+pub(crate) mod halving;
+pub(crate) mod uct;
 
-pub use uct::{select_child, UctParams};
+pub(crate) use uct::{select_child, UctParams};

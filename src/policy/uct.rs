@@ -11,7 +11,7 @@ use crate::tree::{NodeId, Proof, TreeOps};
 /// parent's visits and `n` the child's (Kocsis & Szepesvári 2006).
 /// (The selection loop computes it inline; this form is checked against it in tests.)
 #[cfg(test)]
-pub fn ucb1(q: f32, ln_parent: f32, visits: f32, c: f32) -> f32 {
+pub(crate) fn ucb1(q: f32, ln_parent: f32, visits: f32, c: f32) -> f32 {
     q + c * (ln_parent / visits).sqrt()
 }
 
@@ -85,7 +85,7 @@ impl UcbTables {
 /// Monte-Carlo Tree Search"; this form: Ikeda & Viennot 2013). The term a child gets is
 /// this scale times its prior `P(m)`, so the bias fades as the parent is visited.
 #[inline]
-pub fn progressive_bias_scale(c_bt: f32, k: f32, parent_visits: u32) -> f32 {
+pub(crate) fn progressive_bias_scale(c_bt: f32, k: f32, parent_visits: u32) -> f32 {
     c_bt * (k / (parent_visits as f32 + k)).sqrt()
 }
 
@@ -117,7 +117,7 @@ pub fn progressive_bias_scale(c_bt: f32, k: f32, parent_visits: u32) -> f32 {
 /// Minimax Backups"), the mean is blended with the child's minimax value of the
 /// evaluator's leaf values: `(1 - α) q + α v`.
 #[inline]
-pub fn select_child<T: TreeOps, const SOLVER: bool>(
+pub(crate) fn select_child<T: TreeOps, const SOLVER: bool>(
     tree: &mut T,
     parent: NodeId,
     first: NodeId,
@@ -159,7 +159,7 @@ pub fn select_child<T: TreeOps, const SOLVER: bool>(
 
 /// The selection constants of one search.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct UctParams {
+pub(crate) struct UctParams {
     /// Exploration constant C.
     pub c: f32,
     /// Progressive bias weight C_BT (0: off).
@@ -183,7 +183,7 @@ pub struct UctParams {
 
 /// RAVE's weight on the AMAF mean, `sqrt(k / (3N + k))` (Gelly & Silver 2011).
 #[inline]
-pub fn rave_beta(k: f32, parent_visits: u32) -> f32 {
+pub(crate) fn rave_beta(k: f32, parent_visits: u32) -> f32 {
     (k / (3.0 * parent_visits as f32 + k)).sqrt()
 }
 

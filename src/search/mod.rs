@@ -42,8 +42,8 @@ pub use config::{
 pub use drivers::distributed;
 pub use drivers::root_parallel::merge_root_children;
 pub use error::EvaluationError;
-pub use params::BATCH_MIN_VISITS_PER_THREAD;
 pub(crate) use params::resolve_gammas;
+pub use params::BATCH_MIN_VISITS_PER_THREAD;
 // The benchmark's pure-playout rows play the search's playouts.
 #[cfg(feature = "harness")]
 pub(crate) use params::search_playouts;

@@ -142,14 +142,14 @@ impl<'a> IterationParams<'a> {
 
     /// The evaluator that values children at expansion for implicit minimax backups
     /// (`implicit` > 0), if any.
-    pub fn implicit_network(&self) -> Option<&'a NTupleNetwork> {
+    pub(crate) fn implicit_network(&self) -> Option<&'a NTupleNetwork> {
         self.network.filter(|_| self.uct.implicit > 0.0)
     }
 
     /// What [`super::iteration::expand`] stores as priors: nothing without progressive
     /// bias, else the evaluator's priors (`eval-priors=on`) or the move strengths (from
     /// the learned gammas, or the game's action values).
-    pub fn priors(&self) -> Option<Priors<'a>> {
+    pub(crate) fn priors(&self) -> Option<Priors<'a>> {
         if self.uct.bias <= 0.0 {
             return None;
         }

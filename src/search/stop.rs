@@ -44,7 +44,7 @@ impl Stopper {
     /// A stopper for `playouts` playouts (`None`: [`MAX_PLAYOUTS`]) until `deadline`,
     /// stopping at a proven root when `solver` is on. The deadline stops no tree whose
     /// root has fewer than `floor` visits (the playout budget still does).
-    pub fn new(playouts: Option<u64>, deadline: Option<Instant>, floor: u64, solver: bool) -> Stopper {
+    pub(super) fn new(playouts: Option<u64>, deadline: Option<Instant>, floor: u64, solver: bool) -> Stopper {
         let playouts = playouts.unwrap_or(MAX_PLAYOUTS);
         Stopper { playouts, deadline, began: Instant::now(), floor, solver, proven: AtomicBool::new(false) }
     }
@@ -74,18 +74,18 @@ impl Stopper {
 
     /// Share `index` of `parts` of the playout budget, for a worker that owns it (the
     /// first `playouts % parts` shares get one more playout).
-    pub fn share(&self, index: usize, parts: usize) -> LocalBudget {
+    pub(super) fn share(&self, index: usize, parts: usize) -> LocalBudget {
         let parts = parts as u64;
         LocalBudget(self.playouts / parts + u64::from((index as u64) < self.playouts % parts))
     }
 
     /// The whole playout budget, for workers that draw from it together.
-    pub fn shared(&self) -> SharedBudget {
+    pub(super) fn shared(&self) -> SharedBudget {
         SharedBudget::new(self.playouts)
     }
 
     /// Whether `tree`'s root has the visits below which the deadline stops nothing.
-    pub fn floor_reached<T: TreeOps>(&self, tree: &mut T) -> bool {
+    pub(super) fn floor_reached<T: TreeOps>(&self, tree: &mut T) -> bool {
         u64::from(tree.stats(NodeId::ROOT).visits) >= self.floor
     }
 
@@ -94,7 +94,7 @@ impl Stopper {
     /// halving rounds by the clock ([`Stopper::pace_halving`]; `fixed`: the tree's playout
     /// share), with the one clock read that checked the deadline.
     #[inline]
-    pub fn next_paced_chunk<T: TreeOps, B: Budget>(
+    pub(super) fn next_paced_chunk<T: TreeOps, B: Budget>(
         &self,
         tree: &mut T,
         budget: &mut B,
@@ -165,7 +165,7 @@ pub(crate) struct SharedBudget {
 
 impl SharedBudget {
     /// A budget of `limit` playouts, none granted yet.
-    pub fn new(limit: u64) -> SharedBudget {
+    pub(super) fn new(limit: u64) -> SharedBudget {
         SharedBudget { claimed: CachePadded::new(AtomicU64::new(0)), limit }
     }
 }

@@ -19,7 +19,7 @@ use crate::sync::{Exclusive, Ordering};
 
 /// What a search iteration needs from the tree. Methods take `&mut self` so that the
 /// exclusive implementation can use `&mut` access; a shared handle is cheap to copy.
-pub trait TreeOps {
+pub(crate) trait TreeOps {
     /// Whether this tree is shared between threads.
     const SHARED: bool;
     /// Whether this tree keeps virtual loss (a shared tree always does; an exclusive one
@@ -80,7 +80,7 @@ pub trait TreeOps {
 
 /// What selection reads of one child.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct ChildView {
+pub(crate) struct ChildView {
     /// Visits (virtual loss included) and score.
     pub stats: Stats,
     /// WU-UCT's unobserved playouts on it (0 unless the scan was asked to read them).
@@ -100,7 +100,7 @@ pub struct ChildView {
 /// (`leaves > 1`); without it (one playout at a time) there is none to keep, and
 /// selection reads no counter for it.
 #[derive(Debug)]
-pub struct ExclusiveTree<'a, const VIRTUAL_LOSS: bool = false>(pub &'a mut Arena);
+pub(crate) struct ExclusiveTree<'a, const VIRTUAL_LOSS: bool = false>(pub &'a mut Arena);
 
 impl<const VIRTUAL_LOSS: bool> TreeOps for ExclusiveTree<'_, VIRTUAL_LOSS> {
     const SHARED: bool = false;
@@ -234,7 +234,7 @@ impl<const VIRTUAL_LOSS: bool> TreeOps for ExclusiveTree<'_, VIRTUAL_LOSS> {
 
 /// Shared access for tree-parallel workers: the lock-free protocol.
 #[derive(Clone, Copy, Debug)]
-pub struct SharedTree<'a>(pub &'a Arena);
+pub(crate) struct SharedTree<'a>(pub &'a Arena);
 
 impl TreeOps for SharedTree<'_> {
     const SHARED: bool = true;

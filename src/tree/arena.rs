@@ -11,7 +11,7 @@ pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
 
 /// A fixed-capacity array of nodes with a lock-free bump allocator. Node 0 is the root.
 #[derive(Debug)]
-pub struct Arena {
+pub(crate) struct Arena {
     nodes: Array<Node>,
     /// Nodes handed out so far (the root included). Padded to its own cache line: every
     /// expanding thread writes it, and it must not share a line with read-mostly data.
@@ -60,32 +60,32 @@ impl Arena {
     }
 
     /// Adds the AMAF statistics array (lazily zeroed, like the nodes) if it is missing.
-    pub fn enable_amaf(&mut self) {
+    pub(crate) fn enable_amaf(&mut self) {
         if self.amaf.is_none() {
             self.amaf = Some(zeroed(self.nodes.len()));
         }
     }
 
     /// Whether the arena keeps AMAF statistics.
-    pub fn has_amaf(&self) -> bool {
+    pub(crate) fn has_amaf(&self) -> bool {
         self.amaf.is_some()
     }
 
     /// Adds the implicit minimax values array if it is missing.
-    pub fn enable_values(&mut self) {
+    pub(crate) fn enable_values(&mut self) {
         if self.values.is_none() {
             self.values = Some(zeroed(self.nodes.len()));
         }
     }
 
     /// Whether the arena keeps implicit minimax values.
-    pub fn has_values(&self) -> bool {
+    pub(crate) fn has_values(&self) -> bool {
         self.values.is_some()
     }
 
     /// The implicit minimax value of `id` (0 without values).
     #[inline]
-    pub fn value(&self, id: NodeId) -> f32 {
+    pub(crate) fn value(&self, id: NodeId) -> f32 {
         // ORDERING: Relaxed: a heuristic value, rewritten whole by every backup through
         // the node; a stale read only steers one selection (docs/CONCURRENCY.md).
         self.values.as_ref().map_or(0.0, |v| f32::from_bits(v[id.index()].load(Ordering::Relaxed)))
@@ -93,7 +93,7 @@ impl Arena {
 
     /// Sets the implicit minimax value of `id` (nothing without values).
     #[inline]
-    pub fn set_value(&self, id: NodeId, value: f32) {
+    pub(crate) fn set_value(&self, id: NodeId, value: f32) {
         if let Some(values) = &self.values {
             // ORDERING: Relaxed, as `value`; racing backups store values computed from
             // the same children, and the last one wins.
@@ -103,13 +103,13 @@ impl Arena {
 
     /// [`Arena::value`] through `&mut` (a plain load).
     #[inline]
-    pub fn value_plain(&mut self, id: NodeId) -> f32 {
+    pub(crate) fn value_plain(&mut self, id: NodeId) -> f32 {
         self.values.as_mut().map_or(0.0, |v| f32::from_bits(v[id.index()].with_exclusive(|w| *w)))
     }
 
     /// [`Arena::set_value`] through `&mut` (a plain store).
     #[inline]
-    pub fn set_value_plain(&mut self, id: NodeId, value: f32) {
+    pub(crate) fn set_value_plain(&mut self, id: NodeId, value: f32) {
         if let Some(values) = &mut self.values {
             values[id.index()].with_exclusive(|w| *w = value.to_bits());
         }
@@ -117,7 +117,7 @@ impl Arena {
 
     /// Initialises node `id` as a fresh child (and its AMAF statistics, if kept).
     #[inline]
-    pub fn init_child(&self, id: NodeId, mv: u16, prior: u16) {
+    pub(crate) fn init_child(&self, id: NodeId, mv: u16, prior: u16) {
         self.node(id).init(mv, prior);
         if let Some(amaf) = &self.amaf {
             // ORDERING: Relaxed; published with the node by the parent's `publish`.
@@ -127,7 +127,7 @@ impl Arena {
 
     /// [`Arena::init_child`] through `&mut` (plain stores).
     #[inline]
-    pub fn init_child_mut(&mut self, id: NodeId, mv: u16, prior: u16) {
+    pub(crate) fn init_child_mut(&mut self, id: NodeId, mv: u16, prior: u16) {
         self.node_mut(id).init_mut(mv, prior);
         if let Some(amaf) = &mut self.amaf {
             amaf[id.index()].with_exclusive(|w| *w = 0);
@@ -137,13 +137,13 @@ impl Arena {
     /// The AMAF statistics of the edge into `id` (zero without RAVE). Relaxed, like every
     /// counter: statistics, not synchronisation.
     #[inline]
-    pub fn amaf(&self, id: NodeId) -> Stats {
+    pub(crate) fn amaf(&self, id: NodeId) -> Stats {
         self.amaf.as_ref().map_or(Stats::default(), |a| Stats::decode(a[id.index()].load(Ordering::Relaxed)))
     }
 
     /// Total capacity in nodes.
     #[inline]
-    pub fn capacity(&self) -> u32 {
+    pub(crate) fn capacity(&self) -> u32 {
         self.nodes.len() as u32
     }
 
@@ -155,13 +155,13 @@ impl Arena {
 
     /// Nodes handed out so far, the root included.
     #[inline]
-    pub fn len(&self) -> u32 {
+    pub(crate) fn len(&self) -> u32 {
         self.cursor.load(Ordering::Relaxed)
     }
 
     /// The node `id`.
     #[inline]
-    pub fn node(&self, id: NodeId) -> &Node {
+    pub(crate) fn node(&self, id: NodeId) -> &Node {
         &self.nodes[id.index()]
     }
 
@@ -170,7 +170,7 @@ impl Arena {
     /// A compare-and-swap loop rather than a bare `fetch_add`, so a failed request never
     /// moves the cursor past the capacity and the count of used nodes stays exact.
     #[inline]
-    pub fn alloc(&self, count: u32) -> Option<NodeId> {
+    pub(crate) fn alloc(&self, count: u32) -> Option<NodeId> {
         let capacity = self.capacity();
         // ORDERING: Relaxed: the cursor only hands out disjoint index ranges; the nodes'
         // contents are published by the parent's Release store, not by the cursor.
@@ -184,13 +184,13 @@ impl Arena {
 
     /// The child block `first..first + count` (one bounds check for the whole block).
     #[inline]
-    pub fn block(&self, first: NodeId, count: u32) -> &[Node] {
+    pub(crate) fn block(&self, first: NodeId, count: u32) -> &[Node] {
         &self.nodes[first.index()..first.index() + count as usize]
     }
 
     /// The child block through `&mut`.
     #[inline]
-    pub fn block_mut(&mut self, first: NodeId, count: u32) -> &mut [Node] {
+    pub(crate) fn block_mut(&mut self, first: NodeId, count: u32) -> &mut [Node] {
         &mut self.nodes[first.index()..first.index() + count as usize]
     }
 
@@ -198,7 +198,7 @@ impl Arena {
     /// minimax values) where the arena keeps them.
     #[inline]
     #[allow(clippy::type_complexity)]
-    pub fn block_and_side_mut(
+    pub(crate) fn block_and_side_mut(
         &mut self,
         first: NodeId,
         count: u32,
@@ -214,7 +214,11 @@ impl Arena {
     /// The child block with its side arrays where the arena keeps them.
     #[inline]
     #[allow(clippy::type_complexity)]
-    pub fn block_and_side(&self, first: NodeId, count: u32) -> (&[Node], Option<&[AtomicU64]>, Option<&[AtomicU32]>) {
+    pub(crate) fn block_and_side(
+        &self,
+        first: NodeId,
+        count: u32,
+    ) -> (&[Node], Option<&[AtomicU64]>, Option<&[AtomicU32]>) {
         let range = first.index()..first.index() + count as usize;
         (
             &self.nodes[range.clone()],
@@ -225,13 +229,13 @@ impl Arena {
 
     /// Exclusive access to node `id`.
     #[inline]
-    pub fn node_mut(&mut self, id: NodeId) -> &mut Node {
+    pub(crate) fn node_mut(&mut self, id: NodeId) -> &mut Node {
         &mut self.nodes[id.index()]
     }
 
     /// Takes a block through `&mut` (no atomic instruction).
     #[inline]
-    pub fn alloc_mut(&mut self, count: u32) -> Option<NodeId> {
+    pub(crate) fn alloc_mut(&mut self, count: u32) -> Option<NodeId> {
         let capacity = self.nodes.len() as u32;
         self.cursor.with_exclusive(|used| {
             let end = used.checked_add(count).filter(|&end| end <= capacity)?;
@@ -246,7 +250,7 @@ impl Arena {
     /// copied, or `None` if `dest` is smaller than this arena (then it may hold part of
     /// the subtree and must be reset before use). For tree reuse between moves; the tree
     /// must be quiescent.
-    pub fn copy_subtree(&mut self, from: NodeId, dest: &mut Arena) -> Option<u32> {
+    pub(crate) fn copy_subtree(&mut self, from: NodeId, dest: &mut Arena) -> Option<u32> {
         if dest.capacity() < self.capacity() {
             return None;
         }
@@ -283,7 +287,7 @@ impl Arena {
     }
 
     /// Forgets every node but a fresh root, keeping the allocation.
-    pub fn reset(&mut self) {
+    pub(crate) fn reset(&mut self) {
         let used = self.len() as usize;
         for node in &mut self.nodes[..used] {
             *node = Node::default();

@@ -90,19 +90,19 @@ mod counting {
         static COUNTER: RefCell<Counter> = RefCell::new(Counter::default());
     }
 
-    pub fn at_depth(depth: usize) {
+    pub(super) fn at_depth(depth: usize) {
         DEPTH.with(|d| d.set(depth.min(MAX_DEPTH)));
     }
 
-    pub fn no_depth() {
+    pub(super) fn no_depth() {
         DEPTH.with(|d| d.set(MAX_DEPTH + 1));
     }
 
-    pub fn set_worker(worker: usize) {
+    pub(super) fn set_worker(worker: usize) {
         WORKER.with(|w| w.set((worker % 64) as u32));
     }
 
-    pub fn access(address: usize, access: Access) {
+    pub(super) fn access(address: usize, access: Access) {
         let depth = DEPTH.with(Cell::get);
         let me = 1u64 << WORKER.with(Cell::get);
         COUNTER.with_borrow_mut(|c| {
@@ -132,7 +132,7 @@ mod counting {
         });
     }
 
-    pub fn take() -> ContentionCounts {
+    pub(super) fn take() -> ContentionCounts {
         COUNTER.with_borrow_mut(|c| {
             c.lines.clear();
             let counts = std::mem::take(&mut c.counts);

@@ -56,7 +56,7 @@ impl std::error::Error for InvariantViolation {}
 
 /// What the check expects.
 #[derive(Clone, Copy, Debug)]
-pub struct Expectations {
+pub(crate) struct Expectations {
     /// Completed playouts on this tree.
     pub playouts: u64,
     /// The configured expansion threshold.
@@ -75,7 +75,7 @@ pub struct Expectations {
 ///
 /// # Errors
 /// The first [`InvariantViolation`] found.
-pub fn check(arena: &Arena, expect: Expectations) -> Result<u64, InvariantViolation> {
+pub(crate) fn check(arena: &Arena, expect: Expectations) -> Result<u64, InvariantViolation> {
     let fail = |rule, node, msg| Err(InvariantViolation::at(rule, node, msg));
     let used = arena.len();
     let mut owned = vec![false; used as usize];
@@ -190,7 +190,7 @@ fn check_block(
 ///
 /// # Errors
 /// The first proof that the game or the children do not support.
-pub fn check_proofs<G: crate::games::Game + crate::games::Endgame>(
+pub(crate) fn check_proofs<G: crate::games::Game + crate::games::Endgame>(
     arena: &Arena,
     root: &G,
 ) -> Result<u64, InvariantViolation> {

@@ -5,12 +5,14 @@
 mod access;
 mod arena;
 pub mod contention;
-pub mod invariants;
+pub(crate) mod invariants;
 mod node;
 #[cfg(not(loom))]
 mod zeroed;
 
-pub use access::{ExclusiveTree, SharedTree, TreeOps};
+pub(crate) use access::{ExclusiveTree, SharedTree, TreeOps};
+pub(crate) use arena::Arena;
 pub(crate) use arena::CapacityError;
-pub use arena::{Arena, NODE_BYTES};
-pub use node::{Expansion, NodeId, Proof, Stats};
+pub use arena::NODE_BYTES;
+pub use node::Proof;
+pub(crate) use node::{Expansion, NodeId, Stats};

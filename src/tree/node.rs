@@ -12,22 +12,22 @@ use crate::sync::{AtomicU32, AtomicU64, Exclusive, Ordering};
 
 /// Index of a node in the arena. The root is node 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct NodeId(pub u32);
+pub(crate) struct NodeId(pub u32);
 
 impl NodeId {
     /// The root of every tree.
-    pub const ROOT: NodeId = NodeId(0);
+    pub(crate) const ROOT: NodeId = NodeId(0);
 
     /// The index as `usize`.
     #[inline]
-    pub fn index(self) -> usize {
+    pub(crate) fn index(self) -> usize {
         self.0 as usize
     }
 }
 
 /// Where a node is in its forward-only expansion state machine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Expansion {
+pub(crate) enum Expansion {
     /// No children yet; playouts start here.
     Unexpanded,
     /// One thread is building the children; others play out from here instead of waiting.
@@ -56,7 +56,7 @@ const PROOF_SHIFT: u64 = COUNT_SHIFT + COUNT_BITS;
 const PROOF_MASK: u64 = 3 << PROOF_SHIFT;
 const FIRST_SHIFT: u64 = 32;
 /// The most children one node can have (the child count field's range).
-pub const MAX_CHILDREN: u32 = COUNT_MASK as u32;
+pub(super) const MAX_CHILDREN: u32 = COUNT_MASK as u32;
 
 /// Packs a move and its prior into an edge word.
 #[inline]
@@ -163,7 +163,7 @@ const SCORE_SHIFT: u64 = 32;
 /// Visit count and summed result of a node, from the perspective of the player who made
 /// the move into it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Stats {
+pub(crate) struct Stats {
     /// Completed playouts through the node; while a search runs, plus the virtual loss
     /// of the playouts in flight through it (`V` visits each, scoring nothing).
     pub visits: u32,
@@ -217,7 +217,7 @@ impl Stats {
 /// One tree node. Holds no game state: the state is replayed from the root.
 #[repr(C)]
 #[derive(Debug, Default)]
-pub struct Node {
+pub(crate) struct Node {
     /// Expansion state, child count and first child (see [`Expansion`]).
     link: AtomicU64,
     /// Visits and score, packed (see [`Stats`]). While a search runs, the visits include
@@ -262,7 +262,7 @@ impl Node {
 
     /// The expansion state.
     #[inline]
-    pub fn expansion(&self) -> Expansion {
+    pub(crate) fn expansion(&self) -> Expansion {
         // ORDERING: Acquire pairs with the Release store in `publish`, so a reader that
         // sees EXPANDED also sees the children's `edge` and zeroed counters.
         decode_link(self.link.load(Ordering::Acquire))
@@ -270,7 +270,7 @@ impl Node {
 
     /// Claims the right to expand: UNEXPANDED → EXPANDING. Exactly one caller wins.
     #[inline]
-    pub fn try_claim(&self) -> bool {
+    pub(crate) fn try_claim(&self) -> bool {
         // ORDERING: Relaxed on both paths: claiming publishes nothing, and the loser reads
         // nothing through this node (it plays out from here). The RMW's atomicity alone
         // guarantees a single winner.
@@ -279,7 +279,7 @@ impl Node {
 
     /// Publishes the children: EXPANDING → EXPANDED.
     #[inline]
-    pub fn publish(&self, first: NodeId, count: u32) {
+    pub(crate) fn publish(&self, first: NodeId, count: u32) {
         // ORDERING: Release pairs with the Acquire load in `expansion`: it publishes the
         // initialised child block (their `edge`, `link`, `stats`, `unobserved`).
         self.link.store(encode_expanded(first, count), Ordering::Release);
@@ -287,7 +287,7 @@ impl Node {
 
     /// The proven value, if any.
     #[inline]
-    pub fn proof(&self) -> Proof {
+    pub(crate) fn proof(&self) -> Proof {
         // ORDERING: Relaxed: a proof is a self-contained fact about the game (every thread
         // that proves a node proves the same value), so it publishes nothing. A stale read
         // only misses a proof, which the solver tolerates (see docs/CONCURRENCY.md).
@@ -298,7 +298,7 @@ impl Node {
     /// word never changes again), so the bits cannot be lost to the claim CAS or to the
     /// publishing store.
     #[inline]
-    pub fn prove(&self, proof: Proof) {
+    pub(crate) fn prove(&self, proof: Proof) {
         debug_assert!(matches!(self.expansion(), Expansion::Expanded { .. }));
         // ORDERING: Relaxed, as `proof`. An RMW continues the release sequence headed by
         // `publish`, so an Acquire load that reads this value still sees the children.
@@ -308,7 +308,7 @@ impl Node {
     /// Resets the node to a fresh child with move `mv` and prior `prior` (units of
     /// 1/65535), before its parent is published.
     #[inline]
-    pub fn init(&self, mv: u16, prior: u16) {
+    pub(crate) fn init(&self, mv: u16, prior: u16) {
         // ORDERING: Relaxed; made visible to other threads by the parent's `publish`.
         self.link.store(STATE_UNEXPANDED, Ordering::Relaxed);
         self.stats.store(0, Ordering::Relaxed);
@@ -318,7 +318,7 @@ impl Node {
 
     /// The move from the parent into this node.
     #[inline]
-    pub fn mv(&self) -> u16 {
+    pub(crate) fn mv(&self) -> u16 {
         // ORDERING: Relaxed; written before the parent's Release publish, and this node
         // was reached through the parent's Acquire load.
         self.edge.load(Ordering::Relaxed) as u16
@@ -326,7 +326,7 @@ impl Node {
 
     /// The prior of the move into this node, in units of 1/65535.
     #[inline]
-    pub fn prior(&self) -> u16 {
+    pub(crate) fn prior(&self) -> u16 {
         // ORDERING: Relaxed, as `mv`.
         (self.edge.load(Ordering::Relaxed) >> 16) as u16
     }
@@ -335,20 +335,20 @@ impl Node {
 
     /// Visits and score. The pair is consistent (one load); it may lag other threads.
     #[inline]
-    pub fn stats_relaxed(&self) -> Stats {
+    pub(crate) fn stats_relaxed(&self) -> Stats {
         Stats::decode(self.stats.load(Ordering::Relaxed))
     }
 
     /// WU-UCT's unobserved playouts now on this node (relaxed read: it may lag other
     /// threads).
     #[inline]
-    pub fn unobserved_relaxed(&self) -> u32 {
+    pub(crate) fn unobserved_relaxed(&self) -> u32 {
         self.unobserved.load(Ordering::Relaxed)
     }
 
     /// Adds virtual loss on the way down: `amount` visits that score nothing.
     #[inline]
-    pub fn add_virtual_loss(&self, amount: u32) {
+    pub(crate) fn add_virtual_loss(&self, amount: u32) {
         self.stats.fetch_add(Stats::virtual_loss(amount), Ordering::Relaxed);
     }
 
@@ -356,32 +356,32 @@ impl Node {
     /// elsewhere (a distributed search's walk valued on another rank). Exact in the
     /// packed word: the visits taken back are there, so nothing borrows from the score.
     #[inline]
-    pub fn remove_virtual_loss(&self, amount: u32) {
+    pub(crate) fn remove_virtual_loss(&self, amount: u32) {
         self.stats.fetch_sub(Stats::virtual_loss(amount), Ordering::Relaxed);
     }
 
     /// Records one finished playout and, in the same atomic add, takes back the
     /// `virtual_loss` visits its walk added on the way down.
     #[inline]
-    pub fn record(&self, half_points: u32, virtual_loss: u32) {
+    pub(crate) fn record(&self, half_points: u32, virtual_loss: u32) {
         self.stats.fetch_add(Stats::one_playout_replacing(half_points, virtual_loss), Ordering::Relaxed);
     }
 
     /// Adds WU-UCT's unobserved playouts on the way down.
     #[inline]
-    pub fn add_unobserved(&self, amount: u32) {
+    pub(crate) fn add_unobserved(&self, amount: u32) {
         self.unobserved.fetch_add(amount, Ordering::Relaxed);
     }
 
     /// Removes WU-UCT's unobserved playouts on the way up.
     #[inline]
-    pub fn remove_unobserved(&self, amount: u32) {
+    pub(crate) fn remove_unobserved(&self, amount: u32) {
         self.unobserved.fetch_sub(amount, Ordering::Relaxed);
     }
 
     /// Records a batch of finished playouts with one atomic add.
     #[inline]
-    pub fn record_batch(&self, playouts: u32, half_points: u32) {
+    pub(crate) fn record_batch(&self, playouts: u32, half_points: u32) {
         self.stats.fetch_add(Stats::playouts(playouts, half_points), Ordering::Relaxed);
     }
 
@@ -389,80 +389,80 @@ impl Node {
 
     /// Expansion state through `&mut` (plain load).
     #[inline]
-    pub fn expansion_mut(&mut self) -> Expansion {
+    pub(crate) fn expansion_mut(&mut self) -> Expansion {
         decode_link(self.link.with_exclusive(|w| *w))
     }
 
     /// Sets the link through `&mut` (plain store).
     #[inline]
-    pub fn set_expanded_mut(&mut self, first: NodeId, count: u32) {
+    pub(crate) fn set_expanded_mut(&mut self, first: NodeId, count: u32) {
         self.link.with_exclusive(|w| *w = encode_expanded(first, count));
     }
 
     /// The proven value through `&mut` (plain load).
     #[inline]
-    pub fn proof_mut(&mut self) -> Proof {
+    pub(crate) fn proof_mut(&mut self) -> Proof {
         Proof::decode(self.link.with_exclusive(|w| *w))
     }
 
     /// Records a proven value through `&mut` (plain or).
     #[inline]
-    pub fn prove_mut(&mut self, proof: Proof) {
+    pub(crate) fn prove_mut(&mut self, proof: Proof) {
         self.link.with_exclusive(|w| *w |= proof.encode());
     }
 
     /// Stats through `&mut` (plain load).
     #[inline]
-    pub fn stats_mut(&mut self) -> Stats {
+    pub(crate) fn stats_mut(&mut self) -> Stats {
         Stats::decode(self.stats.with_exclusive(|w| *w))
     }
 
     /// [`Node::record`] through `&mut` (one plain add).
     #[inline]
-    pub fn record_mut(&mut self, half_points: u32, virtual_loss: u32) {
+    pub(crate) fn record_mut(&mut self, half_points: u32, virtual_loss: u32) {
         self.stats.with_exclusive(|w| *w = w.wrapping_add(Stats::one_playout_replacing(half_points, virtual_loss)));
     }
 
     /// [`Node::remove_virtual_loss`] through `&mut` (plain subtraction).
     #[inline]
-    pub fn remove_virtual_loss_mut(&mut self, amount: u32) {
+    pub(crate) fn remove_virtual_loss_mut(&mut self, amount: u32) {
         self.stats.with_exclusive(|w| *w -= Stats::virtual_loss(amount));
     }
 
     /// WU-UCT's unobserved playouts through `&mut` (plain load).
     #[inline]
-    pub fn unobserved_mut(&mut self) -> u32 {
+    pub(crate) fn unobserved_mut(&mut self) -> u32 {
         self.unobserved.with_exclusive(|v| *v)
     }
 
     /// [`Node::add_virtual_loss`] through `&mut` (plain add).
     #[inline]
-    pub fn add_virtual_loss_mut(&mut self, amount: u32) {
+    pub(crate) fn add_virtual_loss_mut(&mut self, amount: u32) {
         self.stats.with_exclusive(|w| *w += Stats::virtual_loss(amount));
     }
 
     /// [`Node::add_unobserved`] through `&mut` (plain add).
     #[inline]
-    pub fn add_unobserved_mut(&mut self, amount: u32) {
+    pub(crate) fn add_unobserved_mut(&mut self, amount: u32) {
         self.unobserved.with_exclusive(|v| *v += amount);
     }
 
     /// [`Node::remove_unobserved`] through `&mut` (plain subtraction).
     #[inline]
-    pub fn remove_unobserved_mut(&mut self, amount: u32) {
+    pub(crate) fn remove_unobserved_mut(&mut self, amount: u32) {
         self.unobserved.with_exclusive(|v| *v -= amount);
     }
 
     /// Records a batch through `&mut` (plain add).
     #[inline]
-    pub fn record_batch_mut(&mut self, playouts: u32, half_points: u32) {
+    pub(crate) fn record_batch_mut(&mut self, playouts: u32, half_points: u32) {
         self.stats.with_exclusive(|w| *w += Stats::playouts(playouts, half_points));
     }
 
     /// Replaces the stats through `&mut` (plain store): for statistics added from
     /// another tree, and taken out again, by the synced driver.
     #[inline]
-    pub fn set_stats_mut(&mut self, stats: Stats) {
+    pub(crate) fn set_stats_mut(&mut self, stats: Stats) {
         self.stats.with_exclusive(|w| *w = Stats::playouts(stats.visits, stats.half_points));
     }
 
@@ -480,20 +480,20 @@ impl Node {
 
     /// Resets through `&mut` to a fresh child with move `mv` and prior `prior`.
     #[inline]
-    pub fn init_mut(&mut self, mv: u16, prior: u16) {
+    pub(crate) fn init_mut(&mut self, mv: u16, prior: u16) {
         *self = Node::default();
         self.edge.with_exclusive(|m| *m = encode_edge(mv, prior));
     }
 
     /// The move into this node through `&mut`.
     #[inline]
-    pub fn mv_mut(&mut self) -> u16 {
+    pub(crate) fn mv_mut(&mut self) -> u16 {
         self.edge.with_exclusive(|m| *m as u16)
     }
 
     /// The prior of the move into this node through `&mut`.
     #[inline]
-    pub fn prior_mut(&mut self) -> u16 {
+    pub(crate) fn prior_mut(&mut self) -> u16 {
         self.edge.with_exclusive(|m| (*m >> 16) as u16)
     }
 }

@@ -102,7 +102,7 @@ pub(crate) fn worker_rng(seed: u64, index: usize) -> Xoshiro256PlusPlus {
 }
 
 impl Worker {
-    pub fn new(seed: u64, index: usize) -> Worker {
+    pub(crate) fn new(seed: u64, index: usize) -> Worker {
         Worker {
             rng: worker_rng(seed, index),
             paths: std::array::from_fn(|_| Vec::with_capacity(256)),
@@ -128,7 +128,7 @@ impl Worker {
     // the compiler they became calls in the shared-tree loop, and tree-parallel Connect
     // Four at 1 thread ran 7 % slower (`parmcts bench --game connect4 --modes seq,tree`).
     #[inline(always)]
-    pub fn iterate<G: SearchGame, T: TreeOps, const SOLVER: bool, const N: usize>(
+    pub(crate) fn iterate<G: SearchGame, T: TreeOps, const SOLVER: bool, const N: usize>(
         &mut self,
         tree: &mut T,
         root: &G,
@@ -399,7 +399,7 @@ impl Worker {
     }
 
     /// Writes the batched updates to the tree: one atomic add per node.
-    pub fn flush<T: TreeOps>(&mut self, tree: &mut T) {
+    pub(crate) fn flush<T: TreeOps>(&mut self, tree: &mut T) {
         contention::no_depth();
         for entry in self.pending.iter_mut().filter(|e| e.playouts != 0) {
             tree.record_batch(entry.node, entry.playouts, entry.half_points);

@@ -22,7 +22,7 @@ mod scoring;
 /// The largest side supported (GTP letters `A`..`T` without `I`).
 pub const MAX_SIDE: usize = 19;
 /// Cells of the largest padded board: `(19 + 2) * (19 + 1) + 1`.
-pub const CELLS: usize = (MAX_SIDE + 2) * (MAX_SIDE + 1) + 1;
+pub(super) const CELLS: usize = (MAX_SIDE + 2) * (MAX_SIDE + 1) + 1;
 
 /// Cell contents.
 pub(super) const EMPTY: u8 = 0;

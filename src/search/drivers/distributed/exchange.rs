@@ -344,7 +344,7 @@ pub(in crate::search) struct Early {
 impl Early {
     /// Records one walk's result on each node of its path (`path`: the node and the
     /// result's stats there) now, ahead of share `share`, which will bring them.
-    pub fn record(&mut self, arena: &Arena, share: u32, path: impl Iterator<Item = (NodeId, Stats)>) {
+    pub(super) fn record(&mut self, arena: &Arena, share: u32, path: impl Iterator<Item = (NodeId, Stats)>) {
         let book = self.books.entry(share).or_default();
         for (node, stats) in path {
             arena.node(node).record_batch(stats.visits, stats.half_points);

@@ -26,7 +26,7 @@ impl Partition {
     /// The rank that owns the node reached by `moves` from the root (the same on every
     /// rank: it depends on the moves only).
     #[inline]
-    pub fn owner(&self, moves: impl Iterator<Item = u16>) -> u32 {
+    pub(super) fn owner(&self, moves: impl Iterator<Item = u16>) -> u32 {
         // FNV-1a over the moves' two bytes, then the high half of a multiply: the moves of
         // sibling nodes differ in one byte, and their owners should not be correlated.
         let mut hash: u64 = 0xCBF2_9CE4_8422_2325;
