@@ -378,7 +378,7 @@ impl Search {
                     // A walk counts the virtual loss of the other walks in flight at a
                     // node (its visits include it), and one of those may yet go below it
                     // once it is expanded: up to `walks - 1` of the threshold.
-                    expand_threshold: if matches!(self.config.mode, Mode::Synced | Mode::Dist) {
+                    expand_threshold: if with_driver!(self.config.mode, |driver| driver.counts_foreign_visits()) {
                         0
                     } else {
                         self.config.expand_threshold.saturating_sub(self.walks_in_flight() - 1)
@@ -396,10 +396,7 @@ impl Search {
     /// The most walks the last run could have had in flight on one tree at once, each
     /// with its virtual loss on its nodes: every worker on a shared tree, times its lanes.
     fn walks_in_flight(&self) -> u32 {
-        let workers_per_tree = match self.config.mode {
-            Mode::Sequential | Mode::RootParallel | Mode::Synced | Mode::Dist => 1,
-            Mode::TreeParallel | Mode::Auto | Mode::Virtual => self.config.threads as u32,
-        };
+        let workers_per_tree = with_driver!(self.config.mode, |driver| driver.workers_per_tree(self.config.threads));
         workers_per_tree * self.last_leaves as u32
     }
 
@@ -410,7 +407,8 @@ impl Search {
         // Synced and distributed trees count other trees' visits towards expansion; the
         // threads of a shared tree may find a node EXPANDING and play out from it (a lone
         // virtual thread cannot).
-        let own_visits = matches!(self.config.mode, Mode::Sequential | Mode::RootParallel | Mode::Virtual);
+        let own_visits =
+            with_driver!(self.config.mode, |driver| !driver.counts_foreign_visits() && !driver.may_find_expanding());
         own_visits && self.walks_in_flight() == 1
     }
 

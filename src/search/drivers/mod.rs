@@ -115,6 +115,25 @@ pub(crate) trait Driver {
         false
     }
 
+    /// The workers that search one tree together, of `threads`: by default one (each
+    /// its own tree, or one thread in all).
+    fn workers_per_tree(&self, threads: usize) -> u32 {
+        let _ = threads;
+        1
+    }
+
+    /// Whether a tree's nodes count other trees' visits towards their expansion (synced
+    /// and distributed trees share statistics): by default not.
+    fn counts_foreign_visits(&self) -> bool {
+        false
+    }
+
+    /// Whether a worker may find a node another worker is expanding and play out from it
+    /// (threads on one shared tree; a lone virtual thread cannot): by default not.
+    fn may_find_expanding(&self) -> bool {
+        false
+    }
+
     /// Runs `workers` (one per thread, each seeded from `(seed, index)`) on `arenas`
     /// (`self.trees(workers.len())` of them, each root expanded) until `job.stopper`
     /// stops them. Returns the playouts completed on each arena, in arena order.

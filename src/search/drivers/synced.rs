@@ -35,6 +35,10 @@ use crate::search::iteration::{child_by_move, Worker};
 pub(crate) struct Synced;
 
 impl Driver for Synced {
+    fn counts_foreign_visits(&self) -> bool {
+        true
+    }
+
     fn trees(&self, threads: usize) -> usize {
         threads
     }

@@ -16,6 +16,14 @@ use crate::search::iteration::Worker;
 pub(crate) struct TreeParallel;
 
 impl Driver for TreeParallel {
+    fn workers_per_tree(&self, threads: usize) -> u32 {
+        threads as u32
+    }
+
+    fn may_find_expanding(&self) -> bool {
+        true
+    }
+
     fn batches_backups(&self, threads: usize) -> bool {
         threads > 1
     }

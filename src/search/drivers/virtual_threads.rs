@@ -29,6 +29,10 @@ use crate::search::stop::CHUNK;
 pub(crate) struct VirtualThreads;
 
 impl Driver for VirtualThreads {
+    fn workers_per_tree(&self, threads: usize) -> u32 {
+        threads as u32
+    }
+
     /// The simulator's logical workers keep one walk each in flight: the walks in flight
     /// are the workers', as with one playout per real thread (the tree-parallel default
     /// everywhere but Othello, whose lanes the simulator leaves out).

@@ -24,6 +24,10 @@ use super::{farm, share, split, Distributed};
 use super::rank_protocol::learn_end_margin;
 
 impl Driver for Distributed {
+    fn counts_foreign_visits(&self) -> bool {
+        true
+    }
+
     fn batches_backups(&self, threads: usize) -> bool {
         threads > 1
     }

@@ -40,6 +40,10 @@ pub fn broadcast_from_rank_zero(word: u64, _pause: Duration) -> u64 {
 }
 
 impl Driver for Distributed {
+    fn counts_foreign_visits(&self) -> bool {
+        true
+    }
+
     fn batches_backups(&self, threads: usize) -> bool {
         threads > 1
     }
