@@ -5,11 +5,12 @@
 
 use std::fmt;
 
-/// Declares [`GameKind`] and the [`with_game!`](crate::with_game) dispatch from one list
-/// of `Variant: Type (module), bench playouts, "help";` entries. `$d` is a literal `$`,
+/// Declares [`GameKind`] (with what each game can do) and the
+/// [`with_game!`](crate::with_game) dispatch from one list of
+/// `Variant: Type (module) [capabilities], bench playouts, "help";` entries. `$d` is a literal `$`,
 /// the stable way for a macro to write a macro.
 macro_rules! registry {
-    ($d:tt $( $kind:ident : $ty:ident ($module:ident), $bench:expr, $about:literal; )*) => {
+    ($d:tt $( $kind:ident : $ty:ident ($module:ident) [$($cap:ident $(($boards:ident))?),*], $bench:expr, $about:literal; )*) => {
         /// The games the CLI knows, by name.
         ///
         /// Not `#[non_exhaustive]`: [`with_game!`](crate::with_game) matches every game.
@@ -37,7 +38,45 @@ macro_rules! registry {
             pub fn bench_playouts(self) -> u64 {
                 match self { $( GameKind::$kind => $bench, )* }
             }
+
+            /// Whether the GTP engine plays this game (its registry line says `gtp`).
+            pub fn serves_gtp(self) -> bool {
+                match self { $( GameKind::$kind => [$(stringify!($cap)),*].contains(&"gtp"), )* }
+            }
+
+            /// Whether the game has an exact solver (`solver`: its own `Endgame` impl).
+            pub fn has_solver(self) -> bool {
+                match self { $( GameKind::$kind => [$(stringify!($cap)),*].contains(&"solver"), )* }
+            }
+
+            /// Whether learned n-tuple networks read its board (`network`: its own
+            /// `NTupleBoard` cells).
+            pub fn has_network_board(self) -> bool {
+                match self { $( GameKind::$kind => [$(stringify!($cap)),*].contains(&"network"), )* }
+            }
+
+            /// Whether it has chance turns (`chance`: dice).
+            pub fn has_chance(self) -> bool {
+                match self { $( GameKind::$kind => [$(stringify!($cap)),*].contains(&"chance"), )* }
+            }
+
+            /// The game that plays it on run-time boards (`boards(Kind)`), if there is one:
+            /// board flags on this game play that one.
+            pub fn run_time_boards(self) -> Option<GameKind> {
+                match self { $( GameKind::$kind => None $($(.or(Some(GameKind::$boards)))?)*, )* }
+            }
         }
+
+        /// Calls `$callback!` with the registry's list, one `[Kind module Type (caps…)]`
+        /// group per game: how a layer above the games builds its own list from this one
+        /// (the GTP engine's games, from those that say `gtp`, always the first
+        /// capability) without the games naming that layer.
+        macro_rules! for_each_game {
+            ($d ($d callback:ident)::+ ! ($d ($d args:tt)*)) => {
+                $d ($d callback)::+! { ($d ($d args)*) $( [$kind $module $ty ($($cap)*)] )* }
+            };
+        }
+        pub(crate) use for_each_game;
 
         /// Runs `$body` with the type alias `$G` bound to the game type that `$kind`
         /// (a [`GameKind`](crate::GameKind)) names: the one runtime-to-type dispatch.
@@ -62,19 +101,23 @@ macro_rules! registry {
     };
 }
 
+// Each line: `Kind: Type(module) [capabilities], bench playouts, "help";` with the
+// capabilities `gtp` (first when present: the GTP engine plays it), `solver` (an exact
+// solver), `network` (a board for n-tuple networks), `chance` (dice) and
+// `boards(Kind)` (the game that plays it on run-time boards).
 registry! {$
-    TicTacToe: TicTacToe(tictactoe), 500_000, "tic-tac-toe (3x3)";
-    ConnectFour: ConnectFour(connect4), 1_000_000, "Connect Four (7 columns, 6 rows)";
-    Othello: Othello(othello), 100_000, "Othello / Reversi (8x8)";
-    Go: Go9(go), 30_000, "Go 9x9 (Tromp-Taylor area scoring, positional superko, komi 7)";
-    Go13: Go13(go), 15_000, "Go 13x13 (Tromp-Taylor area scoring, positional superko, komi 7)";
-    Go19: Go19(go), 8_000, "Go 19x19 (Tromp-Taylor area scoring, positional superko, komi 7)";
-    Hex: Hex11(hex), 200_000, "Hex 11x11 (Black joins top and bottom, White left and right)";
-    Hex9: Hex9(hex), 300_000, "Hex 9x9";
-    Hex13: Hex13(hex), 200_000, "Hex 13x13";
-    Hex19: Hex19(hex), 150_000, "Hex 19x19";
-    ConnectFourBoard: ConnectFourBoard(connect4x), 300_000, "Connect Four on a run-time board: --width/--height 4-12, --blocked COL,ROW (default 7x6)";
-    Einstein: Einstein(einstein), 300_000, "EinStein würfelt nicht! (5x5, a die picks the piece)";
+    TicTacToe: TicTacToe(tictactoe) [network], 500_000, "tic-tac-toe (3x3)";
+    ConnectFour: ConnectFour(connect4) [solver, network, boards(ConnectFourBoard)], 1_000_000, "Connect Four (7 columns, 6 rows)";
+    Othello: Othello(othello) [gtp, solver, network], 100_000, "Othello / Reversi (8x8)";
+    Go: Go9(go) [gtp], 30_000, "Go 9x9 (Tromp-Taylor area scoring, positional superko, komi 7)";
+    Go13: Go13(go) [gtp], 15_000, "Go 13x13 (Tromp-Taylor area scoring, positional superko, komi 7)";
+    Go19: Go19(go) [gtp], 8_000, "Go 19x19 (Tromp-Taylor area scoring, positional superko, komi 7)";
+    Hex: Hex11(hex) [gtp], 200_000, "Hex 11x11 (Black joins top and bottom, White left and right)";
+    Hex9: Hex9(hex) [gtp], 300_000, "Hex 9x9";
+    Hex13: Hex13(hex) [gtp], 200_000, "Hex 13x13";
+    Hex19: Hex19(hex) [gtp], 150_000, "Hex 19x19";
+    ConnectFourBoard: ConnectFourBoard(connect4x) [solver, boards(ConnectFourBoard)], 300_000, "Connect Four on a run-time board: --width/--height 4-12, --blocked COL,ROW (default 7x6)";
+    Einstein: Einstein(einstein) [chance], 300_000, "EinStein würfelt nicht! (5x5, a die picks the piece)";
 }
 
 impl GameKind {

@@ -2,8 +2,8 @@
 //! the search's [`SearchGame`]. Its implementations sit beside their games
 //! (`src/games/othello/gtp.rs`, `src/games/go/gtp.rs`, `src/games/hex/gtp.rs`).
 //!
-//! A game that GTP plays implements [`GtpGame`] and gets one line in `with_gtp_game!`,
-//! the list of the games GTP plays (the sessions and the SGF writers come from it).
+//! A game that GTP plays implements [`GtpGame`] and says `gtp` in its registry line
+//! (`src/games/registry.rs`), from which `with_gtp_game!` lists the games GTP plays (the sessions and the SGF writers come from it).
 //! Board sizes that are different types (Go's `Go<9>`, `Go<13>`, `Go<19>`) are one
 //! implementation each: `boardsize` replaces the engine's session with the type of the
 //! size asked for ([`sized`]).
@@ -22,44 +22,36 @@ pub fn point(col: usize, row: usize) -> String {
 /// the games GTP plays.
 macro_rules! with_gtp_game {
     ($kind:expr, $G:ident => $body:expr) => {{
-        use $crate::games::{GameKind, Go13, Go19, Go9, Hex11, Hex13, Hex19, Hex9, Othello};
-        match $kind {
-            GameKind::Othello => {
-                type $G = Othello;
-                Some($body)
-            }
-            GameKind::Go => {
-                type $G = Go9;
-                Some($body)
-            }
-            GameKind::Go13 => {
-                type $G = Go13;
-                Some($body)
-            }
-            GameKind::Go19 => {
-                type $G = Go19;
-                Some($body)
-            }
-            GameKind::Hex => {
-                type $G = Hex11;
-                Some($body)
-            }
-            GameKind::Hex9 => {
-                type $G = Hex9;
-                Some($body)
-            }
-            GameKind::Hex13 => {
-                type $G = Hex13;
-                Some($body)
-            }
-            GameKind::Hex19 => {
-                type $G = Hex19;
-                Some($body)
-            }
-            _ => None,
-        }
+        $crate::games::for_each_game!($crate::gtp::game::gtp_arms!($kind, $G, $body))
     }};
 }
+
+/// `with_gtp_game!`'s match, built from the registry's list (`games::for_each_game!`):
+/// an arm for each game whose capabilities start with `gtp`.
+macro_rules! gtp_arms {
+    (($kind:expr, $G:ident, $body:expr) $($games:tt)*) => {
+        $crate::gtp::game::gtp_arms!(@arms ($kind, $G, $body) [] $($games)*)
+    };
+    (@arms $ctx:tt [$($arms:tt)*] [$k:ident $m:ident $t:ident (gtp $($caps:ident)*)] $($games:tt)*) => {
+        $crate::gtp::game::gtp_arms!(@arm $ctx [$($arms)*] $k $m $t $($games)*)
+    };
+    (@arms $ctx:tt $arms:tt [$k:ident $m:ident $t:ident ($($caps:ident)*)] $($games:tt)*) => {
+        $crate::gtp::game::gtp_arms!(@arms $ctx $arms $($games)*)
+    };
+    (@arm ($kind:expr, $G:ident, $body:expr) [$($arms:tt)*] $k:ident $m:ident $t:ident $($games:tt)*) => {
+        $crate::gtp::game::gtp_arms!(@arms ($kind, $G, $body) [$($arms)* $crate::games::GameKind::$k => {
+            type $G = $crate::games::$m::$t;
+            Some($body)
+        }] $($games)*)
+    };
+    (@arms ($kind:expr, $G:ident, $body:expr) [$($arms:tt)*]) => {
+        match $kind {
+            $($arms)*
+            _ => None,
+        }
+    };
+}
+pub(crate) use gtp_arms;
 pub(crate) use with_gtp_game;
 
 /// The game GTP plays on a `size` board in `kind`'s family (the same SGF game number):

@@ -260,9 +260,9 @@ impl BoardFlags {
         } else {
             "--blocked"
         };
-        if !matches!(game, GameKind::ConnectFour | GameKind::ConnectFourBoard) {
+        let Some(boards) = game.run_time_boards() else {
             return Err(Failure::flag(flag, format!("only Connect Four has a board size (not '{game}')")));
-        }
+        };
         if moves.contains(':') {
             return Err(Failure::flag("--moves", format!("'{moves}': the board is given twice (header and flags)")));
         }
@@ -285,9 +285,9 @@ impl BoardFlags {
             BoardError::Height(_) => Failure::flag("--height", e),
             e => Failure::flag("--blocked", e),
         })?;
-        if game == GameKind::ConnectFour && width == 7 && height == 6 && blocked.is_none() {
+        if game != boards && width == 7 && height == 6 && blocked.is_none() {
             return Ok((game, moves.to_string()));
         }
-        Ok((GameKind::ConnectFourBoard, format!("{}:{moves}", board.board_text())))
+        Ok((boards, format!("{}:{moves}", board.board_text())))
     }
 }
