@@ -28,9 +28,10 @@ use crate::games::{NTupleBoard, Tuning};
 /// [`Setting::default`] of a setting whose default each game fills.
 const PER_GAME: &str = "per game";
 
-/// One search setting as text sees it: the key of `--key VALUE` and `mcts:key=VALUE`.
+/// One setting as text sees it: the key of `--key VALUE` and `mcts:key=VALUE` for a
+/// search setting (the default `T`), or of another player's spec (`alphabeta:depth=D`).
 #[derive(Clone, Copy)]
-pub struct Setting {
+pub struct Setting<T = SearchConfigBuilder> {
     /// The key (`playouts`, `time-ms`, `virtual-loss`, ...).
     pub key: &'static str,
     /// What the value is, for help (`N`, `MS`, `on|off`, ...).
@@ -43,27 +44,30 @@ pub struct Setting {
     /// Whether the default is the game's, shown one value per game: the values come from
     /// [`Setting::default_in`] (and each game's [`Tuning`]).
     pub per_game: bool,
-    pub(super) apply: fn(SearchConfigBuilder, &str) -> Result<SearchConfigBuilder, SettingError>,
+    /// Reads a value into the options `T` ([`Setting::apply`]).
+    pub apply: fn(T, &str) -> Result<T, SettingError>,
 }
 
-impl fmt::Debug for Setting {
+impl<T> fmt::Debug for Setting<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Setting").field("key", &self.key).finish_non_exhaustive()
     }
 }
 
-impl Setting {
-    /// The setting with this key.
-    pub fn find(key: &str) -> Option<&'static Setting> {
-        SETTINGS.iter().find(|s| s.key == key)
-    }
-
-    /// Applies `value` to `builder`.
+impl<T> Setting<T> {
+    /// Applies `value` to `options`.
     ///
     /// # Errors
     /// [`SettingError::BadValue`] naming the key and the value when it does not parse.
-    pub fn apply(&self, builder: SearchConfigBuilder, value: &str) -> Result<SearchConfigBuilder, SettingError> {
-        (self.apply)(builder, value)
+    pub fn apply(&self, options: T, value: &str) -> Result<T, SettingError> {
+        (self.apply)(options, value)
+    }
+}
+
+impl Setting {
+    /// The search setting with this key.
+    pub fn find(key: &str) -> Option<&'static Setting> {
+        SETTINGS.iter().find(|s| s.key == key)
     }
 }
 
@@ -141,14 +145,8 @@ fn parse_setting<T: SettingText>(key: &'static str, text: &str) -> Result<T, Set
 ///
 /// `text TextType` is what a text value is read as before it goes to the setter. A
 /// setting whose unset value each game fills (from its [`Tuning`]) leaves the shown
-/// default out and ends with its accessor:
-///
-/// ```text
-///     per_game:
-///         /// The accessor's doc.
-///         fn name_for<G: Tuning>(config) -> Type { value for G, read from config };
-/// ```
-///
+/// default out and ends with its accessor, `per_game: /// doc`, then
+/// `fn name_for<G: Tuning>(config) -> Type { the value for G, read from config }`.
 /// From it come the accessor `SearchConfig::name_for::<G>()`, the game's default as text
 /// ([`Setting::default_in`]) and the default `--help` shows, one value per game
 /// ([`Setting::per_game`]). `shown(v) => text;` after the accessor says how a value
