@@ -10,6 +10,7 @@
 //! through [`crate::search::SETTINGS`], so a flag and a spec key can never disagree.
 
 mod agents;
+mod baseline;
 pub mod gtp_client;
 mod spec;
 
@@ -22,14 +23,15 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::alphabeta::{minimax, AbError, AlphaBeta, Evaluate, Limits};
 use crate::evaluator::{NTupleNetwork, NetworkError};
-use crate::expectimax::{Expectimax, ExpectimaxError, MAX_DEPTH as EXPECTIMAX_MAX_DEPTH};
+use crate::expectimax::{Expectimax, ExpectimaxError};
 use crate::games::{random_below, Game, Move, SearchGame};
 use crate::search::{ConfigError, Search, SearchConfig, SearchError, SearchResult, SettingError};
 use crate::solver::{solved_to_play, Endgame, Solved};
 pub use gtp_client::{colour_name, ClientError, GtpClient};
 
 pub use agents::{AlphaBetaAgent, ExpectimaxAgent, GtpAgent, MctsAgent, MinimaxAgent, RandomAgent, GTP_TIMEOUT};
-pub use spec::{EvalSpec, PlayerSpec, SpecError, DEFAULT_TT_MB};
+pub use baseline::{EvalSpec, DEFAULT_TT_MB};
+pub use spec::{PlayerSpec, SpecError};
 
 /// Why a player could not move.
 #[derive(Clone, Debug, PartialEq)]

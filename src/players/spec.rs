@@ -1,5 +1,6 @@
 //! Player specs: parsing `kind:key=value,...` text, and building the player a spec names.
 
+use super::baseline::{Baseline, Player, ALPHABETA, EXPECTIMAX, MINIMAX};
 use super::*;
 
 /// A bad player spec, naming the bad part.
@@ -23,7 +24,7 @@ pub enum SpecError {
         /// The key given.
         key: String,
         /// The keys it takes.
-        expected: &'static str,
+        expected: String,
     },
     /// A value that does not parse.
     BadValue {
@@ -39,7 +40,7 @@ pub enum SpecError {
         /// The whole spec.
         spec: String,
         /// What is needed.
-        needs: &'static str,
+        needs: String,
     },
     /// An `mcts` option that the search settings reject.
     Setting(SettingError),
@@ -77,13 +78,6 @@ impl fmt::Display for SpecError {
 
 impl std::error::Error for SpecError {}
 
-fn parse_num<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, SpecError> {
-    value.parse().map_err(|_| SpecError::BadValue { key: key.to_string(), value: value.to_string() })
-}
-
-/// Default transposition table of an alpha-beta player, in MiB.
-pub const DEFAULT_TT_MB: usize = 16;
-
 /// A parsed player spec.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PlayerSpec {
@@ -117,46 +111,6 @@ pub enum PlayerSpec {
     Gtp(Vec<String>),
 }
 
-/// What scores an alpha-beta player's depth cut-off (its `eval=` key).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum EvalSpec {
-    /// The game's hand-written [`Evaluate`] (`eval=heuristic`, the default).
-    #[default]
-    Heuristic,
-    /// The game's shipped n-tuple network (`eval=network`;
-    /// [`NTupleNetwork::shipped`]).
-    Network,
-    /// An n-tuple network file (`eval=FILE`).
-    File(String),
-}
-
-impl EvalSpec {
-    fn parse(value: &str) -> Result<EvalSpec, SpecError> {
-        Ok(match value {
-            "heuristic" => EvalSpec::Heuristic,
-            "network" => EvalSpec::Network,
-            "" => return Err(SpecError::BadValue { key: "eval".to_string(), value: value.to_string() }),
-            path => EvalSpec::File(path.to_string()),
-        })
-    }
-
-    /// Loads the network this spec names for `G` (`None` for the heuristic).
-    ///
-    /// # Errors
-    /// [`NetworkError::NoShippedNetwork`] for `network` in a game that ships none; the
-    /// file's or the check's error for `FILE`.
-    pub fn network<G: SearchGame>(&self) -> Result<Option<Arc<NTupleNetwork>>, NetworkError> {
-        match self {
-            EvalSpec::Heuristic => Ok(None),
-            EvalSpec::Network => match NTupleNetwork::shipped::<G>() {
-                Some(network) => network.map(Some),
-                None => Err(NetworkError::NoShippedNetwork { game: G::NAME }),
-            },
-            EvalSpec::File(path) => NTupleNetwork::load_for::<G>(path).map(|n| Some(Arc::new(n))),
-        }
-    }
-}
-
 /// Splits `key=value,...` options, naming the first malformed or repeated one.
 fn options<'a>(text: &'a str, options: &'a str) -> Result<Vec<(&'a str, &'a str)>, SpecError> {
     let pairs: Vec<(&str, &str)> = options
@@ -180,7 +134,7 @@ impl PlayerSpec {
     /// `alphabeta:depth=D` / `alphabeta:time-ms=T` (both allowed; `tt-mb=M` sizes the
     /// table, `eval=heuristic|network|FILE` picks the cut-off score),
     /// `expectimax:depth=D` / `expectimax:time-ms=T` (both allowed; depth at most
-    /// [`EXPECTIMAX_MAX_DEPTH`]) or `gtp:COMMAND LINE`. An `mcts` spec with no budget
+    /// [`crate::expectimax::MAX_DEPTH`]) or `gtp:COMMAND LINE`. An `mcts` spec with no budget
     /// gets 10,000 playouts.
     ///
     /// # Errors
@@ -193,7 +147,7 @@ impl PlayerSpec {
             if command.is_empty() {
                 return Err(SpecError::Missing {
                     spec: text.to_string(),
-                    needs: "gtp needs a command line: gtp:PROGRAM ARGS",
+                    needs: "gtp needs a command line: gtp:PROGRAM ARGS".into(),
                 });
             }
             return Ok(PlayerSpec::Gtp(command));
@@ -201,7 +155,9 @@ impl PlayerSpec {
         let options = self::options(text, options)?;
         match kind {
             "random" if options.is_empty() => Ok(PlayerSpec::Random),
-            "random" => Err(SpecError::UnknownOption { player: "random", key: options[0].0.into(), expected: "none" }),
+            "random" => {
+                Err(SpecError::UnknownOption { player: "random", key: options[0].0.into(), expected: "none".into() })
+            }
             "mcts" => parse_mcts(text, options),
             "minimax" => parse_minimax(text, options),
             "alphabeta" => parse_alphabeta(text, options),
@@ -285,73 +241,53 @@ fn parse_mcts(text: &str, options: Vec<(&str, &str)>) -> Result<PlayerSpec, Spec
     Ok(PlayerSpec::Mcts(config))
 }
 
-/// A `minimax` spec's options: `depth=D`, at least 1.
+/// A `minimax` spec's options ([`MINIMAX`]).
 fn parse_minimax(text: &str, options: Vec<(&str, &str)>) -> Result<PlayerSpec, SpecError> {
-    let missing = |needs| Err(SpecError::Missing { spec: text.to_string(), needs });
-    let mut depth = None;
-    for (key, value) in options {
-        match key {
-            "depth" => depth = Some(parse_num::<u32>(key, value)?),
-            _ => return Err(SpecError::UnknownOption { player: "minimax", key: key.into(), expected: "depth" }),
-        }
-    }
-    match depth {
-        Some(d) if d > 0 => Ok(PlayerSpec::Minimax { depth: d }),
-        Some(_) => missing("depth must be at least 1 (got 0)"),
-        None => missing("minimax needs depth=D"),
-    }
+    let Baseline { depth, .. } = MINIMAX.parse(text, options)?;
+    // A minimax spec without a depth was refused (`MINIMAX.needs`).
+    Ok(PlayerSpec::Minimax { depth: depth.unwrap_or(1) })
 }
 
-/// An `alphabeta` spec's options: `depth=D` and/or `time-ms=T`, `tt-mb=M`, `eval=...`,
-/// `endgame=N`.
+/// An `alphabeta` spec's options ([`ALPHABETA`]).
 fn parse_alphabeta(text: &str, options: Vec<(&str, &str)>) -> Result<PlayerSpec, SpecError> {
-    let missing = |needs| Err(SpecError::Missing { spec: text.to_string(), needs });
-    let mut limits = Limits::default();
-    let mut tt_mb = DEFAULT_TT_MB;
-    let mut eval = EvalSpec::default();
-    let mut endgame = 0;
-    for (key, value) in options {
-        match key {
-            "depth" => limits.max_depth = Some(parse_num(key, value)?),
-            "time-ms" => limits.time = Some(Duration::from_millis(parse_num(key, value)?)),
-            "tt-mb" => tt_mb = parse_num(key, value)?,
-            "eval" => eval = EvalSpec::parse(value)?,
-            "endgame" => endgame = parse_num(key, value)?,
-            _ => {
-                let expected = "depth, time-ms, tt-mb, eval, endgame";
-                return Err(SpecError::UnknownOption { player: "alphabeta", key: key.into(), expected });
-            }
-        }
-    }
-    match (limits.max_depth, limits.time) {
-        (None, None) => missing("alphabeta needs depth=D or time-ms=T"),
-        (Some(0), _) => missing("depth must be at least 1 (got 0)"),
-        (_, Some(t)) if t.is_zero() => missing("time-ms must be at least 1 (got 0)"),
-        _ if tt_mb == 0 => missing("tt-mb must be at least 1 (got 0)"),
-        _ => Ok(PlayerSpec::AlphaBeta { limits, tt_mb, eval, endgame }),
-    }
+    let Baseline { depth, time_ms, tt_mb, eval, endgame } = ALPHABETA.parse(text, options)?;
+    let limits = Limits { max_depth: depth, time: time_ms.map(Duration::from_millis) };
+    Ok(PlayerSpec::AlphaBeta { limits, tt_mb, eval, endgame })
 }
 
-/// An `expectimax` spec's options: `depth=D` (at most [`EXPECTIMAX_MAX_DEPTH`]) and/or
-/// `time-ms=T`.
+/// An `expectimax` spec's options ([`EXPECTIMAX`]).
 fn parse_expectimax(text: &str, options: Vec<(&str, &str)>) -> Result<PlayerSpec, SpecError> {
-    let missing = |needs| Err(SpecError::Missing { spec: text.to_string(), needs });
-    let mut limits = Limits::default();
-    for (key, value) in options {
-        match key {
-            "depth" => limits.max_depth = Some(parse_num(key, value)?),
-            "time-ms" => limits.time = Some(Duration::from_millis(parse_num(key, value)?)),
-            _ => {
-                let expected = "depth, time-ms";
-                return Err(SpecError::UnknownOption { player: "expectimax", key: key.into(), expected });
-            }
+    let Baseline { depth, time_ms, .. } = EXPECTIMAX.parse(text, options)?;
+    let limits = Limits { max_depth: depth, time: time_ms.map(Duration::from_millis) };
+    Ok(PlayerSpec::Expectimax { limits })
+}
+
+impl Player {
+    /// Reads `options` into a [`Baseline`] and checks it.
+    ///
+    /// # Errors
+    /// [`SpecError`] naming the unknown key, the bad value, the missing limit or the
+    /// bound broken, in this order.
+    pub(super) fn parse(&self, text: &str, options: Vec<(&str, &str)>) -> Result<Baseline, SpecError> {
+        let mut baseline = Baseline::default();
+        for (key, value) in options {
+            let Some(setting) = self.keys.iter().find(|s| s.key == key) else {
+                let expected: Vec<&str> = self.keys.iter().map(|s| s.key).collect();
+                let expected = expected.join(", ");
+                return Err(SpecError::UnknownOption { player: self.name, key: key.into(), expected });
+            };
+            baseline = setting.apply(baseline, value).map_err(|e| match e {
+                SettingError::BadValue { key, value, .. } => SpecError::BadValue { key: key.into(), value },
+                other => SpecError::Setting(other),
+            })?;
         }
-    }
-    match (limits.max_depth, limits.time) {
-        (None, None) => missing("expectimax needs depth=D or time-ms=T"),
-        (Some(0), _) => missing("depth must be at least 1 (got 0)"),
-        (Some(d), _) if d > EXPECTIMAX_MAX_DEPTH => missing("depth must be at most 64"),
-        (_, Some(t)) if t.is_zero() => missing("time-ms must be at least 1 (got 0)"),
-        _ => Ok(PlayerSpec::Expectimax { limits }),
+        let missing = |needs: String| SpecError::Missing { spec: text.to_string(), needs };
+        if baseline.depth.is_none() && (!self.timed || baseline.time_ms.is_none()) {
+            return Err(missing(self.needs.to_string()));
+        }
+        for bound in self.bounds {
+            bound.check(&baseline).map_err(missing)?;
+        }
+        Ok(baseline)
     }
 }

@@ -66,6 +66,17 @@ impl SearchConfig {
     }
 }
 
+impl SearchConfigBuilder {
+    /// A playout budget of `playouts` unless a playout or time budget is already set (the
+    /// default budget of the `search` command and of an `mcts` player spec).
+    pub fn default_playouts(self, playouts: u64) -> Self {
+        match (self.config.playouts, self.config.time) {
+            (None, None) => self.playouts(playouts),
+            _ => self,
+        }
+    }
+}
+
 /// A playout or time budget, neither empty, the playouts within the counters.
 fn check_budget(cfg: &SearchConfig) -> Result<(), ConfigError> {
     match (cfg.playouts, cfg.time) {
@@ -208,4 +219,70 @@ fn check_leaves_and_arena(cfg: &mut SearchConfig) -> Result<(), ConfigError> {
 
 fn conflict(k1: &str, v1: impl fmt::Display, k2: &str, v2: impl fmt::Display, why: &'static str) -> ConfigError {
     ConfigError::Conflict { first: format!("{k1}={v1}"), second: format!("{k2}={v2}"), why }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::super::config::*;
+
+    #[test]
+    fn bad_configs_are_rejected() {
+        let b = || SearchConfig::builder().playouts(100);
+        assert_eq!(SearchConfig::builder().build(), Err(ConfigError::NoBudget));
+        assert_eq!(SearchConfig::builder().playouts(0).build(), Err(ConfigError::ZeroPlayouts));
+        assert_eq!(SearchConfig::builder().time(Duration::ZERO).build(), Err(ConfigError::ZeroTime));
+        assert_eq!(b().threads(0).build(), Err(ConfigError::ZeroThreads));
+        assert_eq!(b().c(-1.0).build(), Err(ConfigError::BadExploration(-1.0)));
+        assert!(matches!(b().c(f64::NAN).build(), Err(ConfigError::BadExploration(_))));
+        assert_eq!(b().arena_nodes(1).build(), Err(ConfigError::ArenaTooSmall { nodes: 1, needed: MIN_ARENA_NODES }));
+        assert_eq!(
+            b().mode(Mode::RootParallel).threads(4).arena_nodes(7).build(),
+            Err(ConfigError::ArenaTooSmall { nodes: 1, needed: MIN_ARENA_NODES })
+        );
+        assert_eq!("fast".parse::<Mode>(), Err(ConfigError::UnknownMode("fast".into())));
+        assert_eq!("wu-uct".parse::<InFlight>(), Ok(InFlight::WuUct));
+        assert_eq!("loss".parse::<InFlight>(), Ok(InFlight::Loss));
+        assert!("wu".parse::<InFlight>().unwrap_err().to_string().contains("'wu'"));
+        assert_eq!(b().rave(-1.0).build(), Err(ConfigError::BadRave(-1.0)));
+        assert_eq!(b().implicit(1.5).build(), Err(ConfigError::BadImplicit(1.5)));
+        assert!(b().implicit(0.0).eval(Evaluation::None).build().is_ok());
+        assert!(matches!(b().implicit(0.5).eval(Evaluation::None).build(), Err(ConfigError::Conflict { .. })));
+        assert!(b().build().is_ok());
+        assert_eq!(b().memory_mb(24).build().unwrap().arena_capacity(), (24 << 20) / 24);
+    }
+
+    /// Values are checked as stored (32-bit floats), sizes and thread counts are capped,
+    /// and settings that exclude each other are rejected naming both.
+    #[test]
+    fn bounds_and_conflicts_are_rejected() {
+        let b = || SearchConfig::builder().playouts(100);
+        assert!(matches!(b().c(1e100).build(), Err(ConfigError::BadExploration(c)) if c.is_infinite()));
+        assert!(matches!(b().bias(1e300).build(), Err(ConfigError::BadBias(_))));
+        let too_many = b().mode(Mode::TreeParallel).threads(MAX_THREADS + 1).build();
+        assert_eq!(too_many, Err(ConfigError::TooManyThreads { got: MAX_THREADS + 1, max: MAX_THREADS }));
+        assert!(b().mode(Mode::TreeParallel).threads(MAX_THREADS).arena_nodes(1 << 20).build().is_ok());
+        let huge = b().memory_mb(99_999_999).build();
+        assert!(matches!(huge, Err(ConfigError::ArenaTooLarge { .. })), "{huge:?}");
+        assert!(
+            matches!(b().arena_nodes(1 << 32).build(), Err(ConfigError::ArenaTooLarge { nodes, .. }) if nodes == 1 << 32)
+        );
+        let both = b().memory_mb(10).arena_nodes(100).build().unwrap_err().to_string();
+        assert!(both.contains("nodes=100") && both.contains("memory-mb=10"), "{both}");
+        let seq = b().mode(Mode::Sequential).threads(4).build().unwrap_err().to_string();
+        assert!(seq.contains("mode=seq") && seq.contains("threads=4"), "{seq}");
+        assert!(b().mode(Mode::Sequential).threads(1).build().is_ok());
+    }
+
+    #[test]
+    fn auto_is_the_default_and_resolves_by_thread_count() {
+        let b = || SearchConfig::builder().playouts(10);
+        assert_eq!(b().build().unwrap().mode(), Mode::Sequential);
+        assert_eq!(b().threads(4).build().unwrap().mode(), Mode::TreeParallel);
+        assert_eq!(b().mode(Mode::Auto).threads(1).build().unwrap().mode(), Mode::Sequential);
+        // Resolved once: a copy with a new thread count is resolved from its resolved mode.
+        assert_eq!(b().build().unwrap().with_mode(Mode::Auto, 2).unwrap().mode(), Mode::TreeParallel);
+        assert_eq!("auto".parse::<Mode>(), Ok(Mode::Auto));
+    }
 }

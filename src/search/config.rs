@@ -5,68 +5,69 @@
 //!
 //! Each setting's declaration gives its field, type and default, its builder setter, its
 //! text key (`--key` in `parmcts search` and `key=` in a player spec are the same name),
-//! its help line and the default shown in `--help`. From it come the config's field and
-//! getter, the builder's setter, and its entry of [`SETTINGS`]. Adding a setting means
-//! one declaration and its use. How a value is read from text is `search::setting`'s.
+//! its help line and the default shown in `--help`, or, where each game fills the unset
+//! value, the accessor that reads the game's [`Tuning`]. From it come the config's field
+//! and getter, the builder's setter, the per-game accessor, and its entry of [`SETTINGS`].
+//! Adding a setting means one declaration and its use. How a value is read from text is
+//! `search::setting`'s.
 
 use std::fmt;
 use std::time::Duration;
 
 pub use super::error::ConfigError;
-pub use super::limits::{MAX_ARENA_NODES, MAX_EVAL_DEPTH, MAX_LEAVES, MAX_PLAYOUTS, MAX_THREADS, MIN_ARENA_NODES};
-pub use super::options::{
-    ChanceSelection, DistScheme, Evaluation, FinalMove, InFlight, Mode, Playout, Weights, DEFAULT_BIAS_K, SECURE_A,
+pub use super::limits::{
+    MAX_ARENA_NODES, MAX_DIST_BATCH, MAX_EVAL_DEPTH, MAX_LEAVES, MAX_PLAYOUTS, MAX_THREADS, MIN_ARENA_NODES,
 };
-use super::setting::SettingText;
+pub use super::options::{
+    ChanceSelection, DistScheme, Evaluation, FinalMove, InFlight, Mode, Playout, Weights, DEFAULT_ARENA_NODES,
+    DEFAULT_BIAS_K, DEFAULT_DIST_BATCH, DEFAULT_EXPAND_THRESHOLD, SECURE_A,
+};
+use super::setting::{SettingText, ShownText};
+use crate::games::{NTupleBoard, Tuning};
 
-/// Leaves rank 0 of a farm (`dist-scheme=farm`) sends another rank at a time, unless
-/// told (`dist-batch`): with two batches in flight, 32 walks per other rank, where the
-/// shared tree loses nothing measurable per playout (docs/SCALING.md, virtual threads).
-pub const DEFAULT_DIST_BATCH: u32 = 16;
-/// The most leaves in one batch of a farm (each walk in flight keeps its own path).
-pub const MAX_DIST_BATCH: u32 = 256;
+/// [`Setting::default`] of a setting whose default each game fills.
+const PER_GAME: &str = "per game";
 
-/// Default expansion threshold: a leaf gets its children on its 8th visit. Measured on
-/// Connect Four (1,000,000 playouts from the empty board, `perf stat -r 5`): 1.24 G cycles
-/// against 1.63 G at threshold 1, with 366,836 nodes against 2,110,504; strength at
-/// 10,000 playouts per move: +1.7 Elo [-45, +49] over 200 games (no difference), and
-/// tic-tac-toe at 2,000 playouts still draws every game against perfect play.
-pub const DEFAULT_EXPAND_THRESHOLD: u32 = 8;
-/// Default arena size: 2^24 nodes (384 MiB of address space, touched only as used).
-pub const DEFAULT_ARENA_NODES: u64 = 1 << 24;
-
-/// One search setting as text sees it: the key of `--key VALUE` and `mcts:key=VALUE`.
+/// One setting as text sees it: the key of `--key VALUE` and `mcts:key=VALUE` for a
+/// search setting (the default `T`), or of another player's spec (`alphabeta:depth=D`).
 #[derive(Clone, Copy)]
-pub struct Setting {
+pub struct Setting<T = SearchConfigBuilder> {
     /// The key (`playouts`, `time-ms`, `virtual-loss`, ...).
     pub key: &'static str,
     /// What the value is, for help (`N`, `MS`, `on|off`, ...).
     pub value_name: &'static str,
     /// One line of help.
     pub help: &'static str,
-    /// The default, as `--help` shows it.
+    /// The default, as `--help` shows it; `per game` where each game fills it (the values
+    /// follow, [`Setting::per_game`]).
     pub default: &'static str,
-    pub(super) apply: fn(SearchConfigBuilder, &str) -> Result<SearchConfigBuilder, SettingError>,
+    /// Whether the default is the game's, shown one value per game: the values come from
+    /// [`Setting::default_in`] (and each game's [`Tuning`]).
+    pub per_game: bool,
+    /// Reads a value into the options `T` ([`Setting::apply`]).
+    pub apply: fn(T, &str) -> Result<T, SettingError>,
 }
 
-impl fmt::Debug for Setting {
+impl<T> fmt::Debug for Setting<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Setting").field("key", &self.key).finish_non_exhaustive()
     }
 }
 
-impl Setting {
-    /// The setting with this key.
-    pub fn find(key: &str) -> Option<&'static Setting> {
-        SETTINGS.iter().find(|s| s.key == key)
-    }
-
-    /// Applies `value` to `builder`.
+impl<T> Setting<T> {
+    /// Applies `value` to `options`.
     ///
     /// # Errors
     /// [`SettingError::BadValue`] naming the key and the value when it does not parse.
-    pub fn apply(&self, builder: SearchConfigBuilder, value: &str) -> Result<SearchConfigBuilder, SettingError> {
-        (self.apply)(builder, value)
+    pub fn apply(&self, options: T, value: &str) -> Result<T, SettingError> {
+        (self.apply)(options, value)
+    }
+}
+
+impl Setting {
+    /// The search setting with this key.
+    pub fn find(key: &str) -> Option<&'static Setting> {
+        SETTINGS.iter().find(|s| s.key == key)
     }
 }
 
@@ -142,13 +143,25 @@ fn parse_setting<T: SettingText>(key: &'static str, text: &str) -> Result<T, Set
 ///     set(argument: ArgType) => stored_value_expression; text TextType;
 /// ```
 ///
-/// `text TextType` is what a text value is read as before it goes to the setter.
+/// `text TextType` is what a text value is read as before it goes to the setter. A
+/// setting whose unset value each game fills (from its [`Tuning`]) leaves the shown
+/// default out and ends with its accessor, `per_game: /// doc`, then
+/// `fn name_for<G: Tuning>(config) -> Type { the value for G, read from config }`.
+/// From it come the accessor `SearchConfig::name_for::<G>()`, the game's default as text
+/// ([`Setting::default_in`]) and the default `--help` shows, one value per game
+/// ([`Setting::per_game`]). `shown(v) => text;` after the accessor says how a value
+/// reads when the value type's own way ([`ShownText`]) is not the key's; a shown default
+/// given anyway (`"..."` in the header) is shown in place of the values.
 macro_rules! search_settings {
     ($(
         #[doc = $help:literal]
         $(#[doc = $doc:literal])*
-        $field:ident($key:literal, $value_name:literal, $shown:literal): $ty:ty = $default:expr;
+        $field:ident($key:literal, $value_name:literal $(, $shown:literal)?): $ty:ty = $default:expr;
             set($arg:ident: $arg_ty:ty) => $conv:expr; text $text_ty:ty;
+            $(per_game:
+                $(#[doc = $for_doc:literal])*
+                fn $for_fn:ident<$g:ident: $bound:ident $(+ $bounds:ident)*>($config:ident) -> $for_ty:ty $for_body:block
+                $(shown($v:ident) => $render:expr;)?)?
     )*) => {
         /// A validated search configuration. Build one with [`SearchConfig::builder`].
         #[derive(Clone, Debug, PartialEq)]
@@ -170,6 +183,13 @@ macro_rules! search_settings {
                     self.$field.clone()
                 }
             )*
+            $($(
+                $(#[doc = $for_doc])*
+                pub fn $for_fn<$g: $bound $(+ $bounds)*>(&self) -> $for_ty {
+                    let $config = self;
+                    $for_body
+                }
+            )?)*
         }
 
         impl SearchConfigBuilder {
@@ -183,6 +203,18 @@ macro_rules! search_settings {
             )*
         }
 
+        impl Setting {
+            /// The default this setting takes in `G` as text (`0.5`, `on`, `biased`), for a
+            /// setting whose default each game fills; `None` for the others.
+            pub fn default_in<G: Tuning + NTupleBoard>(&self) -> Option<String> {
+                let config = SearchConfig::defaults();
+                match self.key {
+                    $($( $key => Some(shown_value!(config.$for_fn::<G>() $(, $v => $render)?)), )?)*
+                    _ => None,
+                }
+            }
+        }
+
         /// Every search setting, in `--help` order: the one table behind the `search`
         /// command's flags, the `mcts:` player-spec keys and the benchmark's settings.
         pub const SETTINGS: &[Setting] = &[$(
@@ -190,10 +222,42 @@ macro_rules! search_settings {
                 key: $key,
                 value_name: $value_name,
                 help: $help,
-                default: $shown,
+                default: shown_default!($($shown)?),
+                per_game: shown_per_game!($($shown)?),
                 apply: |builder, text| Ok(builder.$field(parse_setting::<$text_ty>($key, text)?)),
             },
         )*];
+    };
+}
+
+/// A per-game value as text: the value type's own way ([`ShownText`]), or the entry's.
+macro_rules! shown_value {
+    ($value:expr) => {
+        ShownText::shown(&$value)
+    };
+    ($value:expr, $v:ident => $render:expr) => {{
+        let $v = $value;
+        $render.to_string()
+    }};
+}
+
+/// [`Setting::default`]: the text declared, else [`PER_GAME`].
+macro_rules! shown_default {
+    () => {
+        PER_GAME
+    };
+    ($shown:literal) => {
+        $shown
+    };
+}
+
+/// [`Setting::per_game`]: whether the default is shown one value per game (none declared).
+macro_rules! shown_per_game {
+    () => {
+        true
+    };
+    ($shown:literal) => {
+        false
     };
 }
 
@@ -208,8 +272,16 @@ search_settings! {
     /// UCB1 exploration constant C (stored as a 32-bit float).
     ///
     /// Unset: the game's default ([`Tuning::EXPLORATION`]).
-    c("c", "C", "per game (Tuning::EXPLORATION)"): Option<f32> = None;
+    c("c", "C"): Option<f32> = None;
         set(c: f64) => Some(c as f32); text f64;
+        per_game:
+            /// The exploration constant for `G`: `c` if set, else the game's
+            /// [`Tuning::EXPLORATION`] ([`Tuning::EVAL_EXPLORATION`] where the search
+            /// evaluates its leaves).
+            fn c_for<G: Tuning + NTupleBoard>(config) -> f32 {
+                let default = if config.evaluates::<G>() { G::EVAL_EXPLORATION } else { G::EXPLORATION };
+                config.c.unwrap_or(default as f32)
+            }
     /// Random seed; worker i seeds its generator from (seed, i).
     seed("seed", "S", "0"): u64 = 0;
         set(seed: u64) => seed; text u64;
@@ -241,8 +313,14 @@ search_settings! {
     /// second for 2). With `n > 1` the exclusive trees of the sequential and
     /// root-parallel modes keep virtual loss too (plain adds, still no atomic
     /// instruction). Unset: the game's [`Tuning::PLAYOUT_LANES`].
-    leaves("leaves", "L", "per game (Tuning::PLAYOUT_LANES)"): Option<u32> = None;
+    leaves("leaves", "L"): Option<u32> = None;
         set(leaves: u32) => Some(leaves); text u32;
+        per_game:
+            /// Playouts each worker keeps in flight for `G`: `leaves` if set, else the game's
+            /// [`Tuning::PLAYOUT_LANES`].
+            fn leaves_for<G: Tuning>(config) -> usize {
+                config.leaves.map_or(G::PLAYOUT_LANES, |n| n as usize)
+            }
     /// Synced mode: iterations each worker runs between two exchanges of statistics.
     sync_every("sync-every", "N", "256"): u32 = 256;
         set(iterations: u32) => iterations; text u32;
@@ -289,6 +367,12 @@ search_settings! {
     /// visits). Read through [`SearchConfig::final_move_rule`].
     final_move("final", "visits|value|secure", "visits (secure with halving)"): Option<FinalMove> = None;
         set(rule: FinalMove) => Some(rule); text FinalMove;
+        per_game:
+            /// The final-move rule of a search of `G`: [`SearchConfig::final_move`] if set,
+            /// else secure with halving ([`SearchConfig::halving_for`]) and most visits without.
+            fn final_move_rule<G: Tuning>(config) -> FinalMove {
+                config.final_move.unwrap_or(if config.halving_for::<G>() { FinalMove::Secure } else { FinalMove::Visits })
+            }
     /// Sequential halving at the root, UCB1 below it.
     ///
     /// Hybrid MCTS (Pepels, Cazenave, Winands & Lanctot 2014): the root's budget goes to
@@ -297,8 +381,15 @@ search_settings! {
     ///
     /// Unset: the game's [`Tuning::HALVING`], except in a
     /// distributed search.
-    halving("halving", "on|off", "per game (Tuning::HALVING)"): Option<bool> = None;
+    halving("halving", "on|off"): Option<bool> = None;
         set(on: bool) => Some(on); text bool;
+        per_game:
+            /// Whether a search of `G` shares its root's budget by sequential halving:
+            /// `halving` if set, else the game's [`Tuning::HALVING`] (off in a distributed
+            /// search, whose ranks' root visits are no one tree's budget).
+            fn halving_for<G: Tuning>(config) -> bool {
+                config.halving.unwrap_or(G::HALVING && config.mode != Mode::Dist)
+            }
     /// Tree reuse: keep the subtree of the position reached between a player's moves.
     ///
     /// Measured: +37 Elo [+4, +69] in Connect Four, -3 [-37, +30] in Othello at 20 ms per
@@ -308,8 +399,14 @@ search_settings! {
     /// Progressive bias weight C_BT (0: off; Chaslot et al. 2008).
     ///
     /// Unset: the game's [`Tuning::PROGRESSIVE_BIAS`].
-    bias("bias", "C_BT", "per game (Tuning::PROGRESSIVE_BIAS)"): Option<f32> = None;
+    bias("bias", "C_BT"): Option<f32> = None;
         set(c_bt: f64) => Some(c_bt as f32); text f64;
+        per_game:
+            /// The progressive bias weight C_BT of a search of `G`: `bias` if set, else the
+            /// game's [`Tuning::PROGRESSIVE_BIAS`] (0: off).
+            fn bias_for<G: Tuning>(config) -> f32 {
+                config.bias.unwrap_or(G::PROGRESSIVE_BIAS)
+            }
     /// Progressive bias constant K (the visits over which the bias halves, squared).
     bias_k("bias-k", "K", "5000"): f32 = DEFAULT_BIAS_K as f32;
         set(k: f64) => k as f32; text f64;
@@ -318,15 +415,27 @@ search_settings! {
     /// Unset: the game's [`Tuning::BIASED_PLAYOUTS_BY_DEFAULT`].
     /// Biased measured best in both games with action values (docs/RESULTS.md): Othello
     /// +430 Elo at equal time, Connect Four +71; Go's heavy playouts lose at equal time.
-    playout("playout", "random|biased", "per game (Tuning::BIASED_PLAYOUTS_BY_DEFAULT)"): Option<Playout> = None;
+    playout("playout", "random|biased"): Option<Playout> = None;
         set(playout: Playout) => Some(playout); text Playout;
+        per_game:
+            /// The playout policy of a search of `G`: `playout` if set, else the game's
+            /// [`Tuning::BIASED_PLAYOUTS_BY_DEFAULT`].
+            fn playout_for<G: Tuning>(config) -> Playout {
+                config.playout.unwrap_or(if G::BIASED_PLAYOUTS_BY_DEFAULT { Playout::Biased } else { Playout::Random })
+            }
     /// Win-first / block-first pruning in tree and playouts: on or off.
     ///
     /// Unset: the game's [`Tuning::PRUNE_BY_DEFAULT`] (on in Connect Four,
     /// where the rule is a few bitboard operations and measured +300 Elo on top of biased
     /// playouts; off where it plays every move and reply: Othello's iteration is 80x).
-    prune("prune", "on|off", "per game (Tuning::PRUNE_BY_DEFAULT)"): Option<bool> = None;
+    prune("prune", "on|off"): Option<bool> = None;
         set(on: bool) => Some(on); text bool;
+        per_game:
+            /// Whether a search of `G` prunes: `prune` if set, else the game's
+            /// [`Tuning::PRUNE_BY_DEFAULT`].
+            fn prune_for<G: Tuning>(config) -> bool {
+                config.prune.unwrap_or(G::PRUNE_BY_DEFAULT)
+            }
     /// MCTS-Solver: prove wins, losses and draws; stop once the root is proven.
     ///
     /// Winands, Björnsson & Saito 2008.
@@ -337,20 +446,38 @@ search_settings! {
     /// The MCTS player tries the solver first ([`crate::games::Endgame`]) and plays its
     /// move when it proves a win or a draw. Unset: the game's
     /// [`Tuning::ENDGAME_NODES`].
-    endgame("endgame", "NODES", "per game (Tuning::ENDGAME_NODES)"): Option<u64> = None;
+    endgame("endgame", "NODES"): Option<u64> = None;
         set(nodes: u64) => Some(nodes); text u64;
+        per_game:
+            /// The node budget of the game's exact solver on the position to move, for `G`:
+            /// `endgame` if set, else the game's [`Tuning::ENDGAME_NODES`].
+            fn endgame_for<G: Tuning>(config) -> u64 {
+                config.endgame.unwrap_or(G::ENDGAME_NODES)
+            }
     /// With solver=on: node budget of the game's exact solver at each node expanded (0: off).
     ///
     /// A position the solver settles becomes a proven leaf, so the MCTS-Solver's proofs
     /// reach down to the exact solver's. Unset: the game's
     /// [`Tuning::ENDGAME_LEAF_NODES`].
-    endgame_leaf("endgame-leaf", "NODES", "per game (Tuning::ENDGAME_LEAF_NODES)"): Option<u64> = None;
+    endgame_leaf("endgame-leaf", "NODES"): Option<u64> = None;
         set(nodes: u64) => Some(nodes); text u64;
+        per_game:
+            /// The exact solver's node budget at each expansion for `G` (with the solver
+            /// on): `endgame-leaf` if set, else the game's [`Tuning::ENDGAME_LEAF_NODES`].
+            fn endgame_leaf_for<G: Tuning>(config) -> u64 {
+                config.endgame_leaf.unwrap_or(G::ENDGAME_LEAF_NODES)
+            }
     /// RAVE constant k in beta = sqrt(k / (3N + k)) (0: off; Gelly & Silver 2011).
     ///
     /// Unset: the game's [`Tuning::RAVE`].
-    rave("rave", "K", "per game (Tuning::RAVE)"): Option<f32> = None;
+    rave("rave", "K"): Option<f32> = None;
         set(k: f64) => Some(k as f32); text f64;
+        per_game:
+            /// The RAVE constant k of a search of `G`: `rave` if set, else the game's
+            /// [`Tuning::RAVE`] (0: no RAVE).
+            fn rave_for<G: Tuning>(config) -> f32 {
+                config.rave.unwrap_or(G::RAVE)
+            }
     /// Move strengths: default (the game's shipped set, else its action values), hand-set, or a train-weights FILE.
     ///
     /// A learned set is checked against the game when a search runs. Connect Four's and
@@ -361,8 +488,19 @@ search_settings! {
     /// Leaf evaluation: default (per game), none (playouts alone), network (the game's shipped n-tuple network) or a train-network FILE.
     ///
     /// A network file is checked against the game when a search runs.
-    eval("eval", "default|none|network|FILE", "default: per game (Tuning::LEAF_EVALUATION)"): Evaluation = Evaluation::Default;
+    eval("eval", "default|none|network|FILE"): Evaluation = Evaluation::Default;
         set(eval: Evaluation) => eval; text Evaluation;
+        per_game:
+            /// Whether a search of `G` values its leaves with an evaluator: `eval` if set to
+            /// a network, else the game's [`Tuning::LEAF_EVALUATION`] where it ships a network.
+            fn evaluates<G: Tuning + NTupleBoard>(config) -> bool {
+                match config.eval {
+                    Evaluation::Default => G::LEAF_EVALUATION && G::SHIPPED_NETWORK.is_some(),
+                    Evaluation::None => false,
+                    Evaluation::Shipped | Evaluation::Network(_) => true,
+                }
+            }
+            shown(on) => if on { "network" } else { "none" };
     /// With eval: the evaluator's share λ of a leaf's value, the playout's being 1 − λ (1: no playout).
     ///
     /// AlphaGo's mixing (Silver et al. 2016): `V = (1 − λ)·v + λ·z` in their notation,
@@ -391,8 +529,17 @@ search_settings! {
     /// iteration's path), and selection mixes it with the mean result.
     /// Unset: the game's [`Tuning::IMPLICIT_MINIMAX`]
     /// where the search evaluates its leaves.
-    implicit("implicit", "α", "per game (Tuning::IMPLICIT_MINIMAX)"): Option<f32> = None;
+    implicit("implicit", "α"): Option<f32> = None;
         set(alpha: f64) => Some(alpha as f32); text f64;
+        per_game:
+            /// The implicit minimax weight α for `G`: 0 where the search does not evaluate
+            /// its leaves, else `implicit` if set, else the game's [`Tuning::IMPLICIT_MINIMAX`].
+            fn implicit_for<G: Tuning + NTupleBoard>(config) -> f32 {
+                if !config.evaluates::<G>() {
+                    return 0.0;
+                }
+                config.implicit.unwrap_or(G::IMPLICIT_MINIMAX)
+            }
 }
 
 impl SearchConfig {
@@ -419,79 +566,9 @@ pub struct SearchConfigBuilder {
     pub(super) config: SearchConfig,
 }
 
-impl SearchConfigBuilder {
-    /// A playout budget of `playouts` unless a playout or time budget is already set (the
-    /// default budget of the `search` command and of an `mcts` player spec).
-    pub fn default_playouts(self, playouts: u64) -> Self {
-        match (self.config.playouts, self.config.time) {
-            (None, None) => self.playouts(playouts),
-            _ => self,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn bad_configs_are_rejected() {
-        let b = || SearchConfig::builder().playouts(100);
-        assert_eq!(SearchConfig::builder().build(), Err(ConfigError::NoBudget));
-        assert_eq!(SearchConfig::builder().playouts(0).build(), Err(ConfigError::ZeroPlayouts));
-        assert_eq!(SearchConfig::builder().time(Duration::ZERO).build(), Err(ConfigError::ZeroTime));
-        assert_eq!(b().threads(0).build(), Err(ConfigError::ZeroThreads));
-        assert_eq!(b().c(-1.0).build(), Err(ConfigError::BadExploration(-1.0)));
-        assert!(matches!(b().c(f64::NAN).build(), Err(ConfigError::BadExploration(_))));
-        assert_eq!(b().arena_nodes(1).build(), Err(ConfigError::ArenaTooSmall { nodes: 1, needed: MIN_ARENA_NODES }));
-        assert_eq!(
-            b().mode(Mode::RootParallel).threads(4).arena_nodes(7).build(),
-            Err(ConfigError::ArenaTooSmall { nodes: 1, needed: MIN_ARENA_NODES })
-        );
-        assert_eq!("fast".parse::<Mode>(), Err(ConfigError::UnknownMode("fast".into())));
-        assert_eq!("wu-uct".parse::<InFlight>(), Ok(InFlight::WuUct));
-        assert_eq!("loss".parse::<InFlight>(), Ok(InFlight::Loss));
-        assert!("wu".parse::<InFlight>().unwrap_err().to_string().contains("'wu'"));
-        assert_eq!(b().rave(-1.0).build(), Err(ConfigError::BadRave(-1.0)));
-        assert_eq!(b().implicit(1.5).build(), Err(ConfigError::BadImplicit(1.5)));
-        assert!(b().implicit(0.0).eval(Evaluation::None).build().is_ok());
-        assert!(matches!(b().implicit(0.5).eval(Evaluation::None).build(), Err(ConfigError::Conflict { .. })));
-        assert!(b().build().is_ok());
-        assert_eq!(b().memory_mb(24).build().unwrap().arena_capacity(), (24 << 20) / 24);
-    }
-
-    /// Values are checked as stored (32-bit floats), sizes and thread counts are capped,
-    /// and settings that exclude each other are rejected naming both.
-    #[test]
-    fn bounds_and_conflicts_are_rejected() {
-        let b = || SearchConfig::builder().playouts(100);
-        assert!(matches!(b().c(1e100).build(), Err(ConfigError::BadExploration(c)) if c.is_infinite()));
-        assert!(matches!(b().bias(1e300).build(), Err(ConfigError::BadBias(_))));
-        let too_many = b().mode(Mode::TreeParallel).threads(MAX_THREADS + 1).build();
-        assert_eq!(too_many, Err(ConfigError::TooManyThreads { got: MAX_THREADS + 1, max: MAX_THREADS }));
-        assert!(b().mode(Mode::TreeParallel).threads(MAX_THREADS).arena_nodes(1 << 20).build().is_ok());
-        let huge = b().memory_mb(99_999_999).build();
-        assert!(matches!(huge, Err(ConfigError::ArenaTooLarge { .. })), "{huge:?}");
-        assert!(
-            matches!(b().arena_nodes(1 << 32).build(), Err(ConfigError::ArenaTooLarge { nodes, .. }) if nodes == 1 << 32)
-        );
-        let both = b().memory_mb(10).arena_nodes(100).build().unwrap_err().to_string();
-        assert!(both.contains("nodes=100") && both.contains("memory-mb=10"), "{both}");
-        let seq = b().mode(Mode::Sequential).threads(4).build().unwrap_err().to_string();
-        assert!(seq.contains("mode=seq") && seq.contains("threads=4"), "{seq}");
-        assert!(b().mode(Mode::Sequential).threads(1).build().is_ok());
-    }
-
-    #[test]
-    fn auto_is_the_default_and_resolves_by_thread_count() {
-        let b = || SearchConfig::builder().playouts(10);
-        assert_eq!(b().build().unwrap().mode(), Mode::Sequential);
-        assert_eq!(b().threads(4).build().unwrap().mode(), Mode::TreeParallel);
-        assert_eq!(b().mode(Mode::Auto).threads(1).build().unwrap().mode(), Mode::Sequential);
-        // Resolved once: a copy with a new thread count is resolved from its resolved mode.
-        assert_eq!(b().build().unwrap().with_mode(Mode::Auto, 2).unwrap().mode(), Mode::TreeParallel);
-        assert_eq!("auto".parse::<Mode>(), Ok(Mode::Auto));
-    }
 
     #[test]
     fn settings_are_applied_by_key_once() {

@@ -19,3 +19,5 @@ pub const MIN_ARENA_NODES: u64 = 2;
 pub const MAX_ARENA_NODES: u64 = u32::MAX as u64;
 /// The most playouts one worker keeps in flight (`leaves`).
 pub const MAX_LEAVES: usize = 4;
+/// The most leaves in one batch of a farm (each walk in flight keeps its own path).
+pub const MAX_DIST_BATCH: u32 = 256;

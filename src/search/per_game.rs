@@ -1,99 +1,42 @@
-//! What an unset setting means for a game: its [`Tuning`] (and its shipped network)
-//! fills it. The `*_for` accessors are the one place where per-game defaults are read.
+//! What an unset setting means for a game: its [`Tuning`](crate::games::Tuning) (and
+//! its shipped network) fills it. Each such setting declares its accessor with itself in
+//! `search_settings!` (`search::config`: `c_for`, `leaves_for`, `prune_for`,
+//! `playout_for`, `rave_for`, `bias_for`, `halving_for`, `implicit_for`, `endgame_for`,
+//! `endgame_leaf_for`, `final_move_rule`, `evaluates`), the one place where per-game
+//! defaults are read; here is what holds for every game at once.
 
-use super::config::{Evaluation, FinalMove, Mode, Playout, SearchConfig};
-use crate::games::{NTupleBoard, Tuning};
+use super::config::{Evaluation, SearchConfig};
 
 impl SearchConfig {
-    /// The exploration constant for `G`: `c` if set, else the game's
-    /// [`Tuning::EXPLORATION`]. With [`SearchConfig::leaves_for`] and
-    /// [`SearchConfig::prune_for`], the one place where per-game defaults are read.
-    pub fn c_for<G: Tuning + NTupleBoard>(&self) -> f32 {
-        let default = if self.evaluates::<G>() { G::EVAL_EXPLORATION } else { G::EXPLORATION };
-        self.c.unwrap_or(default as f32)
-    }
-
-    /// Whether a search of `G` values its leaves with an evaluator: `eval` if set to a
-    /// network, else the game's [`Tuning::LEAF_EVALUATION`]
-    /// where it ships a network.
-    pub fn evaluates<G: Tuning + NTupleBoard>(&self) -> bool {
-        match self.eval {
-            Evaluation::Default => G::LEAF_EVALUATION && G::SHIPPED_NETWORK.is_some(),
-            Evaluation::None => false,
-            Evaluation::Shipped | Evaluation::Network(_) => true,
-        }
-    }
-
-    /// Playouts each worker keeps in flight for `G`: `leaves` if set, else the game's
-    /// [`Tuning::PLAYOUT_LANES`].
-    pub fn leaves_for<G: Tuning>(&self) -> usize {
-        self.leaves.map_or(G::PLAYOUT_LANES, |n| n as usize)
-    }
-
-    /// The RAVE constant k of a search of `G`: `rave` if set, else the game's
-    /// [`Tuning::RAVE`] (0: no RAVE).
-    pub fn rave_for<G: Tuning>(&self) -> f32 {
-        self.rave.unwrap_or(G::RAVE)
-    }
-
-    /// The final-move rule of a search of `G`: [`SearchConfig::final_move`] if set, else
-    /// secure with halving and most visits without.
-    pub fn final_move_rule<G: Tuning>(&self) -> FinalMove {
-        self.final_move.unwrap_or(if self.halving_for::<G>() { FinalMove::Secure } else { FinalMove::Visits })
-    }
-
-    /// Whether a search of `G` shares its root's budget by sequential halving: `halving`
-    /// if set, else the game's [`Tuning::HALVING`] (off in
-    /// a distributed search, whose ranks' root visits are no one tree's budget).
-    pub fn halving_for<G: Tuning>(&self) -> bool {
-        self.halving.unwrap_or(G::HALVING && self.mode != Mode::Dist)
-    }
-
-    /// The progressive bias weight C_BT of a search of `G`: `bias` if set, else the
-    /// game's [`Tuning::PROGRESSIVE_BIAS`] (0: off).
-    pub fn bias_for<G: Tuning>(&self) -> f32 {
-        self.bias.unwrap_or(G::PROGRESSIVE_BIAS)
-    }
-
-    /// The playout policy of a search of `G`: `playout` if set, else the game's
-    /// [`Tuning::BIASED_PLAYOUTS_BY_DEFAULT`].
-    pub fn playout_for<G: Tuning>(&self) -> Playout {
-        self.playout.unwrap_or(if G::BIASED_PLAYOUTS_BY_DEFAULT { Playout::Biased } else { Playout::Random })
-    }
-
-    /// Whether a search of `G` prunes: `prune` if set, else the game's
-    /// [`Tuning::PRUNE_BY_DEFAULT`].
-    pub fn prune_for<G: Tuning>(&self) -> bool {
-        self.prune.unwrap_or(G::PRUNE_BY_DEFAULT)
-    }
-
-    /// The implicit minimax weight α for `G`: 0 where the search does not evaluate its
-    /// leaves, else `implicit` if set, else the game's
-    /// [`Tuning::IMPLICIT_MINIMAX`].
-    pub fn implicit_for<G: Tuning + NTupleBoard>(&self) -> f32 {
-        if !self.evaluates::<G>() {
-            return 0.0;
-        }
-        self.implicit.unwrap_or(G::IMPLICIT_MINIMAX)
-    }
-
     /// Whether a search may keep implicit minimax values, for any game: `implicit` not
     /// set to 0 and an evaluator not ruled out (`eval` not `none`). The arenas get their
     /// values array when the search is built, before the game is known.
     pub fn may_keep_values(&self) -> bool {
         self.implicit != Some(0.0) && self.eval != Evaluation::None
     }
+}
 
-    /// The node budget of the game's exact solver on the position to move, for `G`:
-    /// `endgame` if set, else the game's [`Tuning::ENDGAME_NODES`].
-    pub fn endgame_for<G: Tuning>(&self) -> u64 {
-        self.endgame.unwrap_or(G::ENDGAME_NODES)
-    }
+#[cfg(test)]
+mod tests {
+    use super::super::config::*;
 
-    /// The exact solver's node budget at each expansion for `G` (with the solver on):
-    /// `endgame-leaf` if set, else the game's
-    /// [`Tuning::ENDGAME_LEAF_NODES`].
-    pub fn endgame_leaf_for<G: Tuning>(&self) -> u64 {
-        self.endgame_leaf.unwrap_or(G::ENDGAME_LEAF_NODES)
+    /// A setting that each game fills shows one value per game, read through its accessor.
+    #[test]
+    fn per_game_defaults_come_from_the_accessors() {
+        use crate::games::{ConnectFour, Othello, TicTacToe};
+        let shown = |key: &str| Setting::find(key).unwrap();
+        for s in SETTINGS {
+            assert_eq!(s.per_game, s.default == "per game", "{}", s.key);
+            assert_eq!(s.per_game, s.default_in::<ConnectFour>().is_some() && s.key != "final", "{}", s.key);
+        }
+        assert_eq!(shown("c").default_in::<ConnectFour>().as_deref(), Some("0.5"));
+        assert_eq!(shown("c").default_in::<TicTacToe>().as_deref(), Some("1.4142135"));
+        assert_eq!(shown("prune").default_in::<ConnectFour>().as_deref(), Some("on"));
+        assert_eq!(shown("eval").default_in::<Othello>().as_deref(), Some("network"));
+        assert_eq!(shown("final").default_in::<ConnectFour>().as_deref(), Some("secure"));
+        assert_eq!(shown("seed").default_in::<ConnectFour>(), None);
+        let config = SearchConfig::builder().playouts(1).build().unwrap();
+        assert_eq!(config.leaves_for::<Othello>(), 2);
+        assert!(config.halving_for::<ConnectFour>() && !config.halving_for::<Othello>());
     }
 }

@@ -16,6 +16,42 @@ pub(crate) trait SettingText: Sized {
     fn from_text(text: &str) -> Result<Self, String>;
 }
 
+/// A setting's value as text, as `--help` shows a default: the inverse of
+/// [`SettingText`] (`on`/`off` for a switch, a number as Rust prints it).
+pub(crate) trait ShownText {
+    /// The value as text.
+    fn shown(&self) -> String;
+}
+
+macro_rules! shown_text_by_display {
+    ($($t:ty),* $(,)?) => {$(
+        impl ShownText for $t {
+            fn shown(&self) -> String {
+                self.to_string()
+            }
+        }
+    )*};
+}
+
+shown_text_by_display!(u64, usize, f32, Playout);
+
+impl ShownText for bool {
+    fn shown(&self) -> String {
+        if *self { "on" } else { "off" }.to_string()
+    }
+}
+
+impl ShownText for FinalMove {
+    fn shown(&self) -> String {
+        match self {
+            FinalMove::Visits => "visits",
+            FinalMove::Value => "value",
+            FinalMove::Secure => "secure",
+        }
+        .to_string()
+    }
+}
+
 macro_rules! setting_text_by_from_str {
     ($($t:ty => $expected:literal),* $(,)?) => {$(
         impl SettingText for $t {

@@ -6,7 +6,7 @@ use std::marker::PhantomData;
 
 use clap::{Arg, ArgMatches, Args, Command, FromArgMatches};
 
-use parmcts::search::{SearchConfig, SearchConfigBuilder, SETTINGS};
+use parmcts::search::{SearchConfigBuilder, Setting, SETTINGS};
 use parmcts::{with_game, GameKind};
 
 use crate::common::Failure;
@@ -60,7 +60,7 @@ impl<F: FlagSet> Args for SettingFlags<F> {
         SETTINGS.iter().filter(|s| !F::EXCLUDED.contains(&s.key)).fold(command, |command, s| {
             let default = match F::DEFAULTS.iter().find(|(k, _)| *k == s.key) {
                 Some((_, shown)) => shown.to_string(),
-                None => per_game_default(s.key).unwrap_or_else(|| s.default.to_string()),
+                None => shown_default(s),
             };
             command.arg(
                 Arg::new(s.key)
@@ -80,25 +80,15 @@ impl<F: FlagSet> Args for SettingFlags<F> {
     }
 }
 
-/// The default of a setting that each game tunes, as every registered game resolves it
-/// (`per game: tictactoe 1.4142135, connect4 0.5, ...`); `None` for other settings.
-fn per_game_default(key: &str) -> Option<String> {
-    let config = SearchConfig::builder().playouts(1).build().ok()?;
-    let value = |game: GameKind| -> Option<String> {
-        with_game!(game, G => match key {
-            "c" => Some(config.c_for::<G>().to_string()),
-            "leaves" => Some(config.leaves_for::<G>().to_string()),
-            "prune" => Some(if config.prune_for::<G>() { "on" } else { "off" }.to_string()),
-            "playout" => Some(config.playout_for::<G>().to_string()),
-            "rave" => Some(config.rave_for::<G>().to_string()),
-            "bias" => Some(config.bias_for::<G>().to_string()),
-            "eval" => Some(if config.evaluates::<G>() { "network" } else { "none" }.to_string()),
-            "implicit" => Some(config.implicit_for::<G>().to_string()),
-            "endgame" => Some(config.endgame_for::<G>().to_string()),
-            "endgame-leaf" => Some(config.endgame_leaf_for::<G>().to_string()),
-            _ => None,
-        })
-    };
-    let values: Option<Vec<String>> = GameKind::ALL.iter().map(|&g| value(g).map(|v| format!("{g} {v}"))).collect();
-    values.map(|v| format!("per game: {}", v.join(", ")))
+/// The default of a setting that each game fills, as every registered game resolves it
+/// (`per game: tictactoe 1.4142135, connect4 0.5, ...`; [`Setting::default_in`]); the
+/// declared text for the others.
+fn shown_default(setting: &Setting) -> String {
+    if !setting.per_game {
+        return setting.default.to_string();
+    }
+    let value = |game: GameKind| with_game!(game, G => setting.default_in::<G>());
+    let values: Vec<String> =
+        GameKind::ALL.iter().filter_map(|&game| value(game).map(|v| format!("{game} {v}"))).collect();
+    format!("{}: {}", setting.default, values.join(", "))
 }
