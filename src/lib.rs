@@ -70,7 +70,7 @@ pub mod review;
 pub mod scale;
 pub mod search;
 pub mod solver;
-mod sync;
+mod atomics;
 #[cfg(feature = "harness")]
 pub mod training;
 mod tree;

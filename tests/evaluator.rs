@@ -18,7 +18,7 @@ use parmcts::{ConnectFour, Game, Move, NTupleBoard, NTupleNetwork, Othello, Play
 fn random_network<G: NTupleBoard>(stages: usize, seed: u64) -> NTupleNetwork {
     let mut network = NTupleNetwork::with_stages::<G>(G::default_tuples(), stages).unwrap();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    for w in network.weights_plain() {
+    for w in network.weights_mut() {
         *w = (rng.next_u32() as f32 / u32::MAX as f32 - 0.5) * 0.2;
     }
     network

@@ -313,7 +313,7 @@ impl NTupleNetwork {
     }
 
     /// All weights, for initialisation (random weights in tests, a warm start).
-    pub fn weights_plain(&mut self) -> &mut [f32] {
+    pub fn weights_mut(&mut self) -> &mut [f32] {
         &mut self.weights
     }
 

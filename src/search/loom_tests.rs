@@ -242,16 +242,6 @@ fn concurrent_iterations_of<G: SearchGame + Copy + Send + Sync + 'static>(
             eval_depth: 0,
             eval_priors: false,
             batch_min_visits: 2,
-            sync_every: 256,
-            sync_depth: 2,
-            dist_period: 50,
-            dist_every: None,
-            dist_depth: 3,
-            dist_share: 0.01,
-            dist_scheme: crate::search::DistScheme::Share,
-            dist_batch: 16,
-            dist_local: None,
-            partition: None,
             leaves: 1,
         };
         // Two sequential iterations first, so both root children have a visit and the

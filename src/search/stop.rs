@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use crossbeam_utils::CachePadded;
 
-use crate::sync::{AtomicBool, AtomicU64, Ordering};
+use crate::atomics::{AtomicBool, AtomicU64, Ordering};
 use crate::tree::{NodeId, TreeOps};
 
 use super::limits::MAX_PLAYOUTS;

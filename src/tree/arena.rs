@@ -4,7 +4,7 @@
 use crossbeam_utils::CachePadded;
 
 use super::node::{Expansion, Node, NodeId, Stats};
-use crate::sync::{AtomicU32, AtomicU64, Exclusive, Ordering};
+use crate::atomics::{AtomicU32, AtomicU64, Exclusive, Ordering};
 
 /// Bytes per node (pinned by a const assert in `node.rs`).
 pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
@@ -128,7 +128,7 @@ impl Arena {
     /// [`Arena::init_child`] through `&mut` (plain stores).
     #[inline]
     pub(crate) fn init_child_mut(&mut self, id: NodeId, mv: u16, prior: u16) {
-        self.node_mut(id).init_mut(mv, prior);
+        self.node_mut(id).init_plain(mv, prior);
         if let Some(amaf) = &mut self.amaf {
             amaf[id.index()].with_exclusive(|w| *w = 0);
         }
@@ -261,19 +261,19 @@ impl Arena {
         if self.has_values() {
             dest.enable_values();
         }
-        dest.node_mut(NodeId::ROOT).copy_from_mut(self.node_mut(from));
+        dest.node_mut(NodeId::ROOT).copy_from_plain(self.node_mut(from));
         let mut queue = std::collections::VecDeque::from([(from, NodeId::ROOT)]);
         while let Some((source, target)) = queue.pop_front() {
-            let Expansion::Expanded { first, count } = self.node_mut(source).expansion_mut() else { continue };
+            let Expansion::Expanded { first, count } = self.node_mut(source).expansion_plain() else { continue };
             if count == 0 {
                 continue;
             }
             // The subtree is at most this arena's used part, which fits in `dest`.
             let new_first = dest.alloc_mut(count)?;
-            dest.node_mut(target).set_expanded_mut(new_first, count);
+            dest.node_mut(target).set_expanded_plain(new_first, count);
             for i in 0..count {
                 let (s, t) = (NodeId(first.0 + i), NodeId(new_first.0 + i));
-                dest.node_mut(t).copy_from_mut(self.node_mut(s));
+                dest.node_mut(t).copy_from_plain(self.node_mut(s));
                 if let (Some(from), Some(to)) = (&mut self.amaf, &mut dest.amaf) {
                     let value = from[s.index()].with_exclusive(|w| *w);
                     to[t.index()].with_exclusive(|w| *w = value);

@@ -8,7 +8,7 @@
 //!
 //! The memory-ordering protocol is written down in `docs/CONCURRENCY.md`.
 
-use crate::sync::{AtomicU32, AtomicU64, Exclusive, Ordering};
+use crate::atomics::{AtomicU32, AtomicU64, Exclusive, Ordering};
 
 /// Index of a node in the arena. The root is node 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -389,86 +389,86 @@ impl Node {
 
     /// Expansion state through `&mut` (plain load).
     #[inline]
-    pub(crate) fn expansion_mut(&mut self) -> Expansion {
+    pub(crate) fn expansion_plain(&mut self) -> Expansion {
         decode_link(self.link.with_exclusive(|w| *w))
     }
 
     /// Sets the link through `&mut` (plain store).
     #[inline]
-    pub(crate) fn set_expanded_mut(&mut self, first: NodeId, count: u32) {
+    pub(crate) fn set_expanded_plain(&mut self, first: NodeId, count: u32) {
         self.link.with_exclusive(|w| *w = encode_expanded(first, count));
     }
 
     /// The proven value through `&mut` (plain load).
     #[inline]
-    pub(crate) fn proof_mut(&mut self) -> Proof {
+    pub(crate) fn proof_plain(&mut self) -> Proof {
         Proof::decode(self.link.with_exclusive(|w| *w))
     }
 
     /// Records a proven value through `&mut` (plain or).
     #[inline]
-    pub(crate) fn prove_mut(&mut self, proof: Proof) {
+    pub(crate) fn prove_plain(&mut self, proof: Proof) {
         self.link.with_exclusive(|w| *w |= proof.encode());
     }
 
     /// Stats through `&mut` (plain load).
     #[inline]
-    pub(crate) fn stats_mut(&mut self) -> Stats {
+    pub(crate) fn stats_plain(&mut self) -> Stats {
         Stats::decode(self.stats.with_exclusive(|w| *w))
     }
 
     /// [`Node::record`] through `&mut` (one plain add).
     #[inline]
-    pub(crate) fn record_mut(&mut self, half_points: u32, virtual_loss: u32) {
+    pub(crate) fn record_plain(&mut self, half_points: u32, virtual_loss: u32) {
         self.stats.with_exclusive(|w| *w = w.wrapping_add(Stats::one_playout_replacing(half_points, virtual_loss)));
     }
 
     /// [`Node::remove_virtual_loss`] through `&mut` (plain subtraction).
     #[inline]
-    pub(crate) fn remove_virtual_loss_mut(&mut self, amount: u32) {
+    pub(crate) fn remove_virtual_loss_plain(&mut self, amount: u32) {
         self.stats.with_exclusive(|w| *w -= Stats::virtual_loss(amount));
     }
 
     /// WU-UCT's unobserved playouts through `&mut` (plain load).
     #[inline]
-    pub(crate) fn unobserved_mut(&mut self) -> u32 {
+    pub(crate) fn unobserved_plain(&mut self) -> u32 {
         self.unobserved.with_exclusive(|v| *v)
     }
 
     /// [`Node::add_virtual_loss`] through `&mut` (plain add).
     #[inline]
-    pub(crate) fn add_virtual_loss_mut(&mut self, amount: u32) {
+    pub(crate) fn add_virtual_loss_plain(&mut self, amount: u32) {
         self.stats.with_exclusive(|w| *w += Stats::virtual_loss(amount));
     }
 
     /// [`Node::add_unobserved`] through `&mut` (plain add).
     #[inline]
-    pub(crate) fn add_unobserved_mut(&mut self, amount: u32) {
+    pub(crate) fn add_unobserved_plain(&mut self, amount: u32) {
         self.unobserved.with_exclusive(|v| *v += amount);
     }
 
     /// [`Node::remove_unobserved`] through `&mut` (plain subtraction).
     #[inline]
-    pub(crate) fn remove_unobserved_mut(&mut self, amount: u32) {
+    pub(crate) fn remove_unobserved_plain(&mut self, amount: u32) {
         self.unobserved.with_exclusive(|v| *v -= amount);
     }
 
     /// Records a batch through `&mut` (plain add).
     #[inline]
-    pub(crate) fn record_batch_mut(&mut self, playouts: u32, half_points: u32) {
+    pub(crate) fn record_batch_plain(&mut self, playouts: u32, half_points: u32) {
         self.stats.with_exclusive(|w| *w += Stats::playouts(playouts, half_points));
     }
 
     /// Replaces the stats through `&mut` (plain store): for statistics added from
     /// another tree, and taken out again, by the synced driver.
     #[inline]
-    pub(crate) fn set_stats_mut(&mut self, stats: Stats) {
+    pub(crate) fn set_stats_plain(&mut self, stats: Stats) {
         self.stats.with_exclusive(|w| *w = Stats::playouts(stats.visits, stats.half_points));
     }
 
     /// Copies `source`'s move, counters and link word (quiescent trees only: no virtual
     /// loss is copied). A link with children must be rewritten by the caller.
-    pub(crate) fn copy_from_mut(&mut self, source: &mut Node) {
+    pub(crate) fn copy_from_plain(&mut self, source: &mut Node) {
         let link = source.link.with_exclusive(|w| *w);
         let stats = source.stats.with_exclusive(|w| *w);
         let edge = source.edge.with_exclusive(|m| *m);
@@ -480,20 +480,20 @@ impl Node {
 
     /// Resets through `&mut` to a fresh child with move `mv` and prior `prior`.
     #[inline]
-    pub(crate) fn init_mut(&mut self, mv: u16, prior: u16) {
+    pub(crate) fn init_plain(&mut self, mv: u16, prior: u16) {
         *self = Node::default();
         self.edge.with_exclusive(|m| *m = encode_edge(mv, prior));
     }
 
     /// The move into this node through `&mut`.
     #[inline]
-    pub(crate) fn mv_mut(&mut self) -> u16 {
+    pub(crate) fn mv_plain(&mut self) -> u16 {
         self.edge.with_exclusive(|m| *m as u16)
     }
 
     /// The prior of the move into this node through `&mut`.
     #[inline]
-    pub(crate) fn prior_mut(&mut self) -> u16 {
+    pub(crate) fn prior_plain(&mut self) -> u16 {
         self.edge.with_exclusive(|m| (*m >> 16) as u16)
     }
 }
@@ -565,13 +565,13 @@ mod tests {
         assert_eq!(node.stats_relaxed(), Stats { visits: 4, half_points: 3 });
         // The same through `&mut`, and WU-UCT's separate count.
         let mut node = Node::default();
-        node.add_virtual_loss_mut(2);
-        node.remove_virtual_loss_mut(1);
-        node.add_virtual_loss_mut(1);
-        node.add_unobserved_mut(2);
-        assert_eq!((node.stats_mut(), node.unobserved_mut()), (Stats { visits: 2, half_points: 0 }, 2));
-        node.record_mut(0, 2);
-        node.remove_unobserved_mut(2);
-        assert_eq!((node.stats_mut(), node.unobserved_mut()), (Stats { visits: 1, half_points: 0 }, 0));
+        node.add_virtual_loss_plain(2);
+        node.remove_virtual_loss_plain(1);
+        node.add_virtual_loss_plain(1);
+        node.add_unobserved_plain(2);
+        assert_eq!((node.stats_plain(), node.unobserved_plain()), (Stats { visits: 2, half_points: 0 }, 2));
+        node.record_plain(0, 2);
+        node.remove_unobserved_plain(2);
+        assert_eq!((node.stats_plain(), node.unobserved_plain()), (Stats { visits: 1, half_points: 0 }, 0));
     }
 }

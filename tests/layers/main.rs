@@ -22,7 +22,7 @@ use reader::{defines, drop_test_items, expand_use, paths_in, strip};
 /// The crate root (`lib.rs`) re-exports from all of them; the binary (`src/bin/`) is the
 /// front end above them all and imports through the library's public paths.
 const LAYERS: &[(&str, &[&str])] = &[
-    ("atomics shim", &["sync"]),
+    ("atomics shim", &["atomics"]),
     ("games and their capability traits", &["games"]),
     ("knowledge and baselines", &["weights", "evaluator", "solver", "games/*/solver", "alphabeta", "expectimax"]),
     ("tree", &["tree"]),

@@ -153,9 +153,9 @@ impl Exchange {
         }
         out.push(Entry { depth, mv, stats });
         if depth < self.depth {
-            if let Expansion::Expanded { first, count } = arena.node_mut(node).expansion_mut() {
+            if let Expansion::Expanded { first, count } = arena.node_mut(node).expansion_plain() {
                 for child in (0..count).map(|i| NodeId(first.0 + i)) {
-                    let mv = arena.node_mut(child).mv_mut();
+                    let mv = arena.node_mut(child).mv_plain();
                     self.publish(arena, child, mv, depth + 1, out);
                 }
             }
@@ -199,7 +199,7 @@ fn lock(mailbox: &Mutex<Vec<Entry>>) -> std::sync::MutexGuard<'_, Vec<Entry>> {
 
 /// The part of `node`'s statistics that this tree's own playouts made.
 fn own(arena: &mut Arena, foreign: &HashMap<NodeId, Stats>, node: NodeId) -> Stats {
-    let stats = arena.node_mut(node).stats_mut();
+    let stats = arena.node_mut(node).stats_plain();
     let held = foreign.get(&node).copied().unwrap_or_default();
     Stats { visits: stats.visits - held.visits, half_points: stats.half_points - held.half_points }
 }
@@ -207,8 +207,8 @@ fn own(arena: &mut Arena, foreign: &HashMap<NodeId, Stats>, node: NodeId) -> Sta
 /// Replaces the foreign part `old` of `node`'s statistics by `new`.
 fn replace(arena: &mut Arena, node: NodeId, old: Stats, new: Stats) {
     let node = arena.node_mut(node);
-    let stats = node.stats_mut();
-    node.set_stats_mut(Stats {
+    let stats = node.stats_plain();
+    node.set_stats_plain(Stats {
         visits: stats.visits - old.visits + new.visits,
         half_points: stats.half_points - old.half_points + new.half_points,
     });
@@ -226,23 +226,23 @@ mod tests {
         for (i, &(mv, visits, half_points)) in moves.iter().enumerate() {
             let id = NodeId(first.0 + i as u32);
             arena.init_child_mut(id, mv, 0);
-            arena.node_mut(id).set_stats_mut(Stats { visits, half_points });
+            arena.node_mut(id).set_stats_plain(Stats { visits, half_points });
         }
-        arena.node_mut(NodeId::ROOT).set_expanded_mut(first, moves.len() as u32);
+        arena.node_mut(NodeId::ROOT).set_expanded_plain(first, moves.len() as u32);
         let visits = moves.iter().map(|m| m.1).sum();
         let half_points = moves.iter().map(|m| m.2).sum();
-        arena.node_mut(NodeId::ROOT).set_stats_mut(Stats { visits, half_points });
+        arena.node_mut(NodeId::ROOT).set_stats_plain(Stats { visits, half_points });
         arena
     }
 
     fn stats(arena: &mut Arena) -> Vec<(u16, u32, u32)> {
-        let Expansion::Expanded { first, count } = arena.node_mut(NodeId::ROOT).expansion_mut() else { panic!() };
-        let root = arena.node_mut(NodeId::ROOT).stats_mut();
+        let Expansion::Expanded { first, count } = arena.node_mut(NodeId::ROOT).expansion_plain() else { panic!() };
+        let root = arena.node_mut(NodeId::ROOT).stats_plain();
         std::iter::once((u16::MAX, root.visits, root.half_points))
             .chain((0..count).map(|i| {
                 let node = arena.node_mut(NodeId(first.0 + i));
-                let s = node.stats_mut();
-                (node.mv_mut(), s.visits, s.half_points)
+                let s = node.stats_plain();
+                (node.mv_plain(), s.visits, s.half_points)
             }))
             .collect()
     }
@@ -259,8 +259,8 @@ mod tests {
         xb.run(&mut b, &mailboxes); // b adds a's own statistics
         assert_eq!(stats(&mut b), [(u16::MAX, 23, 22), (9, 2, 2), (5, 10, 8), (3, 11, 12)]);
         // b's own part grows; a's next exchange adds b's own part only (not a's, echoed).
-        b.node_mut(NodeId(1)).set_stats_mut(Stats { visits: 5, half_points: 4 });
-        b.node_mut(NodeId::ROOT).set_stats_mut(Stats { visits: 26, half_points: 24 });
+        b.node_mut(NodeId(1)).set_stats_plain(Stats { visits: 5, half_points: 4 });
+        b.node_mut(NodeId::ROOT).set_stats_plain(Stats { visits: 26, half_points: 24 });
         xb.run(&mut b, &mailboxes);
         xa.run(&mut a, &mailboxes);
         assert_eq!(stats(&mut a), [(u16::MAX, 26, 24), (3, 11, 12), (5, 10, 8)]);

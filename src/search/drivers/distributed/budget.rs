@@ -6,7 +6,7 @@
 use std::time::Instant;
 
 use crate::search::stop::{Budget, LocalBudget, SharedBudget, Stopper};
-use crate::sync::Ordering;
+use crate::atomics::Ordering;
 use crate::tree::TreeOps;
 
 impl Stopper {

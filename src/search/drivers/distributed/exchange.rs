@@ -274,8 +274,8 @@ impl Exchange {
         }
         for (&node, book) in &mut self.books {
             let node = arena.node_mut(node);
-            let stats = node.stats_mut();
-            node.set_stats_mut(Stats {
+            let stats = node.stats_plain();
+            node.set_stats_plain(Stats {
                 visits: stats.visits - book.foreign.visits,
                 half_points: stats.half_points - book.foreign.half_points,
             });

@@ -37,7 +37,7 @@ use crate::search::iteration::Worker;
 use crate::search::stop::{Budget, SharedBudget, Stopper};
 #[cfg(doc)]
 use crate::search::DistScheme;
-use crate::sync::{AtomicBool, AtomicU32, Ordering};
+use crate::atomics::{AtomicBool, AtomicU32, Ordering};
 use crate::tree::{Arena, SharedTree};
 
 use super::exchange::{Early, Exchange};
