@@ -264,17 +264,17 @@ pub fn run_scale<G: Evaluate + SearchGame>(
         let summary = run_match(&root, &p1, &p2, &matches, |_, _| on_game())?;
         Ok(Score::from(&summary.tally))
     };
-    let sequential = |budget: Budget| budget.apply(base, Mode::Sequential, 1);
+    let sequential = |budget: MoveBudget| budget.apply(base, Mode::Sequential, 1);
     let (mut overhead, mut strength, mut speedups) = (Vec::new(), Vec::new(), Vec::new());
     for &mode in &plan.modes {
         for &threads in plan.threads.iter().filter(|&&t| t > 1) {
-            let parallel = |budget: Budget| budget.apply(base, mode, threads);
-            let result = play(parallel(Budget::Playouts(playouts))?, sequential(Budget::Playouts(playouts))?)?;
+            let parallel = |budget: MoveBudget| budget.apply(base, mode, threads);
+            let result = play(parallel(MoveBudget::Playouts(playouts))?, sequential(MoveBudget::Playouts(playouts))?)?;
             overhead.push(OverheadRow { mode: mode.name(), threads, playouts, result });
             let mut points = Vec::new();
             for &k in &plan.time_factors {
                 let slow = plan.time.saturating_mul(k);
-                let result = play(parallel(Budget::Time(plan.time))?, sequential(Budget::Time(slow))?)?;
+                let result = play(parallel(MoveBudget::Time(plan.time))?, sequential(MoveBudget::Time(slow))?)?;
                 points.push((k, result.score, result.ci95));
                 strength.push(StrengthRow { mode: mode.name(), threads, k, result });
             }
@@ -294,17 +294,17 @@ pub fn run_scale<G: Evaluate + SearchGame>(
 
 /// A player's budget per move in a scale match.
 #[derive(Clone, Copy, Debug)]
-enum Budget {
+enum MoveBudget {
     Playouts(u64),
     Time(Duration),
 }
 
-impl Budget {
+impl MoveBudget {
     /// `base` in `mode` with `threads`, under this budget alone.
     fn apply(self, base: &SearchConfig, mode: Mode, threads: usize) -> Result<SearchConfig, ConfigError> {
         let config = match self {
-            Budget::Playouts(n) => base.with_playouts(n)?,
-            Budget::Time(t) => base.with_time(t)?,
+            MoveBudget::Playouts(n) => base.with_playouts(n)?,
+            MoveBudget::Time(t) => base.with_time(t)?,
         };
         config.with_mode(mode, threads)
     }

@@ -1,5 +1,5 @@
 //! When workers stop: the [`Stopper`] combines the playout budget, the deadline and the
-//! solver's proven root, and hands out the [`Budget`]s workers draw playouts from (the
+//! solver's proven root, and hands out the [`PlayoutBudget`]s workers draw playouts from (the
 //! worker loop that draws them is the drivers' `worker_loop`).
 
 use std::time::Instant;
@@ -94,7 +94,7 @@ impl Stopper {
     /// halving rounds by the clock ([`Stopper::pace_halving`]; `fixed`: the tree's playout
     /// share), with the one clock read that checked the deadline.
     #[inline]
-    pub(super) fn next_paced_chunk<T: TreeOps, B: Budget>(
+    pub(super) fn next_paced_chunk<T: TreeOps, B: PlayoutBudget>(
         &self,
         tree: &mut T,
         budget: &mut B,
@@ -112,7 +112,7 @@ impl Stopper {
     /// The chunk [`Stopper::next_paced_chunk`] grants, with the clock read at `now`
     /// (`None`: no deadline).
     #[inline]
-    pub(super) fn next_chunk_at<T: TreeOps, B: Budget>(
+    pub(super) fn next_chunk_at<T: TreeOps, B: PlayoutBudget>(
         &self,
         tree: &mut T,
         budget: &mut B,
@@ -137,7 +137,7 @@ impl Stopper {
 }
 
 /// A playout budget that workers draw from in chunks.
-pub(crate) trait Budget {
+pub(crate) trait PlayoutBudget {
     /// Up to `want` more iterations may run; 0 means stop.
     fn claim(&mut self, want: u64) -> u64;
 }
@@ -146,7 +146,7 @@ pub(crate) trait Budget {
 #[derive(Debug)]
 pub(crate) struct LocalBudget(pub u64);
 
-impl Budget for LocalBudget {
+impl PlayoutBudget for LocalBudget {
     #[inline]
     fn claim(&mut self, want: u64) -> u64 {
         let granted = want.min(self.0);
@@ -170,7 +170,7 @@ impl SharedBudget {
     }
 }
 
-impl Budget for &SharedBudget {
+impl PlayoutBudget for &SharedBudget {
     #[inline]
     fn claim(&mut self, want: u64) -> u64 {
         let limit = self.limit;

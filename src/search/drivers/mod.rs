@@ -73,7 +73,7 @@ pub(crate) struct Summed {
 /// per iteration: the hot loop stays monomorphised inside each driver.
 ///
 /// A driver runs each worker through [`worker_loop::run_worker`] (the one worker loop)
-/// on a tree of its choice (`ExclusiveTree` or `SharedTree`) with a [`super::stop::Budget`]
+/// on a tree of its choice (`ExclusiveTree` or `SharedTree`) with a [`super::stop::PlayoutBudget`]
 /// from `job.stopper` ([`Stopper::share`] for a worker that owns its share,
 /// [`Stopper::shared`] for workers drawing together), so every driver stops for the same
 /// reasons; a driver that schedules its workers itself (the virtual-thread driver) draws

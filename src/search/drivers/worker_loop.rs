@@ -1,11 +1,11 @@
 //! The one worker loop every driver runs its workers through: iterations in chunks of
-//! [`CHUNK`](crate::search::stop::CHUNK), drawn from a [`Budget`], until the job's [`Stopper`] says stop.
+//! [`CHUNK`](crate::search::stop::CHUNK), drawn from a [`PlayoutBudget`], until the job's [`Stopper`] says stop.
 //!
 //! [`Stopper`]: crate::search::stop::Stopper
 
 use crate::games::SearchGame;
 use crate::search::iteration::Worker;
-use crate::search::stop::Budget;
+use crate::search::stop::PlayoutBudget;
 use crate::tree::{NodeId, TreeOps};
 
 use super::Job;
@@ -13,7 +13,7 @@ use super::Job;
 /// Runs iterations of `job` on `tree` until its [`Stopper`](crate::search::stop::Stopper) says stop, drawing playouts
 /// from `budget`.
 #[inline]
-pub(crate) fn run_worker<G: SearchGame, T: TreeOps, B: Budget>(
+pub(crate) fn run_worker<G: SearchGame, T: TreeOps, B: PlayoutBudget>(
     tree: &mut T,
     job: &Job<'_, G>,
     worker: &mut Worker,
@@ -24,7 +24,7 @@ pub(crate) fn run_worker<G: SearchGame, T: TreeOps, B: Budget>(
 
 /// [`run_worker`], calling `between_chunks` with the tree and the iterations just run
 /// after each chunk (no walk is in flight then: every backup is written).
-pub(crate) fn run_worker_with<G: SearchGame, T: TreeOps, B: Budget>(
+pub(crate) fn run_worker_with<G: SearchGame, T: TreeOps, B: PlayoutBudget>(
     tree: &mut T,
     job: &Job<'_, G>,
     worker: &mut Worker,

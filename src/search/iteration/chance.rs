@@ -6,7 +6,7 @@ use rand_core::RngCore;
 use crate::games::{sample_weighted, Move, SearchGame};
 use crate::tree::{NodeId, TreeOps};
 
-use super::InFlight;
+use super::WalkMark;
 
 /// At a chance node the child is drawn by the game's chance weights, not by UCB.
 pub(super) fn sample_chance_child<G: SearchGame, T: TreeOps, R: RngCore>(
@@ -32,7 +32,7 @@ pub(super) fn walk_chance_child<G: SearchGame, T: TreeOps>(
     state: &G,
     first: NodeId,
     count: u32,
-    in_flight: InFlight,
+    in_flight: WalkMark,
 ) -> NodeId {
     let children = (0..count).map(|i| NodeId(first.0 + i));
     let walks_and_weight = |tree: &mut T, child: NodeId| {
@@ -164,7 +164,7 @@ mod chance_walk_tests {
         tree.publish(NodeId::ROOT, first, 4);
         let total: f32 = WEIGHTS.iter().sum();
         for n in 1..=1200u32 {
-            let child = walk_chance_child(&mut tree, &Loaded, first, 4, InFlight { weight: 0, unobserved: false });
+            let child = walk_chance_child(&mut tree, &Loaded, first, 4, WalkMark { weight: 0, unobserved: false });
             tree.record(child, 2, 0);
             for i in 0..4 {
                 let visits = tree.stats(NodeId(first.0 + i)).visits;

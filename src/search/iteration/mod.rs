@@ -190,7 +190,7 @@ impl Worker {
     ) -> (G, Option<Outcome>) {
         debug_assert_eq!(SOLVER, params.solver);
         let mut path = std::mem::take(&mut self.paths[lane]);
-        let in_flight = InFlight::of::<T>(params);
+        let in_flight = WalkMark::of::<T>(params);
         // Compile-time false for the exclusive tree: the sequential loop keeps no trace of it.
         let batching = T::SHARED && params.batch_min_visits != u32::MAX;
         let mut state = root.clone();
@@ -348,7 +348,7 @@ impl Worker {
         outcome: Outcome,
         exact: bool,
     ) {
-        let in_flight = InFlight::of::<T>(params);
+        let in_flight = WalkMark::of::<T>(params);
         let batching = T::SHARED && params.batch_min_visits != u32::MAX;
         let path = std::mem::take(&mut self.paths[lane]);
         for (depth, step) in path.iter().enumerate() {
@@ -420,16 +420,16 @@ impl Worker {
 /// as virtual loss (visits scoring nothing, in the node's stats) or, for WU-UCT, as
 /// unobserved playouts kept apart.
 #[derive(Clone, Copy, Debug)]
-struct InFlight {
+struct WalkMark {
     weight: u32,
     unobserved: bool,
 }
 
-impl InFlight {
+impl WalkMark {
     /// The search's choice on tree `T` (a tree without virtual loss marks nothing).
     #[inline(always)]
-    fn of<T: TreeOps>(params: IterationParams<'_>) -> InFlight {
-        InFlight { weight: if T::VIRTUAL_LOSS { params.virtual_loss } else { 0 }, unobserved: params.uct.wu_uct }
+    fn of<T: TreeOps>(params: IterationParams<'_>) -> WalkMark {
+        WalkMark { weight: if T::VIRTUAL_LOSS { params.virtual_loss } else { 0 }, unobserved: params.uct.wu_uct }
     }
 
     /// Marks one walk in flight on `node`, `weight` times.
@@ -491,13 +491,13 @@ impl InFlight {
 #[derive(Clone, Copy)]
 struct Down<'p> {
     params: IterationParams<'p>,
-    in_flight: InFlight,
+    in_flight: WalkMark,
     /// The virtual loss this walk put on the node it is at.
     own_vl: u32,
 }
 
 /// Steps onto `node`, entered by `mover`'s move: pushes it on `path` and marks the walk
-/// in flight there ([`InFlight`]) unless its backups are batched. Returns the weight added.
+/// in flight there ([`WalkMark`]) unless its backups are batched. Returns the weight added.
 #[inline(always)]
 fn enter<T: TreeOps>(
     tree: &mut T,
@@ -506,7 +506,7 @@ fn enter<T: TreeOps>(
     mover: Player,
     batching: bool,
     batch_min_visits: u32,
-    in_flight: InFlight,
+    in_flight: WalkMark,
 ) -> u32 {
     let batched = batching && tree.stats(node).visits >= batch_min_visits;
     let own_vl = if batched { 0 } else { in_flight.weight };

@@ -11,7 +11,7 @@ use crate::search::params::IterationParams;
 use crate::tree::TreeOps;
 
 use super::leaf::evaluate_leaf;
-use super::{playout_policy, InFlight, Step, Worker};
+use super::{playout_policy, WalkMark, Step, Worker};
 
 /// A walk in flight: started by [`Worker::start_walk`] (its path, with its virtual loss,
 /// is in the worker's lane 0), its playout and back-up still to come
@@ -126,7 +126,7 @@ impl Worker {
     // kept here, with start and finish, as the third thing a walk does.
     #[allow(dead_code)]
     pub(crate) fn abandon_walk<T: TreeOps>(&mut self, tree: &mut T, params: IterationParams<'_>) {
-        let in_flight = InFlight::of::<T>(params);
+        let in_flight = WalkMark::of::<T>(params);
         for step in self.paths[0].iter().filter(|step| !step.batched) {
             in_flight.withdraw(tree, step.node);
         }

@@ -1,11 +1,11 @@
-//! Node budgets: the unbudgeted and the budgeted search are one search, generic over [`Budget`].
+//! Node budgets: the unbudgeted and the budgeted search are one search, generic over [`NodeBudget`].
 
 use std::convert::Infallible;
 
 /// How far a search may go. The search is generic over it, so the unbudgeted search
-/// compiles to the code it had before budgets existed: its [`Budget::check`] is always
+/// compiles to the code it had before budgets existed: its [`NodeBudget::check`] is always
 /// `Ok`, and its `Stop` is uninhabited, so its caller needs no error path.
-pub(super) trait Budget {
+pub(super) trait NodeBudget {
     /// Why a search stopped early.
     type Stop;
     /// `Err` once `nodes` is over `max_nodes`.
@@ -15,7 +15,7 @@ pub(super) trait Budget {
 /// No budget: [`Solver::solve`](super::Solver::solve) and friends.
 pub(super) struct Unlimited;
 
-impl Budget for Unlimited {
+impl NodeBudget for Unlimited {
     type Stop = Infallible;
 
     #[inline(always)]
@@ -30,7 +30,7 @@ pub(super) struct Limited;
 /// The budgeted search ran out of nodes.
 pub(super) struct Exhausted;
 
-impl Budget for Limited {
+impl NodeBudget for Limited {
     type Stop = Exhausted;
 
     #[inline(always)]

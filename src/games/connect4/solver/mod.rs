@@ -59,7 +59,7 @@ pub(crate) use crate::games::connect4::winning_cells;
 use crate::games::connect4::{column_mask, HEIGHT, WIDTH};
 use crate::games::{ConnectFour, Game, Move};
 use board::Board;
-use budget::{Budget, Limited, Unlimited};
+use budget::{NodeBudget, Limited, Unlimited};
 use ordering::MoveSorter;
 use table::Table;
 
@@ -274,7 +274,7 @@ impl Solver {
     }
 
     /// Pons's `solve`: binary search of null-window searches on the score.
-    fn score<B: Budget>(
+    fn score<B: NodeBudget>(
         &mut self,
         board: &Board,
         weak: bool,
@@ -306,7 +306,7 @@ impl Solver {
     }
 
     /// Whether `child`'s score (for its side to move) is at most `bound`.
-    fn child_at_most<B: Budget>(&mut self, child: &Board, bound: i32) -> Result<bool, B::Stop> {
+    fn child_at_most<B: NodeBudget>(&mut self, child: &Board, bound: i32) -> Result<bool, B::Stop> {
         if child.can_win_next() {
             return Ok(child.win_next_score() <= bound);
         }
@@ -321,7 +321,7 @@ impl Solver {
     /// A column keeping `score`: a child whose score is at most `-score` (every child
     /// scores at least `-score`). In weak mode the bound is `-1` for a win and `0` for a
     /// draw; a weakly lost position keeps its value with any move.
-    fn best_move<B: Budget>(&mut self, board: &Board, score: i32, weak: bool) -> Result<Option<Move>, B::Stop> {
+    fn best_move<B: NodeBudget>(&mut self, board: &Board, score: i32, weak: bool) -> Result<Option<Move>, B::Stop> {
         let possible = board.possible();
         let mut fallback = None;
         for col in COLUMN_ORDER {
@@ -352,7 +352,7 @@ impl Solver {
     /// side to move cannot win at once. Returns a fail-soft bound of the score, or, once
     /// the budget `B` is spent, a meaningless value without storing anything (the caller
     /// checks the budget before using it).
-    fn negamax<B: Budget>(&mut self, board: &Board, mut alpha: i32, mut beta: i32) -> i32 {
+    fn negamax<B: NodeBudget>(&mut self, board: &Board, mut alpha: i32, mut beta: i32) -> i32 {
         debug_assert!(alpha < beta);
         debug_assert!(!board.can_win_next());
         self.nodes += 1;

@@ -5,7 +5,7 @@
 
 use std::time::Instant;
 
-use crate::search::stop::{Budget, LocalBudget, SharedBudget, Stopper};
+use crate::search::stop::{PlayoutBudget, LocalBudget, SharedBudget, Stopper};
 use crate::atomics::Ordering;
 use crate::tree::TreeOps;
 
@@ -29,7 +29,7 @@ impl Stopper {
     /// [`Stopper::next_paced_chunk`] for a search that does not halve at the root (a
     /// distributed one).
     #[inline]
-    pub(super) fn next_chunk<T: TreeOps, B: Budget>(&self, tree: &mut T, budget: &mut B) -> u64 {
+    pub(super) fn next_chunk<T: TreeOps, B: PlayoutBudget>(&self, tree: &mut T, budget: &mut B) -> u64 {
         self.next_chunk_at(tree, budget, self.deadline.map(|_| Instant::now()))
     }
 }

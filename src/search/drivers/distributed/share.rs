@@ -34,7 +34,7 @@ use crate::games::SearchGame;
 use crate::search::drivers::worker_loop::run_worker;
 use crate::search::drivers::Job;
 use crate::search::iteration::Worker;
-use crate::search::stop::{Budget, SharedBudget, Stopper};
+use crate::search::stop::{PlayoutBudget, SharedBudget, Stopper};
 #[cfg(doc)]
 use crate::search::DistScheme;
 use crate::atomics::{AtomicBool, AtomicU32, Ordering};
@@ -210,7 +210,7 @@ struct Round<'a> {
     round: &'a SharedBudget,
 }
 
-impl Budget for Round<'_> {
+impl PlayoutBudget for Round<'_> {
     #[inline]
     fn claim(&mut self, want: u64) -> u64 {
         let mut round = self.round;
@@ -226,7 +226,7 @@ struct Halting<'a> {
     halt: &'a AtomicBool,
 }
 
-impl Budget for Halting<'_> {
+impl PlayoutBudget for Halting<'_> {
     #[inline]
     fn claim(&mut self, want: u64) -> u64 {
         // ORDERING: Relaxed: only a stop; the joins synchronise the results.
