@@ -6,9 +6,7 @@ use std::time::{Duration, Instant};
 
 use crate::games::{Player, PlayoutPolicy, SearchGame};
 use crate::search::iteration::worker_rng;
-use crate::search::{
-    resolve_gammas, search_playouts, ConfigError, Mode, Search, SearchConfig, SearchError, MAX_LEAVES,
-};
+use crate::search::{resolve_gammas, search_playouts, ConfigError, Mode, Search, SearchConfig, SearchError, MAX_LANES};
 
 /// What one benchmark row measures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -64,8 +62,8 @@ pub struct BenchRow {
     pub mode: BenchMode,
     /// Threads used.
     pub threads: usize,
-    /// Playouts in flight per thread ([`crate::search::SearchConfigBuilder::leaves`]).
-    pub leaves: usize,
+    /// Playouts in flight per thread ([`crate::search::SearchConfigBuilder::lanes`]).
+    pub lanes: usize,
     /// Playouts per repeat.
     pub playouts: u64,
     /// Median playouts per second over the repeats.
@@ -85,7 +83,7 @@ impl BenchRow {
 
 /// Runs `playouts` games from `root` by `policy` split over `threads`, each thread keeping
 /// `lanes` games in flight ([`Playouts::playouts`](crate::games::Playouts::playouts), as a search worker with `leaves = lanes`
-/// does); returns the wall time. `lanes` is clamped to 1..=[`MAX_LEAVES`].
+/// does); returns the wall time. `lanes` is clamped to 1..=[`MAX_LANES`].
 pub fn time_pure_playouts<G: SearchGame>(
     root: &G,
     threads: usize,
@@ -121,7 +119,7 @@ fn pure_playouts<G: SearchGame, const N: usize>(
     thread: usize,
     policy: PlayoutPolicy<'_>,
 ) -> u64 {
-    let mut rngs: [_; N] = std::array::from_fn(|lane| worker_rng(seed, thread * MAX_LEAVES + lane));
+    let mut rngs: [_; N] = std::array::from_fn(|lane| worker_rng(seed, thread * MAX_LANES + lane));
     let mut first_player_points = 0u64;
     let mut left = playouts;
     while left > 0 {
@@ -158,7 +156,7 @@ pub fn time_mcts<G: SearchGame>(root: &G, config: &SearchConfig) -> Result<Durat
 /// included: it must have one); each row only changes its mode, thread count and seed
 /// (`base`'s seed plus the repeat). The pure rows play `base`'s playouts (its playout
 /// policy, pruning and learned gammas) with the same playouts in flight per thread as
-/// the search (`leaves`, resolved for the game), so that the ratio of `seq` to `pure` is
+/// the search (`lanes`, resolved for the game), so that the ratio of `seq` to `pure` is
 /// exactly the cost of the tree. `parmcts bench` gives `base` uniform playouts and no
 /// pruning unless asked otherwise. `seq` always runs at 1 thread, and
 /// is added if missing so the ratios have a baseline.
@@ -193,7 +191,7 @@ pub fn bench_game<G: SearchGame>(
             BenchMode::Mcts(m) => base.with_mode(m, t).map(Some),
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let lanes = base.leaves_for::<G>();
+    let lanes = base.lanes_for::<G>();
     // The pure rows play the searches' playouts (uniform unless `base` says otherwise),
     // with the same learned gammas, so that `seq` over `pure` is the cost of the tree.
     let mut shipped = None;
@@ -217,7 +215,7 @@ pub fn bench_game<G: SearchGame>(
             game: G::NAME,
             mode,
             threads: t,
-            leaves: lanes,
+            lanes,
             playouts,
             playouts_per_sec: median(&samples),
             samples,

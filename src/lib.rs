@@ -44,6 +44,7 @@
 #![warn(unreachable_pub)]
 
 pub mod alphabeta;
+mod atomics;
 #[cfg(feature = "harness")]
 pub mod benchmark;
 pub mod evaluator;
@@ -70,7 +71,6 @@ pub mod review;
 pub mod scale;
 pub mod search;
 pub mod solver;
-mod atomics;
 #[cfg(feature = "harness")]
 pub mod training;
 mod tree;

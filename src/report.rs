@@ -81,7 +81,7 @@ pub struct SearchReport {
     /// Worker threads.
     pub threads: usize,
     /// Playouts in flight per worker.
-    pub leaves: usize,
+    pub lanes: usize,
     /// Nodes kept from the previous search.
     pub reused_nodes: u64,
     /// The root's proven value for the side to move, if any.
@@ -121,7 +121,7 @@ impl SearchReport {
             arena_full: result.arena_full,
             mode: result.mode.name(),
             threads: result.threads,
-            leaves: result.leaves,
+            lanes: result.lanes,
             reused_nodes: result.reused_nodes,
             proof: proof_name(result.proof),
             node_bytes: NODE_BYTES,
@@ -343,7 +343,7 @@ pub struct BenchRowReport {
     /// Threads.
     pub threads: usize,
     /// Playouts in flight per thread.
-    pub leaves: usize,
+    pub lanes: usize,
     /// Playouts per repeat.
     pub playouts: u64,
     /// Median playouts per second.
@@ -362,7 +362,7 @@ impl From<&BenchRow> for BenchRowReport {
             game: r.game,
             mode: r.mode.name(),
             threads: r.threads,
-            leaves: r.leaves,
+            lanes: r.lanes,
             playouts: r.playouts,
             playouts_per_sec: r.playouts_per_sec,
             ns_per_playout: r.ns_per_playout(),

@@ -46,9 +46,9 @@ fn bad_input_is_rejected_with_exit_code_2() {
     rejects(&["bench", "--modes", "seq,warp"], "warp");
     rejects(&["bench", "--game", "havannah"], "havannah");
     rejects(&["search", "--game", "connect4", "--playouts", "100", "--in-flight", "wu"], "wu");
-    rejects(&["search", "--game", "othello", "--playouts", "100", "--leaves", "0"], "leaves must be 1 to 4 (got 0)");
+    rejects(&["search", "--game", "othello", "--playouts", "100", "--leaves", "0"], "lanes must be 1 to 4 (got 0)");
     rejects(&["play", "--game", "othello", "--p1", "mcts:playouts=10,leaves=9"], "got 9");
-    rejects(&["bench", "--game", "othello", "--leaves", "5"], "--leaves");
+    rejects(&["bench", "--game", "othello", "--leaves", "5"], "--lanes");
 }
 
 #[test]

@@ -178,11 +178,11 @@ fn several_leaves_in_flight_search_correctly() {
                 config(10_001, 3)
                     .mode(mode)
                     .threads(if mode == Mode::Sequential { 1 } else { 2 })
-                    .leaves(leaves)
+                    .lanes(leaves)
                     .build()
                     .unwrap(),
             );
-            assert_eq!((result.playouts, result.leaves), (10_001, leaves as usize), "leaves={leaves} {mode}");
+            assert_eq!((result.playouts, result.lanes), (10_001, leaves as usize), "leaves={leaves} {mode}");
             assert_eq!(win.format_move(result.best_move.unwrap()), "1", "leaves={leaves} {mode}");
         }
         let othello = parmcts::Othello::new();
@@ -191,31 +191,31 @@ fn several_leaves_in_flight_search_correctly() {
                 let cfg = config(3_000, 7)
                     .mode(mode)
                     .threads(if mode == Mode::Sequential { 1 } else { 2 })
-                    .leaves(leaves)
+                    .lanes(leaves)
                     .playout(playout.parse().unwrap())
                     .build()
                     .unwrap();
                 run_checked(&othello, cfg);
             }
         }
-        let cfg = config(20_000, 42).leaves(leaves).build().unwrap();
+        let cfg = config(20_000, 42).lanes(leaves).build().unwrap();
         let (a, b) = (run_checked(&othello, cfg.clone()), run_checked(&othello, cfg));
         assert_eq!((a.children, a.nodes), (b.children, b.nodes), "leaves={leaves}");
     }
     // With one lane per worker, nothing changes: the default for Connect Four. Othello's
     // default is its two lanes.
-    let one = run_checked(&win, config(5_000, 8).leaves(1).build().unwrap());
+    let one = run_checked(&win, config(5_000, 8).lanes(1).build().unwrap());
     let default = run_checked(&win, config(5_000, 8).build().unwrap());
-    assert_eq!((one.children, default.leaves), (default.children, 1));
-    assert_eq!(run_checked(&parmcts::Othello::new(), config(100, 8).build().unwrap()).leaves, 2);
+    assert_eq!((one.children, default.lanes), (default.children, 1));
+    assert_eq!(run_checked(&parmcts::Othello::new(), config(100, 8).build().unwrap()).lanes, 2);
 }
 
 #[test]
 fn leaves_outside_one_to_four_are_rejected() {
     use parmcts::search::ConfigError;
-    assert_eq!(config(10, 0).leaves(0).build().unwrap_err(), ConfigError::BadLeaves { got: 0, max: 4 });
-    assert_eq!(config(10, 0).leaves(5).build().unwrap_err(), ConfigError::BadLeaves { got: 5, max: 4 });
-    assert!(config(10, 0).leaves(4).build().is_ok());
+    assert_eq!(config(10, 0).lanes(0).build().unwrap_err(), ConfigError::BadLanes { got: 0, max: 4 });
+    assert_eq!(config(10, 0).lanes(5).build().unwrap_err(), ConfigError::BadLanes { got: 5, max: 4 });
+    assert!(config(10, 0).lanes(4).build().is_ok());
 }
 
 /// A worker's lanes see each other's virtual loss: from a fresh root, `n` lanes walk to
@@ -227,11 +227,11 @@ fn lanes_spread_by_virtual_loss() {
     let visited = |result: &SearchResult| result.children.iter().filter(|c| c.visits > 0).count();
     for leaves in 2..=4u32 {
         for mode in [Mode::Sequential, Mode::TreeParallel, Mode::RootParallel, Mode::Synced] {
-            let cfg = config(u64::from(leaves), 4).mode(mode).threads(1).leaves(leaves).build().unwrap();
+            let cfg = config(u64::from(leaves), 4).mode(mode).threads(1).lanes(leaves).build().unwrap();
             let result = run_checked(&root, cfg);
             assert_eq!(visited(&result), leaves as usize, "leaves={leaves} {mode}");
         }
     }
-    let cfg = config(2, 4).leaves(2).virtual_loss(0).build().unwrap();
+    let cfg = config(2, 4).lanes(2).virtual_loss(0).build().unwrap();
     assert_eq!(visited(&run_checked(&root, cfg)), 1, "without virtual loss both lanes take one child");
 }

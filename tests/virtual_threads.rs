@@ -49,7 +49,7 @@ fn one_virtual_thread_equals_the_sequential_search() {
     // The simulator runs one walk per worker: compared with the sequential search at one
     // lane (Othello's default keeps several).
     let root = Othello::new();
-    let seq = run_checked(&root, config(4_000, 5).leaves(1).build().unwrap());
+    let seq = run_checked(&root, config(4_000, 5).lanes(1).build().unwrap());
     let sim = run_checked(&root, virtual_config(4_000, 5, 1).build().unwrap());
     assert_same(&seq, &sim, "othello");
 }

@@ -145,7 +145,7 @@ pub trait Playouts: Game {
     /// state. The default plays the lanes one after the other. A game whose playout is one
     /// long chain of dependent steps overrides it to advance the lanes in turn, so that
     /// the core overlaps their chains (Othello: 1.62x the playouts per second with 2
-    /// lanes); the search runs [`crate::search::SearchConfig::leaves`] playouts this way.
+    /// lanes); the search runs [`crate::search::SearchConfig::lanes`] playouts this way.
     fn playouts<R: RngCore, const N: usize>(
         games: &mut [Self; N],
         rngs: &mut [R; N],

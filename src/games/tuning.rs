@@ -57,7 +57,7 @@ pub trait Tuning: Game {
     const PRUNE_BY_DEFAULT: bool = false;
 
     /// How many playouts a search worker keeps in flight by default
-    /// ([`crate::search::SearchConfigBuilder::leaves`]): 1, unless [`Playouts::playouts`](super::Playouts::playouts)
+    /// ([`crate::search::SearchConfigBuilder::lanes`]): 1, unless [`Playouts::playouts`](super::Playouts::playouts)
     /// interleaves lanes and that measured stronger at equal time.
     const PLAYOUT_LANES: usize = 1;
 

@@ -85,6 +85,7 @@ fn number<T: FromStr>(key: &'static str, value: &str) -> Result<T, SettingError>
 /// `depth=D`: plies.
 const DEPTH: Setting<Baseline> = Setting {
     key: "depth",
+    alias: None,
     value_name: "D",
     help: "Plies searched.",
     default: "none",
@@ -94,6 +95,7 @@ const DEPTH: Setting<Baseline> = Setting {
 /// `time-ms=T`: the time per move.
 const TIME_MS: Setting<Baseline> = Setting {
     key: "time-ms",
+    alias: None,
     value_name: "T",
     help: "Milliseconds per move (iterative deepening).",
     default: "none",
@@ -103,6 +105,7 @@ const TIME_MS: Setting<Baseline> = Setting {
 /// `tt-mb=M`: the transposition table.
 const TT_MB: Setting<Baseline> = Setting {
     key: "tt-mb",
+    alias: None,
     value_name: "M",
     help: "Transposition table size in MiB.",
     default: "16",
@@ -112,6 +115,7 @@ const TT_MB: Setting<Baseline> = Setting {
 /// `eval=heuristic|network|FILE`: what scores the depth cut-off.
 const EVAL: Setting<Baseline> = Setting {
     key: "eval",
+    alias: None,
     value_name: "heuristic|network|FILE",
     help: "What scores the depth cut-off.",
     default: "heuristic",
@@ -121,6 +125,7 @@ const EVAL: Setting<Baseline> = Setting {
 /// `endgame=N`: the exact solver's node budget before searching.
 const ENDGAME: Setting<Baseline> = Setting {
     key: "endgame",
+    alias: None,
     value_name: "NODES",
     help: "Node budget of the game's exact solver, tried before searching (0: off).",
     default: "0",

@@ -10,7 +10,7 @@ use super::config::{
     ConfigError, DistScheme, Evaluation, Mode, SearchConfig, SearchConfigBuilder, DEFAULT_ARENA_NODES, MAX_DIST_BATCH,
 };
 use super::drivers::nodes_per_tree;
-use super::limits::{MAX_ARENA_NODES, MAX_EVAL_DEPTH, MAX_LEAVES, MAX_PLAYOUTS, MAX_THREADS, MIN_ARENA_NODES};
+use super::limits::{MAX_ARENA_NODES, MAX_EVAL_DEPTH, MAX_LANES, MAX_PLAYOUTS, MAX_THREADS, MIN_ARENA_NODES};
 use crate::tree::NODE_BYTES;
 
 impl SearchConfigBuilder {
@@ -196,8 +196,8 @@ fn check_mode_settings(cfg: &SearchConfig) -> Result<(), ConfigError> {
 
 /// Playouts in flight within bounds; the arena resolved and large enough per tree.
 fn check_leaves_and_arena(cfg: &mut SearchConfig) -> Result<(), ConfigError> {
-    if let Some(n) = cfg.leaves.filter(|&n| n == 0 || n as usize > MAX_LEAVES) {
-        return Err(ConfigError::BadLeaves { got: n, max: MAX_LEAVES });
+    if let Some(n) = cfg.lanes.filter(|&n| n == 0 || n as usize > MAX_LANES) {
+        return Err(ConfigError::BadLanes { got: n, max: MAX_LANES });
     }
     cfg.arena_capacity = match (cfg.arena_nodes, cfg.memory_mb) {
         (Some(nodes), Some(mb)) => {

@@ -16,7 +16,7 @@ use std::time::Duration;
 
 pub use super::error::ConfigError;
 pub use super::limits::{
-    MAX_ARENA_NODES, MAX_DIST_BATCH, MAX_EVAL_DEPTH, MAX_LEAVES, MAX_PLAYOUTS, MAX_THREADS, MIN_ARENA_NODES,
+    MAX_ARENA_NODES, MAX_DIST_BATCH, MAX_EVAL_DEPTH, MAX_LANES, MAX_PLAYOUTS, MAX_THREADS, MIN_ARENA_NODES,
 };
 pub use super::options::{
     ChanceSelection, DistScheme, Evaluation, FinalMove, InFlight, Mode, Playout, Weights, DEFAULT_ARENA_NODES,
@@ -34,6 +34,8 @@ const PER_GAME: &str = "per game";
 pub struct Setting<T = SearchConfigBuilder> {
     /// The key (`playouts`, `time-ms`, `virtual-loss`, ...).
     pub key: &'static str,
+    /// An older name of the key, still accepted (`leaves` for `lanes`).
+    pub alias: Option<&'static str>,
     /// What the value is, for help (`N`, `MS`, `on|off`, ...).
     pub value_name: &'static str,
     /// One line of help.
@@ -67,7 +69,7 @@ impl<T> Setting<T> {
 impl Setting {
     /// The search setting with this key.
     pub fn find(key: &str) -> Option<&'static Setting> {
-        SETTINGS.iter().find(|s| s.key == key)
+        SETTINGS.iter().find(|s| s.key == key || s.alias == Some(key))
     }
 }
 
@@ -139,7 +141,7 @@ fn parse_setting<T: SettingText>(key: &'static str, text: &str) -> Result<T, Set
 ///
 /// ```text
 /// /// Help line (the CLI's help); further doc lines document the setter and getter.
-/// name("key", "VALUE", "default shown in --help"): StoredType = default_value;
+/// name("key" | "old key", "VALUE", "default shown in --help"): StoredType = default_value;
 ///     set(argument: ArgType) => stored_value_expression; text TextType;
 /// ```
 ///
@@ -156,7 +158,7 @@ macro_rules! search_settings {
     ($(
         #[doc = $help:literal]
         $(#[doc = $doc:literal])*
-        $field:ident($key:literal, $value_name:literal $(, $shown:literal)?): $ty:ty = $default:expr;
+        $field:ident($key:literal $(| $alias:literal)?, $value_name:literal $(, $shown:literal)?): $ty:ty = $default:expr;
             set($arg:ident: $arg_ty:ty) => $conv:expr; text $text_ty:ty;
             $(per_game:
                 $(#[doc = $for_doc:literal])*
@@ -220,6 +222,7 @@ macro_rules! search_settings {
         pub const SETTINGS: &[Setting] = &[$(
             Setting {
                 key: $key,
+                alias: setting_alias!($($alias)?),
                 value_name: $value_name,
                 help: $help,
                 default: shown_default!($($shown)?),
@@ -239,6 +242,16 @@ macro_rules! shown_value {
         let $v = $value;
         $render.to_string()
     }};
+}
+
+/// A setting's older key: `None`, or `Some` of the one given.
+macro_rules! setting_alias {
+    () => {
+        None
+    };
+    ($alias:literal) => {
+        Some($alias)
+    };
 }
 
 /// [`Setting::default`]: the text declared, else [`PER_GAME`].
@@ -313,13 +326,13 @@ search_settings! {
     /// second for 2). With `n > 1` the exclusive trees of the sequential and
     /// root-parallel modes keep virtual loss too (plain adds, still no atomic
     /// instruction). Unset: the game's [`Tuning::PLAYOUT_LANES`].
-    leaves("leaves", "L"): Option<u32> = None;
-        set(leaves: u32) => Some(leaves); text u32;
+    lanes("lanes" | "leaves", "L"): Option<u32> = None;
+        set(lanes: u32) => Some(lanes); text u32;
         per_game:
-            /// Playouts each worker keeps in flight for `G`: `leaves` if set, else the game's
+            /// Playouts each worker keeps in flight for `G`: `lanes` if set, else the game's
             /// [`Tuning::PLAYOUT_LANES`].
-            fn leaves_for<G: Tuning>(config) -> usize {
-                config.leaves.map_or(G::PLAYOUT_LANES, |n| n as usize)
+            fn lanes_for<G: Tuning>(config) -> usize {
+                config.lanes.map_or(G::PLAYOUT_LANES, |n| n as usize)
             }
     /// Synced mode: iterations each worker runs between two exchanges of statistics.
     sync_every("sync-every", "N", "256"): u32 = 256;

@@ -86,8 +86,8 @@ pub enum ConfigError {
     UnknownInFlight(String),
     /// `chance` was not `sample` or `walk`.
     UnknownChance(String),
-    /// `leaves` was 0 or above the most a worker keeps in flight.
-    BadLeaves {
+    /// `lanes` was 0 or above the most a worker keeps in flight.
+    BadLanes {
         /// The count given.
         got: u32,
         /// The most accepted.
@@ -161,7 +161,7 @@ impl fmt::Display for ConfigError {
             ConfigError::UnknownPlayout(p) => write!(f, "unknown playout policy '{p}' (expected random or biased)"),
             ConfigError::UnknownInFlight(p) => write!(f, "unknown in-flight rule '{p}' (expected loss or wu-uct)"),
             ConfigError::UnknownChance(p) => write!(f, "unknown chance selection '{p}' (expected sample or walk)"),
-            ConfigError::BadLeaves { got, max } => write!(f, "leaves must be 1 to {max} (got {got})"),
+            ConfigError::BadLanes { got, max } => write!(f, "lanes must be 1 to {max} (got {got})"),
             ConfigError::BadRave(k) => write!(f, "RAVE k must be finite and >= 0 (got {k})"),
             ConfigError::BadEvalWeight(l) => write!(f, "eval-weight must be 0 to 1 (got {l})"),
             ConfigError::BadImplicit(a) => write!(f, "implicit must be 0 to 1 (got {a})"),
@@ -206,7 +206,7 @@ impl ConfigError {
             ConfigError::UnknownPlayout(_) => "playout",
             ConfigError::UnknownInFlight(_) => "in-flight",
             ConfigError::UnknownChance(_) => "chance",
-            ConfigError::BadLeaves { .. } => "leaves",
+            ConfigError::BadLanes { .. } => "lanes",
             ConfigError::BadRave(_) => "rave",
             ConfigError::BadEvalWeight(_) => "eval-weight",
             ConfigError::BadImplicit(_) => "implicit",

@@ -17,7 +17,7 @@ pub const MAX_EVAL_DEPTH: u32 = 4;
 pub const MIN_ARENA_NODES: u64 = 2;
 /// The largest arena: node indices are 32-bit.
 pub const MAX_ARENA_NODES: u64 = u32::MAX as u64;
-/// The most playouts one worker keeps in flight (`leaves`).
-pub const MAX_LEAVES: usize = 4;
+/// The most playouts one worker keeps in flight (`lanes`).
+pub const MAX_LANES: usize = 4;
 /// The most leaves in one batch of a farm (each walk in flight keeps its own path).
 pub const MAX_DIST_BATCH: u32 = 256;

@@ -242,7 +242,7 @@ fn concurrent_iterations_of<G: SearchGame + Copy + Send + Sync + 'static>(
             eval_depth: 0,
             eval_priors: false,
             batch_min_visits: 2,
-            leaves: 1,
+            lanes: 1,
         };
         // Two sequential iterations first, so both root children have a visit and the
         // workers below race to expand them.

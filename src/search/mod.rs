@@ -36,7 +36,7 @@ use std::time::{Duration, Instant};
 pub use config::{
     ChanceSelection, ConfigError, DistScheme, Evaluation, FinalMove, InFlight, Mode, Playout, SearchConfig,
     SearchConfigBuilder, Setting, SettingError, Weights, DEFAULT_ARENA_NODES, DEFAULT_BIAS_K, DEFAULT_DIST_BATCH,
-    DEFAULT_EXPAND_THRESHOLD, MAX_ARENA_NODES, MAX_DIST_BATCH, MAX_EVAL_DEPTH, MAX_LEAVES, MAX_PLAYOUTS, MAX_THREADS,
+    DEFAULT_EXPAND_THRESHOLD, MAX_ARENA_NODES, MAX_DIST_BATCH, MAX_EVAL_DEPTH, MAX_LANES, MAX_PLAYOUTS, MAX_THREADS,
     MIN_ARENA_NODES, SECURE_A, SETTINGS,
 };
 pub use drivers::distributed;
@@ -110,8 +110,8 @@ pub struct Search {
     arenas: Vec<Arena>,
     /// Playouts completed on each arena by the last run (for the invariant check).
     last_playouts: Vec<u64>,
-    /// The playouts per worker kept in flight by the last run (its resolved `leaves`).
-    last_leaves: usize,
+    /// The playouts per worker kept in flight by the last run (its resolved `lanes`).
+    last_lanes: usize,
     /// Whether the last run kept RAVE's statistics (its resolved `rave` > 0).
     last_rave: bool,
     /// The last run's final-move rule (it may depend on the game: [`SearchConfig::final_move_rule`]).
@@ -166,7 +166,7 @@ impl Search {
             config,
             arenas,
             last_playouts: vec![0; trees],
-            last_leaves: 1,
+            last_lanes: 1,
             last_rave: false,
             last_final_move: FinalMove::Visits,
             last_chance: false,
@@ -217,7 +217,7 @@ impl Search {
         let root_moves = check_root(&self.config, self.arenas[0].capacity() as u64, root, network.is_some())?;
         let cfg = &self.config;
         let mut params = IterationParams::resolve::<G>(cfg, drivers::walk_shape(cfg), gammas, network.as_deref());
-        self.last_leaves = params.leaves;
+        self.last_lanes = params.lanes;
         self.last_rave = params.uct.rave > 0.0;
         self.last_final_move = cfg.final_move_rule::<G>();
         self.last_chance = G::HAS_CHANCE;
@@ -355,7 +355,7 @@ impl Search {
             proof,
             mode: self.config.mode,
             threads: self.config.threads,
-            leaves: self.last_leaves,
+            lanes: self.last_lanes,
             distributed: None,
         }
     }
@@ -397,7 +397,7 @@ impl Search {
     /// with its virtual loss on its nodes: every worker on a shared tree, times its lanes.
     fn walks_in_flight(&self) -> u32 {
         let workers_per_tree = with_driver!(self.config.mode, |driver| driver.workers_per_tree(self.config.threads));
-        workers_per_tree * self.last_leaves as u32
+        workers_per_tree * self.last_lanes as u32
     }
 
     /// Whether the last run kept at most one walk in flight on each tree at any time, and

@@ -8,7 +8,7 @@ use crate::policy::UctParams;
 use crate::weights::MoveWeights;
 
 use super::config::{ChanceSelection, InFlight, Playout, SearchConfig, Weights};
-use super::limits::MAX_LEAVES;
+use super::limits::MAX_LANES;
 use super::SearchError;
 
 /// In a tree-parallel search, nodes with at least this many visits per thread get their
@@ -32,9 +32,9 @@ pub(crate) struct IterationParams<'a> {
     /// Whether the exclusive trees (sequential, root-parallel, synced) keep virtual loss
     /// (plain adds): only to spread a worker's lanes (`leaves > 1`).
     pub exclusive_virtual_loss: bool,
-    /// Playouts in flight per worker (1 to [`MAX_LEAVES`]; more than 1 only on a tree
+    /// Playouts in flight per worker (1 to [`MAX_LANES`]; more than 1 only on a tree
     /// that keeps virtual loss).
-    pub leaves: usize,
+    pub lanes: usize,
     pub expand_threshold: u32,
     /// Roulette-wheel playouts driven by the game's action values, instead of uniform.
     pub biased_playouts: bool,
@@ -80,7 +80,7 @@ pub(crate) struct WalkShape {
 
 impl<'a> IterationParams<'a> {
     /// Resolves `config` for game `G`: the game's defaults fill the unset settings
-    /// ([`SearchConfig::c_for`], [`SearchConfig::leaves_for`],
+    /// ([`SearchConfig::c_for`], [`SearchConfig::lanes_for`],
     /// [`SearchConfig::prune_for`]), and this is the one place where it is decided
     /// whether virtual loss is kept and where backups are batched. `gammas` are
     /// the learned gammas in use ([`resolve_gammas`]); `shape` is what the mode's driver
@@ -93,8 +93,8 @@ impl<'a> IterationParams<'a> {
     ) -> IterationParams<'a> {
         let WalkShape { walks_in_flight, one_lane, batched, .. } = shape;
         let playouts = search_playouts::<G>(config, gammas);
-        let leaves = if one_lane { 1 } else { config.leaves_for::<G>() };
-        debug_assert!((1..=MAX_LEAVES).contains(&leaves));
+        let lanes = if one_lane { 1 } else { config.lanes_for::<G>() };
+        debug_assert!((1..=MAX_LANES).contains(&lanes));
         // Batched backups only where threads share a tree (a lone worker must select
         // exactly as the sequential search does).
         let batch_min_visits =
@@ -122,9 +122,9 @@ impl<'a> IterationParams<'a> {
             // A lone worker with one lane gains nothing from virtual loss (its own is left
             // out of every choice it makes), so it skips the two extra atomic adds per
             // node; its lanes need it to spread.
-            virtual_loss: if config.threads > 1 || leaves > 1 || walks_in_flight { config.virtual_loss } else { 0 },
-            exclusive_virtual_loss: leaves > 1,
-            leaves,
+            virtual_loss: if config.threads > 1 || lanes > 1 || walks_in_flight { config.virtual_loss } else { 0 },
+            exclusive_virtual_loss: lanes > 1,
+            lanes,
             expand_threshold: config.expand_threshold,
             biased_playouts: playouts.biased,
             gammas,

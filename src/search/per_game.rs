@@ -1,6 +1,6 @@
 //! What an unset setting means for a game: its [`Tuning`](crate::games::Tuning) (and
 //! its shipped network) fills it. Each such setting declares its accessor with itself in
-//! `search_settings!` (`search::config`: `c_for`, `leaves_for`, `prune_for`,
+//! `search_settings!` (`search::config`: `c_for`, `lanes_for`, `prune_for`,
 //! `playout_for`, `rave_for`, `bias_for`, `halving_for`, `implicit_for`, `endgame_for`,
 //! `endgame_leaf_for`, `final_move_rule`, `evaluates`), the one place where per-game
 //! defaults are read; here is what holds for every game at once.
@@ -36,7 +36,7 @@ mod tests {
         assert_eq!(shown("final").default_in::<ConnectFour>().as_deref(), Some("secure"));
         assert_eq!(shown("seed").default_in::<ConnectFour>(), None);
         let config = SearchConfig::builder().playouts(1).build().unwrap();
-        assert_eq!(config.leaves_for::<Othello>(), 2);
+        assert_eq!(config.lanes_for::<Othello>(), 2);
         assert!(config.halving_for::<ConnectFour>() && !config.halving_for::<Othello>());
     }
 }

@@ -52,8 +52,8 @@ pub struct SearchResult {
     pub mode: Mode,
     /// Worker threads.
     pub threads: usize,
-    /// Playouts each worker kept in flight (`leaves`, resolved for the game).
-    pub leaves: usize,
+    /// Playouts each worker kept in flight (`lanes`, resolved for the game).
+    pub lanes: usize,
     /// A distributed search (`mode=dist`): what this process's rank did (its shares, its
     /// walks or leaves), for measurements; `None` for any other mode.
     pub distributed: Option<RankStats>,

@@ -123,8 +123,8 @@ fn print_table(rows: &[BenchRow]) {
         first.game,
         first.playouts,
         available_cores(),
-        first.leaves,
-        if first.leaves == 1 { "" } else { "s" }
+        first.lanes,
+        if first.lanes == 1 { "" } else { "s" }
     );
     if first.game == parmcts::Othello::NAME {
         out!("(playouts on the {} build of the Othello kernels)", PlayoutBuild::detect().name());

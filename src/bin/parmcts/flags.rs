@@ -65,6 +65,7 @@ impl<F: FlagSet> Args for SettingFlags<F> {
             command.arg(
                 Arg::new(s.key)
                     .long(s.key)
+                    .aliases(s.alias)
                     .value_name(s.value_name)
                     .help(format!("{} [default: {default}]", s.help.trim()))
                     // Negative numbers are values, so that `--c -1` is rejected as a bad

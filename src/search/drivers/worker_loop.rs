@@ -52,7 +52,7 @@ pub(crate) fn run_worker_with<G: SearchGame, T: TreeOps, B: PlayoutBudget>(
     }
 }
 
-/// Runs `count` iterations, `params.leaves` playouts in flight at a time (the remainder,
+/// Runs `count` iterations, `params.lanes` playouts in flight at a time (the remainder,
 /// and every iteration on a tree without virtual loss, one at a time).
 #[inline]
 fn run_iterations<G: SearchGame, T: TreeOps, const SOLVER: bool>(
@@ -62,7 +62,7 @@ fn run_iterations<G: SearchGame, T: TreeOps, const SOLVER: bool>(
     worker: &mut Worker,
     count: u64,
 ) {
-    let lanes = if T::VIRTUAL_LOSS { params.leaves as u64 } else { 1 };
+    let lanes = if T::VIRTUAL_LOSS { params.lanes as u64 } else { 1 };
     let mut left = count;
     while left >= lanes && lanes > 1 {
         match lanes {

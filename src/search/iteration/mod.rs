@@ -16,7 +16,7 @@ use crate::games::{Move, MovesPlayed, Outcome, Player, PlayoutPolicy, SearchGame
 use crate::policy::select_child;
 use crate::tree::{contention, Expansion, NodeId, Proof, TreeOps};
 
-use super::limits::MAX_LEAVES;
+use super::limits::MAX_LANES;
 use super::options::ChanceSelection;
 use super::params::IterationParams;
 pub(in crate::search) use backup::back_up_values;
@@ -59,16 +59,16 @@ pub(crate) struct Worker {
     pub rng: Xoshiro256PlusPlus,
     /// The nodes of each lane's current iteration path (lane 0 only, unless
     /// `leaves > 1`).
-    pub(in crate::search) paths: [Vec<Step>; MAX_LEAVES],
+    pub(in crate::search) paths: [Vec<Step>; MAX_LANES],
     /// The generators of the lanes' playouts when `leaves > 1` (with one lane, `rng`
     /// serves the tree and the playout).
-    lane_rngs: [Xoshiro256PlusPlus; MAX_LEAVES],
+    lane_rngs: [Xoshiro256PlusPlus; MAX_LANES],
     /// Batched backups not yet written to the tree, direct-mapped by node: a lookup is
     /// one hash (scanning a 64-entry list cost 150-300 instructions per iteration at 2
     /// threads on Connect Four).
     pending: Box<[Pending]>,
     /// RAVE: the moves each player made from the current level of the path down.
-    pub(in crate::search) played: [MovesPlayed; MAX_LEAVES],
+    pub(in crate::search) played: [MovesPlayed; MAX_LANES],
     /// RAVE on a shared tree: AMAF results for the root's children not yet written to
     /// the tree, by child index, while the root's own backups are batched. Every
     /// iteration credits about half the root's children, so writing them at once per
@@ -106,9 +106,9 @@ impl Worker {
         Worker {
             rng: worker_rng(seed, index),
             paths: std::array::from_fn(|_| Vec::with_capacity(256)),
-            lane_rngs: std::array::from_fn(|lane| worker_rng(seed ^ LANE_SEEDS, index * MAX_LEAVES + lane)),
+            lane_rngs: std::array::from_fn(|lane| worker_rng(seed ^ LANE_SEEDS, index * MAX_LANES + lane)),
             pending: vec![Pending::EMPTY; PENDING_SLOTS].into_boxed_slice(),
-            played: [MovesPlayed::default(); MAX_LEAVES],
+            played: [MovesPlayed::default(); MAX_LANES],
             root_amaf: Vec::new(),
             max_depth: 0,
             arena_full: false,
@@ -134,7 +134,7 @@ impl Worker {
         root: &G,
         params: IterationParams<'_>,
     ) {
-        const { assert!(N >= 1 && N <= MAX_LEAVES) };
+        const { assert!(N >= 1 && N <= MAX_LANES) };
         debug_assert!(T::VIRTUAL_LOSS || N == 1, "lanes need virtual loss to spread");
         let mut states = std::array::from_fn(|_| root.clone());
         let mut exact = [None; N];
@@ -144,7 +144,7 @@ impl Worker {
         let (policy, recorded) = playout_policy(params);
         let rngs: &mut [Xoshiro256PlusPlus] =
             if N == 1 { std::slice::from_mut(&mut self.rng) } else { &mut self.lane_rngs[..N] };
-        let rngs: &mut [Xoshiro256PlusPlus; N] = rngs.try_into().expect("N generators (N <= MAX_LEAVES)");
+        let rngs: &mut [Xoshiro256PlusPlus; N] = rngs.try_into().expect("N generators (N <= MAX_LANES)");
         if let Some(network) = params.network {
             let played = &mut self.played;
             let outcomes: [Outcome; N] = std::array::from_fn(|lane| match exact[lane] {

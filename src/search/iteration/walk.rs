@@ -11,7 +11,7 @@ use crate::search::params::IterationParams;
 use crate::tree::TreeOps;
 
 use super::leaf::evaluate_leaf;
-use super::{playout_policy, WalkMark, Step, Worker};
+use super::{playout_policy, Step, WalkMark, Worker};
 
 /// A walk in flight: started by [`Worker::start_walk`] (its path, with its virtual loss,
 /// is in the worker's lane 0), its playout and back-up still to come

@@ -59,7 +59,7 @@ pub(crate) use crate::games::connect4::winning_cells;
 use crate::games::connect4::{column_mask, HEIGHT, WIDTH};
 use crate::games::{ConnectFour, Game, Move};
 use board::Board;
-use budget::{NodeBudget, Limited, Unlimited};
+use budget::{Limited, NodeBudget, Unlimited};
 use ordering::MoveSorter;
 use table::Table;
 

@@ -5,8 +5,8 @@
 
 use std::time::Instant;
 
-use crate::search::stop::{PlayoutBudget, LocalBudget, SharedBudget, Stopper};
 use crate::atomics::Ordering;
+use crate::search::stop::{LocalBudget, PlayoutBudget, SharedBudget, Stopper};
 use crate::tree::TreeOps;
 
 impl Stopper {

@@ -30,6 +30,7 @@ use crossbeam_utils::CachePadded;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::Communicator;
 
+use crate::atomics::{AtomicBool, AtomicU32, Ordering};
 use crate::games::SearchGame;
 use crate::search::drivers::worker_loop::run_worker;
 use crate::search::drivers::Job;
@@ -37,7 +38,6 @@ use crate::search::iteration::Worker;
 use crate::search::stop::{PlayoutBudget, SharedBudget, Stopper};
 #[cfg(doc)]
 use crate::search::DistScheme;
-use crate::atomics::{AtomicBool, AtomicU32, Ordering};
 use crate::tree::{Arena, SharedTree};
 
 use super::exchange::{Early, Exchange};
