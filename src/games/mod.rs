@@ -93,6 +93,7 @@ pub use go::{Go, Go13, Go19, Go9};
 pub use hex::{Hex, Hex11, Hex13, Hex19, Hex9};
 pub use othello::Othello;
 pub use playout::{roulette, roulette_by, sample_weighted, MovesPlayed, PlayoutPolicy, Playouts, MAX_FEATURE_GROUPS};
+#[cfg(feature = "harness")]
 pub(crate) use registry::for_each_game;
 pub use registry::{GameKind, UnknownGame};
 pub use tictactoe::TicTacToe;

@@ -71,11 +71,14 @@ macro_rules! registry {
         /// group per game: how a layer above the games builds its own list from this one
         /// (the GTP engine's games, from those that say `gtp`, always the first
         /// capability) without the games naming that layer.
+        // Only the GTP front end (the `harness` feature) builds a list from it today.
+        #[cfg(feature = "harness")]
         macro_rules! for_each_game {
             ($d ($d callback:ident)::+ ! ($d ($d args:tt)*)) => {
                 $d ($d callback)::+! { ($d ($d args)*) $( [$kind $module $ty ($($cap)*)] )* }
             };
         }
+        #[cfg(feature = "harness")]
         pub(crate) use for_each_game;
 
         /// Runs `$body` with the type alias `$G` bound to the game type that `$kind`
