@@ -3,33 +3,35 @@
 //! Lock-free parallel Monte Carlo Tree Search on a preallocated arena, with bitboard
 //! games.
 //!
-//! * [`games`]: the [`Game`] trait and tic-tac-toe, Connect Four, Othello (proven by
-//!   perft against published tables) and Go 9x9, 13x13 and 19x19 (checked against GNU Go).
-//! * [`gtp`]: the Go Text Protocol; a client for other engines.
+//! The library (what `cargo build --lib --no-default-features` builds):
+//!
+//! * [`games`]: the [`Game`] trait and its capability traits, and the registered games:
+//!   tic-tac-toe, Connect Four (7x6 and run-time boards), Othello (proven by perft
+//!   against published tables), Go 9x9, 13x13 and 19x19 (checked against GNU Go), Hex
+//!   and EinStein; [`with_game!`] and [`GameKind`] name them.
 //! * [`mod@search`]: the validated [`SearchConfig`] (every setting declared once in
-//!   [`search::SETTINGS`]), the [`Search`] engine with its sequential, tree-parallel and
-//!   root-parallel drivers, and the [`SearchResult`]. The tree (24-byte nodes in a
-//!   preallocated arena, the lock-free expansion protocol of `docs/CONCURRENCY.md`) and
-//!   the UCT policy are internal: the crate exports what an embedder needs.
-//! * [`report`]: the `Serialize` reports behind every `parmcts … --json`.
-//! * [`with_game!`] and [`GameKind`]: the registered games, by name.
-//! * [`weights`]: learned move strengths (Bradley-Terry gammas), the file format;
-//!   [`training`] fits them by Coulom's MM.
+//!   [`search::SETTINGS`]), the [`Search`] engine with one driver per mode (sequential,
+//!   tree-parallel, root-parallel, synced, virtual threads, and
+//!   [`search::distributed`], one process per machine under `mpirun` with the `mpi`
+//!   feature), and the [`SearchResult`]. The tree (24-byte nodes in a preallocated
+//!   arena, the lock-free expansion protocol of `docs/CONCURRENCY.md`) and the UCT
+//!   policy are internal: the crate exports what an embedder needs.
+//! * [`weights`]: learned move strengths (Bradley-Terry gammas), the file format.
 //! * [`evaluator`]: learned position evaluators, the n-tuple network ([`NTupleNetwork`])
 //!   and its TD(0) self-play training; Othello and Connect Four ship trained networks.
-//! * [`expectimax`]: the baseline for games with chance turns (EinStein): expectimax
-//!   with Star1 pruning.
-//! * [`alphabeta`], [`solver`], [`mod@matches`], [`players`]: the baselines, the exact
-//!   Connect Four solver and Othello endgame solver, the match harness and the players
-//!   behind one trait.
-//! * [`gtp`]: the Go Text Protocol engine (`parmcts gtp`) for GUIs and referees, generic
-//!   over the game, with its time controls.
-//! * [`quality`]: move quality against the exact Connect Four solver (the fraction of
-//!   moves that keep a won or drawn position's class, on Pons's benchmark files).
-//! * [`review`]: where a match's Connect Four games were decided (every position of its
-//!   records from a given ply solved, each value-losing move charged to its player).
-//! * [`search::distributed`]: the distributed search (`mode=dist`, one process per
-//!   machine under `mpirun`; MPI with the `mpi` feature).
+//! * [`solver`]: the exact Connect Four solver and Othello endgame solver (each in its
+//!   game's folder).
+//! * [`alphabeta`] and [`expectimax`]: the baselines (alpha-beta with its enhancements;
+//!   expectimax with Star1 pruning for games with chance turns).
+//!
+//! The harness and the front end, for the binary and the experiments (the `harness`
+//! feature, on by default through `cli`): `players` (the players behind one trait),
+//! `matches` (the match harness), `benchmark`, `scale` and `model` (throughput, scaling
+//! and the contention model), `training` (Coulom's MM fit of move strengths),
+//! `quality` and `review` (Connect Four move quality and game review against the exact
+//! solver), `report` (the `Serialize` reports behind every `parmcts … --json`), `pool`,
+//! and `gtp` (the Go Text Protocol engine for GUIs and referees, and a client for
+//! other engines).
 //!
 //! # Examples
 //! ```

@@ -92,7 +92,7 @@ pub enum WeightsError {
         /// The reason (the operating system's, or the serialiser's).
         reason: String,
     },
-    /// A softmax temperature that is not positive and finite ([`crate::training::with_temperature`]).
+    /// A softmax temperature that is not positive and finite (`training::with_temperature`).
     BadTemperature(f64),
 }
 
