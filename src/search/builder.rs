@@ -1,4 +1,5 @@
-//! Validation: [`SearchConfigBuilder::build`] checks every setting once, in the order
+//! Settings applied and validated: [`SearchConfigBuilder::apply_settings`] reads `key=value`
+//! text, and [`SearchConfigBuilder::build`] checks every setting once, in the order
 //! below, and resolves what depends on others (the mode from the thread count, the arena
 //! from `nodes` or `memory-mb`); the validated copies of a configuration
 //! ([`SearchConfig::with_mode`] and the other `with_*`) go through it again.
@@ -7,13 +8,35 @@ use std::fmt;
 use std::time::Duration;
 
 use super::config::{
-    ConfigError, DistScheme, Evaluation, Mode, SearchConfig, SearchConfigBuilder, DEFAULT_ARENA_NODES, MAX_DIST_BATCH,
+    ConfigError, DistScheme, Evaluation, Mode, SearchConfig, SearchConfigBuilder, Setting, SettingError,
+    DEFAULT_ARENA_NODES, MAX_DIST_BATCH,
 };
 use super::drivers::nodes_per_tree;
 use super::limits::{MAX_ARENA_NODES, MAX_EVAL_DEPTH, MAX_LANES, MAX_PLAYOUTS, MAX_THREADS, MIN_ARENA_NODES};
 use crate::tree::NODE_BYTES;
 
 impl SearchConfigBuilder {
+    /// Applies `key=value` settings in order ([`SETTINGS`](super::SETTINGS)), rejecting an unknown key
+    /// and a key given twice.
+    ///
+    /// # Errors
+    /// The first [`SettingError`].
+    pub fn apply_settings<'a>(
+        mut self,
+        pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<SearchConfigBuilder, SettingError> {
+        let mut seen: Vec<&str> = Vec::new();
+        for (key, value) in pairs {
+            let setting = Setting::find(key).ok_or_else(|| SettingError::UnknownKey(key.to_string()))?;
+            if seen.contains(&setting.key) {
+                return Err(SettingError::Repeated(setting.key));
+            }
+            seen.push(setting.key);
+            self = setting.apply(self, value)?;
+        }
+        Ok(self)
+    }
+
     /// Validates the configuration. Values are checked in the type they are stored in
     /// (C = 1e100 overflows a 32-bit float and is rejected).
     ///

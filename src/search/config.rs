@@ -73,29 +73,6 @@ impl Setting {
     }
 }
 
-impl SearchConfigBuilder {
-    /// Applies `key=value` settings in order ([`SETTINGS`]), rejecting an unknown key
-    /// and a key given twice.
-    ///
-    /// # Errors
-    /// The first [`SettingError`].
-    pub fn apply_settings<'a>(
-        mut self,
-        pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
-    ) -> Result<SearchConfigBuilder, SettingError> {
-        let mut seen: Vec<&str> = Vec::new();
-        for (key, value) in pairs {
-            let setting = Setting::find(key).ok_or_else(|| SettingError::UnknownKey(key.to_string()))?;
-            if seen.contains(&setting.key) {
-                return Err(SettingError::Repeated(setting.key));
-            }
-            seen.push(setting.key);
-            self = setting.apply(self, value)?;
-        }
-        Ok(self)
-    }
-}
-
 /// A setting given as text that cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
