@@ -10,7 +10,7 @@ use std::time::Duration;
 use atomic_float::AtomicF32;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
-use parmcts::model::hand_off_line;
+use parmcts::harness::model::hand_off_line;
 use parmcts::search::Playout;
 use parmcts::{ConnectFour, Mode, Othello, Search, SearchConfig, SearchGame, TicTacToe};
 

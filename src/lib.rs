@@ -24,14 +24,10 @@
 //! * [`alphabeta`] and [`expectimax`]: the baselines (alpha-beta with its enhancements;
 //!   expectimax with Star1 pruning for games with chance turns).
 //!
-//! The harness and the front end, for the binary and the experiments (the `harness`
-//! feature, on by default through `cli`): `players` (the players behind one trait),
-//! `matches` (the match harness), `benchmark`, `scale` and `model` (throughput, scaling
-//! and the contention model), `training` (Coulom's MM fit of move strengths),
-//! `quality` and `review` (Connect Four move quality and game review against the exact
-//! solver), `report` (the `Serialize` reports behind every `parmcts … --json`), `pool`,
-//! and `gtp` (the Go Text Protocol engine for GUIs and referees, and a client for
-//! other engines).
+//! For the binary and the experiments (the `harness` feature, on by default through
+//! `cli`): `harness` (players, matches, bench, scale, the contention model, training,
+//! the Connect Four quality and review tools, the JSON reports) and the front end `gtp`
+//! (the Go Text Protocol engine for GUIs and referees).
 //!
 //! # Examples
 //! ```
@@ -47,34 +43,16 @@
 
 pub mod alphabeta;
 mod atomics;
-#[cfg(feature = "harness")]
-pub mod benchmark;
 pub mod evaluator;
 pub mod expectimax;
 pub mod games;
 #[cfg(feature = "harness")]
 pub mod gtp;
 #[cfg(feature = "harness")]
-pub mod matches;
-#[cfg(feature = "harness")]
-pub mod model;
-#[cfg(feature = "harness")]
-pub mod players;
+pub mod harness;
 mod policy;
-#[cfg(feature = "harness")]
-pub mod pool;
-#[cfg(feature = "harness")]
-pub mod quality;
-#[cfg(feature = "harness")]
-pub mod report;
-#[cfg(feature = "harness")]
-pub mod review;
-#[cfg(feature = "harness")]
-pub mod scale;
 pub mod search;
 pub mod solver;
-#[cfg(feature = "harness")]
-pub mod training;
 mod tree;
 pub mod weights;
 

@@ -52,7 +52,7 @@ fn the_solver_proves_every_heap() {
 /// minimax or alpha-beta spec is refused with an error, not a compile-time demand.
 #[test]
 fn players_need_no_evaluation_for_mcts() {
-    use parmcts::players::{PlayerError, PlayerSpec};
+    use parmcts::harness::players::{PlayerError, PlayerSpec};
     let spec = PlayerSpec::parse("mcts:playouts=5000,seed=2").unwrap();
     let mut player = spec.build::<common::nim::Nim>(1).unwrap();
     let mv = player.choose(&heap(7)).unwrap();

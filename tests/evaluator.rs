@@ -11,7 +11,7 @@ use parmcts::alphabeta::{AlphaBeta, Limits};
 use parmcts::evaluator::train::{duel, train_td, Opponent, TdConfig, TdError};
 use parmcts::evaluator::{Evaluator, NetworkError, MAGIC};
 use parmcts::games::random_below;
-use parmcts::players::{EvalSpec, PlayerError, PlayerSpec};
+use parmcts::harness::players::{EvalSpec, PlayerError, PlayerSpec};
 use parmcts::{ConnectFour, Game, Move, NTupleBoard, NTupleNetwork, Othello, Player, TicTacToe};
 
 /// A network for `G` with its default tuples, `stages` stages and random weights.
@@ -289,7 +289,7 @@ fn shipped_connect_four_network_beats_random() {
 #[test]
 #[ignore = "long: 40 depth-4 alpha-beta games of Othello"]
 fn alphabeta_with_the_shipped_network_beats_the_heuristic_at_equal_depth() {
-    use parmcts::matches::{run_match, MatchConfig, Openings};
+    use parmcts::harness::matches::{run_match, MatchConfig, Openings};
     let p1 = PlayerSpec::parse("alphabeta:depth=4,eval=network").unwrap();
     let p2 = PlayerSpec::parse("alphabeta:depth=4").unwrap();
     let config = MatchConfig { games: 40, openings: Openings::Random(4), parallel_games: 2, seed: 1, sprt: None };

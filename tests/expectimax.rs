@@ -228,7 +228,7 @@ fn einstein_nodes_from_the_start() {
 /// (built only with the game's evaluation).
 #[test]
 fn expectimax_specs_build_players() {
-    use parmcts::players::{PlayerError, PlayerSpec};
+    use parmcts::harness::players::{PlayerError, PlayerSpec};
     let spec = PlayerSpec::parse("expectimax:depth=3,time-ms=150").unwrap();
     let limits = Limits { max_depth: Some(3), time: Some(Duration::from_millis(150)) };
     assert_eq!(spec, PlayerSpec::Expectimax { limits });

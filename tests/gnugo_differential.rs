@@ -194,8 +194,8 @@ fn rules_agree_with_gnugo() {
 /// move (its board and ours agree at the end) and the game ends, scored by our rules.
 #[test]
 fn a_match_against_gnugo_is_refereed_to_the_end() {
-    use parmcts::matches::{run_match, MatchConfig, Openings};
-    use parmcts::players::PlayerSpec;
+    use parmcts::harness::matches::{run_match, MatchConfig, Openings};
+    use parmcts::harness::players::PlayerSpec;
     let Some(_) = gnugo() else { return };
     let program = if GtpClient::spawn("gnugo", &["--version"], Duration::from_secs(5)).is_ok() {
         "gnugo"

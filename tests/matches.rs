@@ -1,7 +1,7 @@
 //! Players against each other through the match harness: results that can fail.
 
-use parmcts::matches::{run_match, GameRecord, MatchConfig, Openings, Tally};
-use parmcts::players::PlayerSpec;
+use parmcts::harness::matches::{run_match, GameRecord, MatchConfig, Openings, Tally};
+use parmcts::harness::players::PlayerSpec;
 use parmcts::{ConnectFour, Game, Othello, TicTacToe};
 
 fn config(games: u64, openings: Openings) -> MatchConfig {
@@ -223,7 +223,7 @@ fn games_do_not_depend_on_the_number_of_threads() {
 /// games are handed out in index order).
 #[test]
 fn sprt_stops_early_after_the_first_games() {
-    use parmcts::matches::{Sprt, SprtVerdict};
+    use parmcts::harness::matches::{Sprt, SprtVerdict};
     let records = std::sync::Mutex::new(Vec::new());
     let config = MatchConfig { sprt: Some(Sprt::parse("0,50").unwrap()), ..config(2000, Openings::Random(1)) };
     let summary = run_match(&TicTacToe::new(), &spec("alphabeta:depth=9"), &spec("random"), &config, |r, _| {

@@ -1,12 +1,12 @@
-//! The move-quality harness (`parmcts::quality`) against Pascal Pons's benchmark
+//! The move-quality harness (`parmcts::harness::connect4::quality`) against Pascal Pons's benchmark
 //! positions (`tests/data/connect4/`, provenance in its README): a perfect player keeps
 //! every class, a spoiler that throws wins away keeps none it can spoil, random keeps
 //! clearly fewer, and a strong MCTS player keeps (almost) all on easy endgames.
 
 use std::path::Path;
 
-use parmcts::players::{Agent, PlayerError};
-use parmcts::quality::{measure, measure_with, parse_positions, read_positions, QualityConfig, QualityError};
+use parmcts::harness::players::{Agent, PlayerError};
+use parmcts::harness::connect4::quality::{measure, measure_with, parse_positions, read_positions, QualityConfig, QualityError};
 use parmcts::solver::Solver;
 use parmcts::{ConnectFour, Game, Move, Outcome};
 

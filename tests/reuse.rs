@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use parmcts::players::PlayerSpec;
+use parmcts::harness::players::PlayerSpec;
 use parmcts::{ConnectFour, Game, Mode, Othello, Search, SearchConfig, SearchGame};
 
 fn config(mode: Mode) -> SearchConfig {

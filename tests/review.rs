@@ -1,9 +1,9 @@
-//! The game review (`parmcts::review`) on games whose every move is known: played out
+//! The game review (`parmcts::harness::connect4::review`) on games whose every move is known: played out
 //! from Pons's benchmark positions (`tests/data/connect4/`) by the exact solver, perfect
 //! but for chosen moves that throw the mover's class away. The review must charge those
 //! moves, and only those, to the spec that made them.
 
-use parmcts::review::{parse_records, review, ReviewConfig, ReviewError};
+use parmcts::harness::connect4::review::{parse_records, review, ReviewConfig, ReviewError};
 use parmcts::solver::Solver;
 use parmcts::{ConnectFour, Game, Move, Outcome};
 

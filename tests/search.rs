@@ -2,7 +2,7 @@
 //! reproducibility, the sequential/tree-parallel differential, arena exhaustion, and the
 //! quiescent invariants after every search.
 
-use parmcts::players::PlayerSpec;
+use parmcts::harness::players::PlayerSpec;
 use parmcts::{
     ConfigError, ConnectFour, Game, Mode, Outcome, Search, SearchConfig, SearchError, SearchGame, SearchResult,
     TicTacToe,

@@ -4,7 +4,7 @@ use std::fmt;
 
 use super::protocol;
 use crate::games::GameKind;
-use crate::players::PlayerError;
+use crate::harness::players::PlayerError;
 
 /// Why a command failed: the message after `?`.
 #[derive(Clone, Debug, PartialEq)]

@@ -156,7 +156,7 @@ pub trait GtpGame: SearchGame {
     fn moves_left(&self) -> u32;
 }
 
-pub use crate::players::gtp_client::colour_name;
+pub use crate::harness::players::gtp_client::colour_name;
 
 /// `B+n`, `W+n` or `0` from Black's margin (`B+3.5` for a half point).
 pub fn score_text(black_margin: f64) -> String {

@@ -37,7 +37,7 @@ pub mod session;
 pub mod sgf;
 pub mod time;
 
-pub use crate::players::gtp_client as client;
-pub use crate::players::{ClientError, GtpClient};
+pub use crate::harness::players::gtp_client as client;
+pub use crate::harness::players::{ClientError, GtpClient};
 pub use engine::{Engine, EngineConfig, GtpError};
 pub use game::{FinalStatus, GtpGame};

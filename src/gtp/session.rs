@@ -10,7 +10,7 @@ use super::error::GtpError;
 use super::game::{colour_name, sized, with_gtp_game, FinalStatus, GtpGame};
 use super::sgf::{self, RecordHeader, SgfGame};
 use crate::games::{GameError, GameKind, Move, Player};
-use crate::players::{Agent, MctsAgent};
+use crate::harness::players::{Agent, MctsAgent};
 use crate::search::{SearchError, SearchResult};
 use crate::tree::Proof;
 

@@ -9,7 +9,7 @@
 //!
 //! This module is the file format: [`MoveWeights`] (JSON: game, feature names, gammas),
 //! loaded and checked against the game. Fitting the gammas to a stronger player's games
-//! (`parmcts train-weights`) is harness work and lives in `crate::training`.
+//! (`parmcts train-weights`) is harness work and lives in `crate::harness::training`.
 
 use std::fmt;
 use std::path::Path;

@@ -28,22 +28,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("tree", &["tree"]),
     ("policy", &["policy"]),
     ("search and its drivers", &["search"]),
-    (
-        "harness",
-        &[
-            "pool",
-            "players",
-            "cluster",
-            "matches",
-            "training",
-            "benchmark",
-            "report",
-            "model",
-            "scale",
-            "review",
-            "quality",
-        ],
-    ),
+    ("harness", &["harness", "harness/*"]),
     ("front ends", &["gtp", "games/*/gtp"]),
 ];
 

@@ -2,9 +2,9 @@
 
 use clap::Args;
 
-use parmcts::benchmark::{bench_game, BenchMode, BenchRow};
+use parmcts::harness::benchmark::{bench_game, BenchMode, BenchRow};
 use parmcts::games::othello::PlayoutBuild;
-use parmcts::report::{BenchReport, BenchRowReport};
+use parmcts::harness::report::{BenchReport, BenchRowReport};
 use parmcts::search::{Playout, SearchConfig};
 use parmcts::{with_game, Game, GameKind};
 

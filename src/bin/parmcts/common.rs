@@ -9,11 +9,11 @@ use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 
-use parmcts::matches::MatchError;
-use parmcts::players::{PlayerError, SpecError};
+use parmcts::harness::matches::MatchError;
+use parmcts::harness::players::{PlayerError, SpecError};
 use parmcts::search::{ConfigError, SearchError, SettingError, MAX_THREADS};
 use parmcts::solver::connect4::SolveError;
-use parmcts::training::TrainError;
+use parmcts::harness::training::TrainError;
 use parmcts::weights::WeightsError;
 use parmcts::{BoardError, ConnectFourBoard, Game, GameKind};
 
@@ -152,8 +152,8 @@ pub fn parse_position<G: Game>(moves: &str) -> Result<G, Failure> {
 }
 
 /// Parses a player spec given to `flag`.
-pub fn parse_spec(flag: &str, text: &str) -> Result<parmcts::players::PlayerSpec, Failure> {
-    parmcts::players::PlayerSpec::parse(text).map_err(|e| Failure::flag(flag, e))
+pub fn parse_spec(flag: &str, text: &str) -> Result<parmcts::harness::players::PlayerSpec, Failure> {
+    parmcts::harness::players::PlayerSpec::parse(text).map_err(|e| Failure::flag(flag, e))
 }
 
 /// A progress bar on stderr, drawn only when stderr is a terminal and `quiet` is false.

@@ -4,8 +4,8 @@
 
 use clap::Args;
 use parmcts::games::{Evaluate, GameKind};
-use parmcts::matches::{run_match, MatchConfig, Openings};
-use parmcts::report::MatchReport;
+use parmcts::harness::matches::{run_match, MatchConfig, Openings};
+use parmcts::harness::report::MatchReport;
 use parmcts::{with_game, SearchGame};
 use serde::Serialize;
 

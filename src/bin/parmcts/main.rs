@@ -1,7 +1,7 @@
 //! `parmcts`: the command-line front end, one file per subcommand. It parses arguments
 //! (clap), calls the library and prints: text for people, or with `--json` exactly one
 //! JSON object on stdout, serialised from the library's report types
-//! (`parmcts::report`).
+//! (`parmcts::harness::report`).
 //!
 //! Every error is one line on stderr starting with `error:` that names the bad value.
 //! Exit codes: 0 success, 2 bad input (arguments, specs, positions, settings), 1 a

@@ -8,9 +8,9 @@ use clap::Args;
 
 use parmcts::alphabeta::Evaluate;
 use parmcts::gtp::sgf::{self, Decision, GameToRecord, RecordWriter};
-use parmcts::matches::{run_match_from, Ending, GameRecord, MatchConfig, Openings, Sprt};
-use parmcts::players::PlayerSpec;
-use parmcts::report::{MatchReport, MoveTimesReport, RecordLine};
+use parmcts::harness::matches::{run_match_from, Ending, GameRecord, MatchConfig, Openings, Sprt};
+use parmcts::harness::players::PlayerSpec;
+use parmcts::harness::report::{MatchReport, MoveTimesReport, RecordLine};
 use parmcts::{with_game, ConnectFourBoard, Einstein, GameKind};
 use parmcts::{Player, SearchGame};
 
@@ -168,7 +168,7 @@ fn run_game<G: Evaluate + SearchGame>(args: &MatchArgs, start: impl Fn(u64) -> G
     if let Some(e) = record_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(Failure::runtime(e));
     }
-    let budget_ms = |spec: &parmcts::players::PlayerSpec| spec.time_budget().map(|b| b.as_secs_f64() * 1e3);
+    let budget_ms = |spec: &parmcts::harness::players::PlayerSpec| spec.time_budget().map(|b| b.as_secs_f64() * 1e3);
     let report = MatchReport::new::<G>(&args.p1, &args.p2, &summary, [budget_ms(&p1), budget_ms(&p2)]);
     if rank() != 0 {
         return Ok(());

@@ -5,7 +5,7 @@ use std::time::Instant;
 use clap::Args;
 
 use parmcts::games::perft::perft;
-use parmcts::report::PerftReport;
+use parmcts::harness::report::PerftReport;
 use parmcts::{with_game, Game, GameKind};
 
 use crate::common::{game_parser, out, parse_position, print_json, BoardFlags, Failure};

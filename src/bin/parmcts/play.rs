@@ -3,7 +3,7 @@
 use clap::Args;
 
 use parmcts::alphabeta::Evaluate;
-use parmcts::report::PlayReport;
+use parmcts::harness::report::PlayReport;
 use parmcts::SearchGame;
 use parmcts::{with_game, GameKind, Outcome, Player};
 use rand_core::SeedableRng;

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
-use parmcts::scale::ScaleReport;
+use parmcts::harness::scale::ScaleReport;
 
 type Series = Vec<(String, Vec<(f64, f64)>)>;
 

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use parmcts::quality::{measure, read_positions, QualityConfig, QualityError, QualityReport};
+use parmcts::harness::connect4::quality::{measure, read_positions, QualityConfig, QualityError, QualityReport};
 use parmcts::solver::DEFAULT_TT_ENTRIES;
 use parmcts::GameKind;
 

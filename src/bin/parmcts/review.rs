@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use parmcts::review::{read_records, review, ReviewConfig, ReviewError, ReviewReport, PLY_BAND};
+use parmcts::harness::connect4::review::{read_records, review, ReviewConfig, ReviewError, ReviewReport, PLY_BAND};
 use parmcts::solver::DEFAULT_TT_ENTRIES;
 use parmcts::GameKind;
 

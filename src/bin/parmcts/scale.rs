@@ -7,7 +7,7 @@ use std::time::Duration;
 use clap::Args;
 
 use parmcts::alphabeta::Evaluate;
-use parmcts::scale::{run_scale, ScalePlan, ScaleReport};
+use parmcts::harness::scale::{run_scale, ScalePlan, ScaleReport};
 use parmcts::search::{Mode, SearchConfig};
 use parmcts::{with_game, GameKind, SearchGame};
 

@@ -2,7 +2,7 @@
 
 use clap::Args;
 
-use parmcts::report::SearchReport;
+use parmcts::harness::report::SearchReport;
 use parmcts::{with_game, GameKind, Search, SearchConfig, SearchGame, NODE_BYTES};
 
 use crate::common::{cluster_for, game_parser, out, parse_position, print_json, rank, BoardFlags, Failure};

@@ -4,7 +4,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
-use parmcts::report::SolveReport;
+use parmcts::harness::report::SolveReport;
 use parmcts::solver::connect4::{Solver, DEFAULT_TT_ENTRIES};
 use parmcts::solver::connect4x::BoardSolver;
 use parmcts::solver::othello::{EndgameSolver, DEFAULT_TT_ENTRIES as ENDGAME_TT_ENTRIES};

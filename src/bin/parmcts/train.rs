@@ -6,8 +6,8 @@ use clap::Args;
 
 use parmcts::alphabeta::Evaluate;
 use parmcts::games::go::Go9;
-use parmcts::report::TrainReport;
-use parmcts::training::{
+use parmcts::harness::report::TrainReport;
+use parmcts::harness::training::{
     collect_decisions, evaluate_fit, fit_mm, hold_out, temperature_exponent, with_temperature, TrainingGames,
 };
 use parmcts::weights::MoveWeights;

@@ -1,7 +1,7 @@
 //! Go's move features for learned strengths (Coulom 2007, "Computing 'Elo Ratings' of
 //! Move Patterns in the Game of Go"): every move but the pass and the filling of the
 //! mover's own eye is a team of two features, whose gammas `parmcts train-weights --game
-//! go` fits to a teacher's moves by MM (`crate::training`):
+//! go` fits to a teacher's moves by MM (`crate::harness::training`):
 //!
 //! 1. its **tactic** ([`TACTICS`]): capture, escape from atari, self-atari or plain;
 //! 2. its **3x3 pattern**: the eight points around it, each the mover's stone, the

@@ -6,7 +6,7 @@ use std::fmt;
 use std::time::Duration;
 
 use crate::games::{Game, Move};
-use crate::players::{Agent, PlayerError};
+use crate::harness::players::{Agent, PlayerError};
 use crate::search::distributed;
 use crate::SearchResult;
 

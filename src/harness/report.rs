@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::benchmark::BenchRow;
+use crate::harness::benchmark::BenchRow;
 use crate::games::Game;
-use crate::matches::{Ending, GameRecord, MatchSummary, MoveTimes};
+use crate::harness::matches::{Ending, GameRecord, MatchSummary, MoveTimes};
 use crate::search::{format_moves, SearchConfig, SearchResult};
 use crate::tree::{Proof, NODE_BYTES};
 

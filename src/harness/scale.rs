@@ -2,7 +2,7 @@
 //! count, measured in one run,
 //!
 //! * **throughput speedup**: playouts per second against the sequential search
-//!   ([`crate::benchmark::bench_game`]: interleaved repeats, medians);
+//!   ([`crate::harness::benchmark::bench_game`]: interleaved repeats, medians);
 //! * **search overhead**: the parallel search against the sequential one at *equal
 //!   playouts* (a score below 0.5 is what the parallel tree loses per playout);
 //! * **strength speedup** (Chaslot, Winands & van den Herik 2008, "Parallel Monte-Carlo
@@ -18,11 +18,11 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::benchmark::{bench_game, BenchMode};
+use crate::harness::benchmark::{bench_game, BenchMode};
 use crate::games::{Evaluate, SearchGame};
-use crate::matches::{run_match, MatchConfig, MatchError, Openings, Tally};
-use crate::players::PlayerSpec;
-use crate::report::BenchRowReport;
+use crate::harness::matches::{run_match, MatchConfig, MatchError, Openings, Tally};
+use crate::harness::players::PlayerSpec;
+use crate::harness::report::BenchRowReport;
 use crate::search::{ConfigError, Mode, SearchConfig, SearchError};
 
 /// What one `parmcts scale` run measures.

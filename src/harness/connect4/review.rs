@@ -17,7 +17,7 @@
 //!
 //! # Examples
 //! ```
-//! use parmcts::review::{parse_records, review, ReviewConfig};
+//! use parmcts::harness::connect4::review::{parse_records, review, ReviewConfig};
 //!
 //! // Two plies of opening, then the first player (p1) wins in column 1.
 //! let line = r#"{"opening":["1","2"],"moves":["1","2","1","2","1"],"result":"p1","p1_first":true,"players":["a","b"]}"#;
@@ -37,8 +37,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::games::{ConnectFour, Game, Outcome};
-use crate::pool::PoolStartError;
-use crate::quality::{map_with_solvers, PoolError};
+use crate::harness::pool::PoolStartError;
+use crate::harness::connect4::quality::{map_with_solvers, PoolError};
 use crate::solver::connect4::{SolveError, Solver, DEFAULT_TT_ENTRIES};
 
 /// Plies per band of [`ReviewReport::errors_by_ply`].

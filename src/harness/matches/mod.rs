@@ -17,8 +17,8 @@ use rayon::iter::{ParallelBridge, ParallelIterator};
 
 use crate::alphabeta::Evaluate;
 use crate::games::{Game, GameError, Outcome, Player, SearchGame};
-use crate::players::{Agent, PlayerError, PlayerSpec};
-use crate::pool::{worker_pool, PoolStartError};
+use crate::harness::players::{Agent, PlayerError, PlayerSpec};
+use crate::harness::pool::{worker_pool, PoolStartError};
 pub use move_times::{MovePlayouts, MoveTimes};
 use openings::{nth_opening, random_opening};
 pub use openings::{BadOpenings, Openings, MAX_ALL_OPENINGS, MAX_OPENING_WALK};
@@ -291,7 +291,7 @@ fn against_distributed<G: Game>(agent: Box<dyn Agent<G>>, spec: &PlayerSpec, oth
 /// that fails to follow forfeits: `Some((its side, the forfeit))`.
 ///
 /// # Errors
-/// [`MatchError::Player`] when one of the crate's own players fails (see [`crate::players::PlayerError::forfeits`]).
+/// [`MatchError::Player`] when one of the crate's own players fails (see [`crate::harness::players::PlayerError::forfeits`]).
 fn observe_all<G: Game>(
     agents: &mut [Box<dyn Agent<G>>; 2],
     before: &G,

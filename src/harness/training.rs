@@ -22,8 +22,8 @@ use rayon::iter::{IntoParallelIterator, ParallelIterator};
 
 use crate::alphabeta::Evaluate;
 use crate::games::{random_below, Move, Playouts, SearchGame, MAX_FEATURE_GROUPS};
-use crate::players::{Agent, PlayerError, PlayerSpec};
-use crate::pool::{worker_pool, PoolStartError};
+use crate::harness::players::{Agent, PlayerError, PlayerSpec};
+use crate::harness::pool::{worker_pool, PoolStartError};
 
 use crate::weights::WeightsError;
 

@@ -23,7 +23,7 @@
 //!
 //! # Examples
 //! ```
-//! use parmcts::quality::{measure, parse_positions, QualityConfig};
+//! use parmcts::harness::connect4::quality::{measure, parse_positions, QualityConfig};
 //!
 //! // Two won positions of Pons's Begin-Easy set and a lost one.
 //! let positions = parse_positions("32164625 11\n6146 18\n44455554221 -15\n", "example", None)?;
@@ -44,9 +44,9 @@ use rayon::iter::{IndexedParallelIterator, IntoParallelRefIterator, ParallelIter
 use serde::Serialize;
 
 use crate::games::{ConnectFour, Game, Move, Outcome};
-use crate::matches::Tally;
-use crate::players::{Agent, PlayerError, PlayerSpec, SpecError};
-use crate::pool::{worker_pool, PoolStartError};
+use crate::harness::matches::Tally;
+use crate::harness::players::{Agent, PlayerError, PlayerSpec, SpecError};
+use crate::harness::pool::{worker_pool, PoolStartError};
 use crate::solver::connect4::{SolveError, Solver, DEFAULT_TT_ENTRIES};
 
 pub use positions::{parse_positions, read_positions, Class, ScoredPosition};
@@ -367,7 +367,7 @@ impl From<PoolError> for QualityError {
 
 /// Maps `items` on `parallel` worker threads (at most one per item), each with its own
 /// solver of `tt_entries` entries; `f` gets the solver, the item's index and the item.
-/// The harnesses of this module and [`crate::review`] judge with it.
+/// The harnesses of this module and [`crate::harness::connect4::review`] judge with it.
 ///
 /// # Errors
 /// A [`PoolError`] for zero workers, a table that cannot be allocated (checked once

@@ -171,8 +171,8 @@ pub fn measure_costs(repeats: usize) -> Costs {
         let handoffs = hand_off_line(HANDOFFS, HANDOFF_TIME_LIMIT).max(1);
         transfer.push(start.elapsed().as_secs_f64() * 1e9 / handoffs as f64);
     }
-    let handoff_ns = crate::benchmark::median(&transfer);
-    Costs { rmw_ns: crate::benchmark::median(&rmw), transfer_ns: handoff_ns / 2.0, handoff_ns }
+    let handoff_ns = crate::harness::benchmark::median(&transfer);
+    Costs { rmw_ns: crate::harness::benchmark::median(&rmw), transfer_ns: handoff_ns / 2.0, handoff_ns }
 }
 
 /// Two threads hand one cache line back and forth, each waiting for the other's
