@@ -48,10 +48,10 @@
 //!   α 2→0.2 76 %.
 
 mod ntuple;
+#[cfg(feature = "harness")]
 pub mod train;
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::Arc;
 
 use crate::games::{Game, Move, Outcome, Player};
 
@@ -163,33 +163,18 @@ impl<G: NTupleBoard> Evaluator<G> for NTupleNetwork {
     }
 }
 
-/// Shipped networks, parsed once per game (by [`Game::NAME`]).
-fn shipped_cache() -> &'static Mutex<HashMap<&'static str, Arc<NTupleNetwork>>> {
-    static CACHE: OnceLock<Mutex<HashMap<&'static str, Arc<NTupleNetwork>>>> = OnceLock::new();
-    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
-}
-
 impl NTupleNetwork {
-    /// The game's shipped network ([`NTupleBoard::SHIPPED_NETWORK`]), parsed on first
-    /// use and shared afterwards; `None` if the game ships none.
+    /// The game's shipped network ([`NTupleBoard::SHIPPED_NETWORK`]), parsed from the
+    /// bytes built into the crate (a millisecond or so: callers that load it often keep
+    /// the `Arc`, as a [`Search`](crate::Search) does for its game); `None` if the game
+    /// ships none.
     ///
     /// # Errors
     /// [`NetworkError`] if the shipped bytes do not parse or do not fit the game (a
     /// build that changed the game's board without retraining).
     pub fn shipped<G: NTupleBoard>() -> Option<Result<Arc<NTupleNetwork>, NetworkError>> {
         let bytes = G::SHIPPED_NETWORK?;
-        let mut cache = match shipped_cache().lock() {
-            Ok(guard) => guard,
-            Err(poisoned) => poisoned.into_inner(),
-        };
-        if let Some(network) = cache.get(G::NAME) {
-            return Some(Ok(Arc::clone(network)));
-        }
-        Some(NTupleNetwork::from_bytes(bytes).and_then(|n| n.check::<G>().map(|()| n)).map(|n| {
-            let n = Arc::new(n);
-            cache.insert(G::NAME, Arc::clone(&n));
-            n
-        }))
+        Some(NTupleNetwork::from_bytes(bytes).and_then(|n| n.check::<G>().map(|()| Arc::new(n))))
     }
 }
 

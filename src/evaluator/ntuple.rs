@@ -358,7 +358,9 @@ impl NTupleNetwork {
         self.indices(cells).map(|i| self.weights[i]).sum()
     }
 
-    /// Adds `delta` to every weight a board reads (one TD step).
+    /// Adds `delta` to every weight a board reads (one TD step of the training, built
+    /// with the harness).
+    #[cfg(feature = "harness")]
     #[inline]
     pub(crate) fn add_cells(&mut self, cells: &CellBuffer, delta: f32) {
         // The weights leave `self` while its images are read.

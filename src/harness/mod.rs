@@ -3,7 +3,7 @@
 //!
 //! * [`players`]: every kind of player (MCTS, alpha-beta, minimax, expectimax, random,
 //!   GTP engines) behind one trait, built from a spec string.
-//! * [`matches`]: the match harness (alternating colours, openings, Elo with its
+//! * [`mod@matches`]: the match harness (alternating colours, openings, Elo with its
 //!   interval, records) and [`pool`], the threads it plays on.
 //! * [`benchmark`], [`scale`] and [`model`]: throughput, scaling across threads and the
 //!   contention model that predicts it.

@@ -133,6 +133,10 @@ pub struct Search {
     /// The shipped weights of the last game searched ([`Tuning::SHIPPED_WEIGHTS`](crate::games::Tuning::SHIPPED_WEIGHTS)), read
     /// once rather than on every move.
     shipped: Option<(&'static str, MoveWeights)>,
+    /// The shipped n-tuple network of the last game searched
+    /// ([`NTupleBoard::SHIPPED_NETWORK`](crate::games::NTupleBoard::SHIPPED_NETWORK)),
+    /// parsed once rather than on every move.
+    shipped_network: Option<(&'static str, Arc<NTupleNetwork>)>,
     /// What the distributed driver keeps from one search to the next.
     distributed: distributed::DriverState,
 }
@@ -175,6 +179,7 @@ impl Search {
             reuse_started: None,
             scratch,
             shipped: None,
+            shipped_network: None,
             distributed: Default::default(),
         })
     }
@@ -213,7 +218,7 @@ impl Search {
             return Err(SearchError::GameOver);
         }
         let gammas = resolve_gammas::<G>(&self.config, &mut self.shipped)?;
-        let network = resolve_network::<G>(&self.config.eval)?;
+        let network = resolve_network::<G>(&self.config.eval, &mut self.shipped_network)?;
         let root_moves = check_root(&self.config, self.arenas[0].capacity() as u64, root, network.is_some())?;
         let cfg = &self.config;
         let mut params = IterationParams::resolve::<G>(cfg, drivers::walk_shape(cfg), gammas, network.as_deref());
@@ -480,19 +485,33 @@ pub fn search<G: SearchGame>(root: &G, config: &SearchConfig) -> Result<SearchRe
     Search::new(config.clone())?.run(root)
 }
 
-/// The n-tuple network `eval` names for game `G`, checked against the game.
+/// The n-tuple network `eval` names for game `G`, checked against the game; the game's
+/// shipped network is parsed once and kept in `shipped` (keyed by the game's name).
 ///
 /// # Errors
 /// [`SearchError::Evaluation`] for a network of another game, or `eval=network` in a game
 /// that ships none.
-fn resolve_network<G: SearchGame>(eval: &Evaluation) -> Result<Option<Arc<NTupleNetwork>>, SearchError> {
+fn resolve_network<G: SearchGame>(
+    eval: &Evaluation,
+    shipped: &mut Option<(&'static str, Arc<NTupleNetwork>)>,
+) -> Result<Option<Arc<NTupleNetwork>>, SearchError> {
     let bad = |e: NetworkError| SearchError::Evaluation(EvaluationError::Network(e));
+    let mut shipped_network = || -> Option<Result<Arc<NTupleNetwork>, NetworkError>> {
+        if let Some((_, network)) = shipped.as_ref().filter(|(name, _)| *name == G::NAME) {
+            return Some(Ok(Arc::clone(network)));
+        }
+        let network = NTupleNetwork::shipped::<G>()?;
+        if let Ok(network) = &network {
+            *shipped = Some((G::NAME, Arc::clone(network)));
+        }
+        Some(network)
+    };
     match eval {
         Evaluation::None => Ok(None),
         Evaluation::Default if !G::LEAF_EVALUATION => Ok(None),
-        Evaluation::Default => NTupleNetwork::shipped::<G>().transpose().map_err(bad),
+        Evaluation::Default => shipped_network().transpose().map_err(bad),
         Evaluation::Network(network) => network.check::<G>().map(|()| Some(Arc::clone(network))).map_err(bad),
-        Evaluation::Shipped => match NTupleNetwork::shipped::<G>() {
+        Evaluation::Shipped => match shipped_network() {
             Some(network) => network.map(Some).map_err(bad),
             None => Err(bad(NetworkError::NoShippedNetwork { game: G::NAME })),
         },
