@@ -5,8 +5,10 @@
 
 use std::path::Path;
 
+use parmcts::harness::connect4::quality::{
+    measure, measure_with, parse_positions, read_positions, QualityConfig, QualityError,
+};
 use parmcts::harness::players::{Agent, PlayerError};
-use parmcts::harness::connect4::quality::{measure, measure_with, parse_positions, read_positions, QualityConfig, QualityError};
 use parmcts::solver::Solver;
 use parmcts::{ConnectFour, Game, Move, Outcome};
 

@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::harness::benchmark::BenchRow;
 use crate::games::Game;
+use crate::harness::benchmark::BenchRow;
 use crate::harness::matches::{Ending, GameRecord, MatchSummary, MoveTimes};
 use crate::search::{format_moves, SearchConfig, SearchResult};
 use crate::tree::{Proof, NODE_BYTES};

@@ -18,8 +18,8 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::harness::benchmark::{bench_game, BenchMode};
 use crate::games::{Evaluate, SearchGame};
+use crate::harness::benchmark::{bench_game, BenchMode};
 use crate::harness::matches::{run_match, MatchConfig, MatchError, Openings, Tally};
 use crate::harness::players::PlayerSpec;
 use crate::harness::report::BenchRowReport;

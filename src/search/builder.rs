@@ -4,14 +4,13 @@
 //! from `nodes` or `memory-mb`); the validated copies of a configuration
 //! ([`SearchConfig::with_mode`] and the other `with_*`) go through it again.
 
-use std::fmt;
 use std::time::Duration;
 
 use super::config::{
-    ConfigError, DistScheme, Evaluation, Mode, SearchConfig, SearchConfigBuilder, Setting, SettingError,
-    DEFAULT_ARENA_NODES, MAX_DIST_BATCH,
+    ConfigError, Evaluation, Mode, SearchConfig, SearchConfigBuilder, Setting, SettingError, DEFAULT_ARENA_NODES,
+    MAX_DIST_BATCH,
 };
-use super::drivers::nodes_per_tree;
+use super::drivers::{nodes_per_tree, with_driver, Driver};
 use super::limits::{MAX_ARENA_NODES, MAX_EVAL_DEPTH, MAX_LANES, MAX_PLAYOUTS, MAX_THREADS, MIN_ARENA_NODES};
 use crate::tree::NODE_BYTES;
 
@@ -112,20 +111,11 @@ fn check_budget(cfg: &SearchConfig) -> Result<(), ConfigError> {
     Ok(())
 }
 
-/// A finite, non-negative exploration constant; no halving over the ranks' shared root.
+/// A finite, non-negative exploration constant.
 fn check_exploration(cfg: &SearchConfig) -> Result<(), ConfigError> {
     let bad = |x: f32| !x.is_finite() || x < 0.0;
     if let Some(x) = cfg.c.filter(|&x| bad(x)) {
         return Err(ConfigError::BadExploration(x.into()));
-    }
-    if cfg.halving == Some(true) && cfg.mode == Mode::Dist {
-        return Err(conflict(
-            "halving",
-            "on",
-            "mode",
-            "dist",
-            "the ranks' shared root visits are not one tree's budget",
-        ));
     }
     Ok(())
 }
@@ -140,7 +130,7 @@ fn check_threads(cfg: &mut SearchConfig) -> Result<(), ConfigError> {
     }
     cfg.mode = cfg.mode.resolve(cfg.threads);
     if cfg.mode == Mode::Sequential && cfg.threads > 1 {
-        return Err(conflict(
+        return Err(ConfigError::conflict(
             "mode",
             Mode::Sequential,
             "threads",
@@ -171,14 +161,20 @@ fn check_policy(cfg: &SearchConfig) -> Result<(), ConfigError> {
         return Err(ConfigError::BadEvalDepth { got: cfg.eval_depth, max: MAX_EVAL_DEPTH });
     }
     if cfg.eval_priors && cfg.eval == Evaluation::None {
-        return Err(conflict("eval-priors", "on", "eval", "none", "the priors come from the evaluator"));
+        return Err(ConfigError::conflict("eval-priors", "on", "eval", "none", "the priors come from the evaluator"));
     }
     if let Some(alpha) = cfg.implicit {
         if !(0.0..=1.0).contains(&alpha) {
             return Err(ConfigError::BadImplicit(alpha.into()));
         }
         if alpha > 0.0 && cfg.eval == Evaluation::None {
-            return Err(conflict("implicit", alpha, "eval", "none", "the minimax values come from the evaluator"));
+            return Err(ConfigError::conflict(
+                "implicit",
+                alpha,
+                "eval",
+                "none",
+                "the minimax values come from the evaluator",
+            ));
         }
     }
     if cfg.expand_threshold == 0 {
@@ -187,13 +183,11 @@ fn check_policy(cfg: &SearchConfig) -> Result<(), ConfigError> {
     Ok(())
 }
 
-/// The synced and distributed modes' own settings.
+/// The bounds of the synced and distributed modes' own settings (whatever the mode), then
+/// what the mode's driver asks of the rest ([`Driver::check`](super::drivers::Driver::check)).
 fn check_mode_settings(cfg: &SearchConfig) -> Result<(), ConfigError> {
     if cfg.sync_every == 0 {
         return Err(ConfigError::ZeroSyncEvery);
-    }
-    if cfg.mode == Mode::Dist && !super::drivers::distributed::AVAILABLE {
-        return Err(ConfigError::DistUnavailable);
     }
     if cfg.dist_period == 0 {
         return Err(ConfigError::ZeroDistPeriod);
@@ -204,17 +198,10 @@ fn check_mode_settings(cfg: &SearchConfig) -> Result<(), ConfigError> {
     if cfg.dist_batch == 0 || cfg.dist_batch > MAX_DIST_BATCH {
         return Err(ConfigError::BadDistBatch { got: cfg.dist_batch, max: MAX_DIST_BATCH });
     }
-    if cfg.dist_scheme != DistScheme::Share && cfg.threads > 1 {
-        let scheme = cfg.dist_scheme.to_string();
-        return Err(conflict("dist-scheme", scheme, "threads", cfg.threads, "this scheme runs one thread a rank"));
-    }
-    if cfg.dist_scheme == DistScheme::Split && cfg.dist_depth == 0 {
-        return Err(conflict("dist-scheme", "split", "dist-depth", 0, "the split needs a shared top of 1 ply or more"));
-    }
     if !(0.0..=100.0).contains(&cfg.dist_share) {
         return Err(ConfigError::BadDistShare(cfg.dist_share.into()));
     }
-    Ok(())
+    with_driver!(cfg.mode, |driver| driver.check(cfg))
 }
 
 /// Playouts in flight within bounds; the arena resolved and large enough per tree.
@@ -224,7 +211,7 @@ fn check_leaves_and_arena(cfg: &mut SearchConfig) -> Result<(), ConfigError> {
     }
     cfg.arena_capacity = match (cfg.arena_nodes, cfg.memory_mb) {
         (Some(nodes), Some(mb)) => {
-            return Err(conflict("nodes", nodes, "memory-mb", mb, "both size the arena; give one"));
+            return Err(ConfigError::conflict("nodes", nodes, "memory-mb", mb, "both size the arena; give one"));
         }
         (Some(nodes), None) => nodes,
         (None, Some(mb)) => mb.saturating_mul(1 << 20) / NODE_BYTES as u64,
@@ -238,10 +225,6 @@ fn check_leaves_and_arena(cfg: &mut SearchConfig) -> Result<(), ConfigError> {
         return Err(ConfigError::ArenaTooSmall { nodes: per_tree, needed: MIN_ARENA_NODES });
     }
     Ok(())
-}
-
-fn conflict(k1: &str, v1: impl fmt::Display, k2: &str, v2: impl fmt::Display, why: &'static str) -> ConfigError {
-    ConfigError::Conflict { first: format!("{k1}={v1}"), second: format!("{k2}={v2}"), why }
 }
 
 #[cfg(test)]

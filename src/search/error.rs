@@ -186,6 +186,17 @@ impl From<CapacityError> for ConfigError {
 }
 
 impl ConfigError {
+    /// Two settings that cannot go together: `k1=v1` with `k2=v2`, and why.
+    pub(crate) fn conflict(
+        k1: &str,
+        v1: impl fmt::Display,
+        k2: &str,
+        v2: impl fmt::Display,
+        why: &'static str,
+    ) -> ConfigError {
+        ConfigError::Conflict { first: format!("{k1}={v1}"), second: format!("{k2}={v2}"), why }
+    }
+
     /// The key of the setting at fault ([`crate::search::SETTINGS`]), where one is.
     pub fn key(&self) -> Option<&'static str> {
         Some(match self {

@@ -246,7 +246,7 @@ impl Search {
         // Padded: each worker writes its generator state on every random draw, and two
         // workers sharing a cache line made 2-thread tree search slower than 1 thread.
         // A distributed search's processes each seed from (seed, rank).
-        let seed = if cfg.mode == Mode::Dist { distributed::rank_seed(cfg.seed) } else { cfg.seed };
+        let seed = with_driver!(cfg.mode, |driver| driver.worker_seed(cfg.seed));
         let mut workers: Vec<CachePadded<Worker>> =
             (0..cfg.threads).map(|i| CachePadded::new(Worker::new(seed, i))).collect();
         let reusing = self.reuse_hash.take() == Some(root.hash());
@@ -583,9 +583,6 @@ fn check_root<G: SearchGame>(
     if needed > nodes {
         return Err(ConfigError::ArenaTooSmall { nodes, needed }.into());
     }
-    if config.mode == Mode::Dist {
-        distributed::check().map_err(SearchError::Cluster)?;
-        distributed::agree(root.hash()).map_err(SearchError::Cluster)?;
-    }
+    with_driver!(config.mode, |driver| driver.prepare(root.hash())).map_err(SearchError::Cluster)?;
     Ok(root_moves)
 }

@@ -2,8 +2,8 @@
 
 use clap::Args;
 
-use parmcts::harness::benchmark::{bench_game, BenchMode, BenchRow};
 use parmcts::games::othello::PlayoutBuild;
+use parmcts::harness::benchmark::{bench_game, BenchMode, BenchRow};
 use parmcts::harness::report::{BenchReport, BenchRowReport};
 use parmcts::search::{Playout, SearchConfig};
 use parmcts::{with_game, Game, GameKind};

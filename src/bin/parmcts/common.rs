@@ -11,9 +11,9 @@ use serde::Serialize;
 
 use parmcts::harness::matches::MatchError;
 use parmcts::harness::players::{PlayerError, SpecError};
+use parmcts::harness::training::TrainError;
 use parmcts::search::{ConfigError, SearchError, SettingError, MAX_THREADS};
 use parmcts::solver::connect4::SolveError;
-use parmcts::harness::training::TrainError;
 use parmcts::weights::WeightsError;
 use parmcts::{BoardError, ConnectFourBoard, Game, GameKind};
 

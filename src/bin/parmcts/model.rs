@@ -7,8 +7,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use parmcts::harness::benchmark::{bench_game, BenchMode};
 use parmcts::contention;
+use parmcts::harness::benchmark::{bench_game, BenchMode};
 use parmcts::harness::model::{measure_costs, profile, ContentionProfile, ModelReport};
 use parmcts::search::{Mode, SearchConfig};
 use parmcts::{with_game, GameKind, SearchGame};

@@ -107,7 +107,8 @@ fn run_game<G: NTupleBoard + Evaluate + Endgame>(args: &TrainNetworkArgs) -> Res
     };
     config.validate().map_err(Failure::input)?;
     let mut network = initial_network::<G>(args)?;
-    let pool = parmcts::harness::pool::worker_pool(args.threads).map_err(|e| Failure::runtime(format!("--threads: {e}")))?;
+    let pool =
+        parmcts::harness::pool::worker_pool(args.threads).map_err(|e| Failure::runtime(format!("--threads: {e}")))?;
     let check = |network: &NTupleNetwork, seed: u64| {
         pool.install(|| {
             (

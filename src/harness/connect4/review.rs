@@ -37,8 +37,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::games::{ConnectFour, Game, Outcome};
-use crate::harness::pool::PoolStartError;
 use crate::harness::connect4::quality::{map_with_solvers, PoolError};
+use crate::harness::pool::PoolStartError;
 use crate::solver::connect4::{SolveError, Solver, DEFAULT_TT_ENTRIES};
 
 /// Plies per band of [`ReviewReport::errors_by_ply`].

@@ -20,11 +20,12 @@ use crossbeam_utils::CachePadded;
 use crate::tree::Arena;
 
 use super::config::SearchConfig;
+use super::error::ConfigError;
 use super::iteration::Worker;
 use super::params::{IterationParams, WalkShape};
 use super::result::RootChild;
 use super::stop::Stopper;
-use distributed::{DriverState, RankStats};
+use distributed::{ClusterError, DriverState, RankStats};
 
 /// One search, as every driver receives it: what to search, with which parameters, and
 /// when to stop. Built once per [`super::Search::run`], after the root is validated, the
@@ -134,6 +135,42 @@ pub(crate) trait Driver {
         false
     }
 
+    /// What this mode asks of the rest of a configuration (its conflicts with other
+    /// settings, whether this build can run it), checked when the configuration is built;
+    /// the bounds of each setting's own value are checked whatever the mode. By default
+    /// nothing.
+    ///
+    /// # Errors
+    /// The [`ConfigError`] naming the setting at fault.
+    fn check(&self, config: &SearchConfig) -> Result<(), ConfigError> {
+        let _ = config;
+        Ok(())
+    }
+
+    /// Whether a worker keeps many walks in flight on one thread, each with one lane and
+    /// spread by virtual loss: by default not (a distributed farm's or split's ranks do).
+    fn walks_in_flight(&self, config: &SearchConfig) -> bool {
+        let _ = config;
+        false
+    }
+
+    /// The seed this process's workers draw from (worker `i` from `(seed, i)`): by
+    /// default the configured one (each rank of a distributed search its own).
+    fn worker_seed(&self, seed: u64) -> u64 {
+        seed
+    }
+
+    /// Checks, before any tree is touched, that the search of the root with hash
+    /// `root_hash` can run: by default it can (a distributed search checks that MPI runs
+    /// and that every rank searches the same position).
+    ///
+    /// # Errors
+    /// The [`ClusterError`] that stops it.
+    fn prepare(&self, root_hash: u64) -> Result<(), ClusterError> {
+        let _ = root_hash;
+        Ok(())
+    }
+
     /// Runs `workers` (one per thread, each seeded from `(seed, index)`) on `arenas`
     /// (`self.trees(workers.len())` of them, each root expanded) until `job.stopper`
     /// stops them. Returns the playouts completed on each arena, in arena order.
@@ -190,12 +227,14 @@ pub(crate) fn trees(config: &SearchConfig) -> usize {
 
 /// What `config`'s mode decides of its walks ([`WalkShape`]).
 pub(crate) fn walk_shape(config: &SearchConfig) -> WalkShape {
-    let walks_in_flight = distributed::walks_in_flight(config);
-    with_driver!(config.mode, |driver| WalkShape {
-        root_shares: driver.root_shares(config.threads),
-        walks_in_flight,
-        one_lane: driver.one_walk_per_worker() || walks_in_flight,
-        batched: driver.batches_backups(config.threads),
+    with_driver!(config.mode, |driver| {
+        let walks_in_flight = driver.walks_in_flight(config);
+        WalkShape {
+            root_shares: driver.root_shares(config.threads),
+            walks_in_flight,
+            one_lane: driver.one_walk_per_worker() || walks_in_flight,
+            batched: driver.batches_backups(config.threads),
+        }
     })
 }
 

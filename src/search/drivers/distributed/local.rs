@@ -12,7 +12,7 @@ use crate::search::drivers::{Driver, Job};
 use crate::search::iteration::Worker;
 use crate::tree::Arena;
 
-use super::{ClusterError, Distributed};
+use super::ClusterError;
 
 /// This process's rank: 0 (no MPI).
 pub fn rank() -> usize {
@@ -39,21 +39,11 @@ pub fn broadcast_from_rank_zero(word: u64, _pause: Duration) -> u64 {
     word
 }
 
-impl Driver for Distributed {
-    fn counts_foreign_visits(&self) -> bool {
-        true
-    }
-
-    fn batches_backups(&self, threads: usize) -> bool {
-        threads > 1
-    }
-
-    fn run<G: SearchGame>(
-        &self,
-        job: &Job<'_, G>,
-        arenas: &mut [Arena],
-        workers: &mut [CachePadded<Worker>],
-    ) -> Vec<u64> {
-        TreeParallel.run(job, arenas, workers)
-    }
+/// Never called (no configuration is distributed): the search each rank would run.
+pub(super) fn run<G: SearchGame>(
+    job: &Job<'_, G>,
+    arenas: &mut [Arena],
+    workers: &mut [CachePadded<Worker>],
+) -> Vec<u64> {
+    TreeParallel.run(job, arenas, workers)
 }

@@ -46,7 +46,14 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use crate::search::{DistScheme, Mode, SearchConfig};
+use crossbeam_utils::CachePadded;
+
+use super::{Driver, Job};
+use crate::games::SearchGame;
+use crate::search::error::ConfigError;
+use crate::search::iteration::Worker;
+use crate::search::{DistScheme, SearchConfig};
+use crate::tree::Arena;
 
 #[cfg(feature = "mpi")]
 mod budget;
@@ -138,17 +145,66 @@ impl crate::search::Search {
     }
 }
 
-/// Whether this process's workers keep many walks in flight for a search with `config`:
-/// a farm's rank 0 keeps many walks in flight on one thread, each with one lane, spread
-/// by virtual loss (a farm of one rank is the tree-parallel search); a split's ranks
-/// likewise (their walks wait for the ranks that own their ends).
-pub(crate) fn walks_in_flight(config: &SearchConfig) -> bool {
-    config.mode == Mode::Dist && size() > 1 && config.dist_scheme != DistScheme::Share
-}
+impl Driver for Distributed {
+    /// This build runs it (the `mpi` feature); one thread a rank for the farm and the
+    /// split, a shared top for the split; no halving over the ranks' shared root.
+    fn check(&self, cfg: &SearchConfig) -> Result<(), ConfigError> {
+        if cfg.halving == Some(true) {
+            let why = "the ranks' shared root visits are not one tree's budget";
+            return Err(ConfigError::conflict("halving", "on", "mode", "dist", why));
+        }
+        if !AVAILABLE {
+            return Err(ConfigError::DistUnavailable);
+        }
+        if cfg.dist_scheme != DistScheme::Share && cfg.threads > 1 {
+            let (scheme, why) = (cfg.dist_scheme.to_string(), "this scheme runs one thread a rank");
+            return Err(ConfigError::conflict("dist-scheme", scheme, "threads", cfg.threads, why));
+        }
+        if cfg.dist_scheme == DistScheme::Split && cfg.dist_depth == 0 {
+            let why = "the split needs a shared top of 1 ply or more";
+            return Err(ConfigError::conflict("dist-scheme", "split", "dist-depth", 0, why));
+        }
+        Ok(())
+    }
 
-/// The seed of this process's workers: `seed` itself on rank 0 (one rank searches as
-/// `mode=tree`), a distinct one from `(seed, rank)` on the others.
-pub(crate) fn rank_seed(seed: u64) -> u64 {
-    let rank = rank() as u64;
-    seed.wrapping_add(rank.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+    /// The ranks share statistics.
+    fn counts_foreign_visits(&self) -> bool {
+        true
+    }
+
+    fn batches_backups(&self, threads: usize) -> bool {
+        threads > 1
+    }
+
+    /// A farm's rank 0 keeps many walks in flight on one thread, each with one lane,
+    /// spread by virtual loss (a farm of one rank is the tree-parallel search); a split's
+    /// ranks likewise (their walks wait for the ranks that own their ends).
+    fn walks_in_flight(&self, config: &SearchConfig) -> bool {
+        size() > 1 && config.dist_scheme != DistScheme::Share
+    }
+
+    /// `seed` itself on rank 0 (one rank searches as `mode=tree`), a distinct one from
+    /// `(seed, rank)` on the others.
+    fn worker_seed(&self, seed: u64) -> u64 {
+        let rank = rank() as u64;
+        seed.wrapping_add(rank.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+    }
+
+    /// MPI runs, and every rank searches the same root.
+    fn prepare(&self, root_hash: u64) -> Result<(), ClusterError> {
+        check()?;
+        agree(root_hash)
+    }
+
+    fn run<G: SearchGame>(
+        &self,
+        job: &Job<'_, G>,
+        arenas: &mut [Arena],
+        workers: &mut [CachePadded<Worker>],
+    ) -> Vec<u64> {
+        #[cfg(feature = "mpi")]
+        return driver::run(job, arenas, workers);
+        #[cfg(not(feature = "mpi"))]
+        return local::run(job, arenas, workers);
+    }
 }
