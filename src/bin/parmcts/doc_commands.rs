@@ -114,8 +114,11 @@ fn commands(snippet: &str) -> Vec<String> {
         let end = shell_end(tail);
         let words = tail[..end].trim();
         // A command's next word is a subcommand or a flag (`parmcts = {…}` is a Cargo.toml
-        // line, `…/parmcts OUT=x` an environment for a script).
-        let command = words.starts_with(|c: char| c.is_ascii_lowercase() || c == '-') && !words.contains(" = ");
+        // line, `…/parmcts OUT=x` an environment for a script, `cargo add --path …/parmcts` a
+        // dependency).
+        let command = words.starts_with(|c: char| c.is_ascii_lowercase() || c == '-')
+            && !words.contains(" = ")
+            && !rest[..start].contains("cargo add");
         if command && !example {
             out.push(format!("parmcts {words}"));
         }
