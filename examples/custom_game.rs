@@ -53,7 +53,7 @@ impl Game for Three {
     }
     fn side_to_move(&self) -> Player {
         let stones = (self.cells[0] | self.cells[1]).count_ones();
-        if stones % 2 == 0 {
+        if stones.is_multiple_of(2) {
             Player::One
         } else {
             Player::Two
@@ -62,7 +62,7 @@ impl Game for Three {
     fn outcome(&self) -> Option<Outcome> {
         for player in [Player::One, Player::Two] {
             let cells = self.cells[player.index()];
-            if LINES.iter().any(|&line| cells & line == line) {
+            if LINES.iter().any(|&line| line & !cells == 0) {
                 return Some(Outcome::Win(player));
             }
         }

@@ -19,7 +19,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             result.reused_nodes,
             result.root_visits
         );
-        let before = game.clone();
+        let before = game;
         game.try_play(mv)?;
         moves.push(game.format_move(mv));
         // The new root is one ply below the last one; the next `run` starts from it.
