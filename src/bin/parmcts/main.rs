@@ -9,6 +9,8 @@
 
 mod bench;
 mod common;
+#[cfg(test)]
+mod doc_commands;
 mod flags;
 mod gtp;
 mod ladder;
