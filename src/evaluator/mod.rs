@@ -1,6 +1,6 @@
 //! Learned position evaluators: the [`Evaluator`] trait (a win probability for the side
 //! to move, optionally move priors) and its n-tuple network implementation
-//! ([`NTupleNetwork`]), trained by TD(0) self-play in [`train`].
+//! ([`NTupleNetwork`]), trained by TD(0) self-play in `train` (built with the `harness` feature).
 //!
 //! An n-tuple network (Lucas 2008, "Learning to play Othello with n-tuple systems") reads
 //! a board as cells (empty / the side to move's disc / the opponent's disc, see

@@ -5,13 +5,14 @@
 //! game defines (a cell, a column, a square, a die face). Legal moves come back as a
 //! fixed-capacity [`MoveList`], so nothing on the search's hot path allocates.
 //!
-//! The trait is designed for the games that come next without change:
-//! * Hex 11x11: 121 cells → move indices 0..121, a `MoveList` of capacity 121.
-//! * Go 9x9: 81 points + pass → indices 0..82; captures and ko live in the state.
-//! * Connect Four variants (9–12 columns, a blocked cell): the column count is a
-//!   property of the state, not of the trait.
-//! * Games with dice: [`Game::turn`] returns [`Turn::Chance`] and
-//!   [`Game::chance_weight`] gives each outcome's weight; the search samples such
+//! One trait serves every registered game ([`GameKind`]):
+//! * tic-tac-toe, Connect Four 7x6 and Othello on fixed bitboards;
+//! * Hex (`Hex<N>`: 9x9 to 19x19, and any smaller board) and Go (`Go<N>`, 2x2 to
+//!   19x19): `N * N` cells (+ the pass) as move indices, captures and ko in the state;
+//! * Connect Four on run-time boards (4-12 columns and rows, a blocked cell): the board
+//!   is a property of the state, not of the type;
+//! * EinStein würfelt nicht!, a game with dice: [`Game::turn`] returns [`Turn::Chance`]
+//!   and [`Game::chance_weight`] gives each outcome's weight; the search samples such
 //!   nodes instead of selecting by UCB.
 //!
 //! Values are backed up from the perspective of the player who made each move, so

@@ -48,8 +48,8 @@ pub struct MatchArgs {
     seed: u64,
     #[command(flatten)]
     board: BoardFlags,
-    /// `random`: each pair of games gets, from the seed, a Connect Four board of the
-    /// value-guided Connect Four report (width and height in 9-12, one blocked cell), or
+    /// `random`: each pair of games gets, from the seed, a random Connect Four board
+    /// (width and height in 9-12, one blocked cell), or
     /// EinStein arrangements of both sides' pieces.
     #[arg(long, help_heading = "Connect Four board")]
     variant: Option<String>,

@@ -1,9 +1,8 @@
 //! Connect Four on a board chosen at run time: 4 to 12 columns, 4 to 12 rows, and at
 //! most one blocked cell that nobody may play (a stone dropped into its column lands on
-//! top of it: the blocked cell is a filled square owned by neither player). The variant
-//! (the cells below it can never be filled: a dropped stone stops on it) of the
-//! value-guided Connect Four report draws the width and the height in 9..=12 and
-//! one blocked cell for every game ([`ConnectFourBoard::random_variant`]).
+//! top of it: the blocked cell is a filled square owned by neither player; the cells below
+//! it can never be filled). The random variant draws the width and the height in 9..=12
+//! and one blocked cell for every game ([`ConnectFourBoard::random_variant`]).
 //!
 //! The 7x6 game without a blocked cell has its own type, [`super::ConnectFour`], on a
 //! 64-bit bitboard; this type leaves it untouched, so the 7x6 speed is unchanged by
@@ -164,8 +163,8 @@ impl ConnectFourBoard {
         Ok(board)
     }
 
-    /// A board of the value-guided Connect Four report's variant: width and height
-    /// uniform in 9..=12, one blocked cell uniform on the board.
+    /// A board of the random variant: width and height uniform in 9..=12, one blocked
+    /// cell uniform on the board.
     pub fn random_variant<R: RngCore>(rng: &mut R) -> Self {
         let width = 9 + random_below(rng, 4);
         let height = 9 + random_below(rng, 4);
