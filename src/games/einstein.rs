@@ -475,8 +475,6 @@ impl Tuning for Einstein {
     /// --seed 12 --parallel-games 2`), +51 [+16, +85] at 2,000 playouts a move.
     const PRUNE_BY_DEFAULT: bool = true;
 }
-impl crate::games::Endgame for Einstein {}
-impl crate::games::NTupleBoard for Einstein {}
 
 impl Evaluate for Einstein {
     /// Progress of the side to move minus the opponent's (see `progress`), scaled.

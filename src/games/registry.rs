@@ -5,12 +5,79 @@
 
 use std::fmt;
 
+/// The empty impls of the capability traits a registry line does not claim: `Endgame`
+/// (no exact solver) unless it says `solver`, `NTupleBoard` (no board for networks)
+/// unless it says `network`. A line that says `sizes(Go)` stands for every size of the
+/// generic `Go<N>` its type is one of (its impls are generic); a line that says `size` is
+/// one more size of such a family (covered by it). So a capability the registry claims
+/// must be implemented in the game's folder, and one it does not claim must not be: the
+/// build fails on either lie.
+macro_rules! capability_impls {
+    ($module:ident $ty:ident; $($caps:tt)*) => {
+        capability_impls!(@scan $module [$ty] no no; $($caps)*);
+    };
+    (@scan $m:ident $form:tt $s:ident $n:ident; solver $($rest:tt)*) => {
+        capability_impls!(@scan $m $form yes $n; $($rest)*);
+    };
+    (@scan $m:ident $form:tt $s:ident $n:ident; network $($rest:tt)*) => {
+        capability_impls!(@scan $m $form $s yes; $($rest)*);
+    };
+    (@scan $m:ident [$ty:ident] $s:ident $n:ident; sizes($generic:ident) $($rest:tt)*) => {
+        capability_impls!(@scan $m [generic $generic] $s $n; $($rest)*);
+    };
+    (@scan $m:ident [$ty:ident] $s:ident $n:ident; size $($rest:tt)*) => {
+        capability_impls!(@scan $m [covered] $s $n; $($rest)*);
+    };
+    (@scan $m:ident $form:tt $s:ident $n:ident; $other:ident ($arg:ident) $($rest:tt)*) => {
+        capability_impls!(@scan $m $form $s $n; $($rest)*);
+    };
+    (@scan $m:ident $form:tt $s:ident $n:ident; $other:ident $($rest:tt)*) => {
+        capability_impls!(@scan $m $form $s $n; $($rest)*);
+    };
+    (@scan $m:ident $form:tt $s:ident $n:ident;) => {
+        capability_impls!(@emit $m $form $s $n);
+    };
+    (@emit $m:ident [covered] $s:ident $n:ident) => {};
+    (@emit $m:ident [generic $g:ident] no $n:ident) => {
+        impl<const N: usize> super::Endgame for super::$m::$g<N> {}
+        capability_impls!(@emit $m [generic $g] yes $n);
+    };
+    (@emit $m:ident [generic $g:ident] yes no) => {
+        impl<const N: usize> super::NTupleBoard for super::$m::$g<N> {}
+    };
+    (@emit $m:ident [$ty:ident] no $n:ident) => {
+        impl super::Endgame for super::$m::$ty {}
+        capability_impls!(@emit $m [$ty] yes $n);
+    };
+    (@emit $m:ident [$ty:ident] yes no) => {
+        impl super::NTupleBoard for super::$m::$ty {}
+    };
+    (@emit $m:ident $form:tt yes yes) => {};
+}
+
+/// The game a registry line's `boards(Kind)` names, if it has one.
+macro_rules! run_time_boards {
+    () => { None };
+    (boards($kind:ident) $($rest:tt)*) => { Some(GameKind::$kind) };
+    ($other:ident ($arg:ident) $($rest:tt)*) => { run_time_boards!($($rest)*) };
+    ($other:ident $($rest:tt)*) => { run_time_boards!($($rest)*) };
+}
+
 /// Declares [`GameKind`] (with what each game can do) and the
 /// [`with_game!`](crate::with_game) dispatch from one list of
 /// `Variant: Type (module) [capabilities], bench playouts, "help";` entries. `$d` is a literal `$`,
 /// the stable way for a macro to write a macro.
 macro_rules! registry {
-    ($d:tt $( $kind:ident : $ty:ident ($module:ident) [$($cap:ident $(($boards:ident))?),*], $bench:expr, $about:literal; )*) => {
+    ($d:tt $( $kind:ident : $ty:ident ($module:ident) [$($cap:ident $(($arg:ident))?),*], $bench:expr, $about:literal; )*) => {
+        $( capability_impls!($module $ty; $($cap $(($arg))?)*); )*
+
+        // Every registered game can be searched: a capability claimed but not implemented
+        // fails here, in the library's own build.
+        const _: fn() = || {
+            fn searchable<G: super::SearchGame>() {}
+            $( searchable::<super::$module::$ty>(); )*
+        };
+
         /// The games the CLI knows, by name.
         ///
         /// Not `#[non_exhaustive]`: [`with_game!`](crate::with_game) matches every game.
@@ -63,7 +130,7 @@ macro_rules! registry {
             /// The game that plays it on run-time boards (`boards(Kind)`), if there is one:
             /// board flags on this game play that one.
             pub fn run_time_boards(self) -> Option<GameKind> {
-                match self { $( GameKind::$kind => None $($(.or(Some(GameKind::$boards)))?)*, )* }
+                match self { $( GameKind::$kind => run_time_boards!($($cap $(($arg))?)*), )* }
             }
         }
 
@@ -106,19 +173,23 @@ macro_rules! registry {
 
 // Each line: `Kind: Type(module) [capabilities], bench playouts, "help";` with the
 // capabilities `gtp` (first when present: the GTP engine plays it), `solver` (an exact
-// solver), `network` (a board for n-tuple networks), `chance` (dice) and
-// `boards(Kind)` (the game that plays it on run-time boards).
+// solver: the game's `Endgame`), `network` (a board for n-tuple networks: its
+// `NTupleBoard`), `chance` (dice), `boards(Kind)` (the game that plays it on run-time
+// boards), and for the sizes of a generic game `sizes(Generic)` (the first: the
+// capabilities hold for every size) and `size` (the others).
+// The empty `Endgame` and `NTupleBoard` impls of the games that claim neither are
+// written here (`capability_impls!`).
 registry! {$
     TicTacToe: TicTacToe(tictactoe) [network], 500_000, "tic-tac-toe (3x3)";
     ConnectFour: ConnectFour(connect4) [solver, network, boards(ConnectFourBoard)], 1_000_000, "Connect Four (7 columns, 6 rows)";
     Othello: Othello(othello) [gtp, solver, network], 100_000, "Othello / Reversi (8x8)";
-    Go: Go9(go) [gtp], 30_000, "Go 9x9 (Tromp-Taylor area scoring, positional superko, komi 7)";
-    Go13: Go13(go) [gtp], 15_000, "Go 13x13 (Tromp-Taylor area scoring, positional superko, komi 7)";
-    Go19: Go19(go) [gtp], 8_000, "Go 19x19 (Tromp-Taylor area scoring, positional superko, komi 7)";
-    Hex: Hex11(hex) [gtp], 200_000, "Hex 11x11 (Black joins top and bottom, White left and right)";
-    Hex9: Hex9(hex) [gtp], 300_000, "Hex 9x9";
-    Hex13: Hex13(hex) [gtp], 200_000, "Hex 13x13";
-    Hex19: Hex19(hex) [gtp], 150_000, "Hex 19x19";
+    Go: Go9(go) [gtp, sizes(Go)], 30_000, "Go 9x9 (Tromp-Taylor area scoring, positional superko, komi 7)";
+    Go13: Go13(go) [gtp, size], 15_000, "Go 13x13 (Tromp-Taylor area scoring, positional superko, komi 7)";
+    Go19: Go19(go) [gtp, size], 8_000, "Go 19x19 (Tromp-Taylor area scoring, positional superko, komi 7)";
+    Hex: Hex11(hex) [gtp, sizes(Hex)], 200_000, "Hex 11x11 (Black joins top and bottom, White left and right)";
+    Hex9: Hex9(hex) [gtp, size], 300_000, "Hex 9x9";
+    Hex13: Hex13(hex) [gtp, size], 200_000, "Hex 13x13";
+    Hex19: Hex19(hex) [gtp, size], 150_000, "Hex 19x19";
     ConnectFourBoard: ConnectFourBoard(connect4x) [solver, boards(ConnectFourBoard)], 300_000, "Connect Four on a run-time board: --width/--height 4-12, --blocked COL,ROW (default 7x6)";
     Einstein: Einstein(einstein) [chance], 300_000, "EinStein würfelt nicht! (5x5, a die picks the piece)";
 }

@@ -167,7 +167,6 @@ impl Playouts for TicTacToe {
 }
 
 impl Tuning for TicTacToe {}
-impl crate::games::Endgame for TicTacToe {}
 
 /// Tic-tac-toe: the line-count heuristic. The search usually reaches the end of the game
 /// (9 plies at most), so this only matters for shallow depths.

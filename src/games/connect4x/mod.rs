@@ -520,7 +520,5 @@ impl Evaluate for ConnectFourBoard {
     }
 }
 
-impl crate::games::NTupleBoard for ConnectFourBoard {}
-
 #[cfg(test)]
 mod tests;

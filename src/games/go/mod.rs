@@ -463,8 +463,6 @@ impl<const N: usize> Tuning for Go<N> {
     /// command). Other sizes keep the hand-set strengths until measured there.
     const SHIPPED_WEIGHTS: Option<&'static str> = if N == 9 { Some(DEFAULT_WEIGHTS) } else { None };
 }
-impl<const N: usize> crate::games::Endgame for Go<N> {}
-impl<const N: usize> crate::games::NTupleBoard for Go<N> {}
 
 /// The Tromp-Taylor area score for the side to move, 1,000 per point: a crude estimate
 /// early in the game (regions touching both colours count for nobody).

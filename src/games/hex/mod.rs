@@ -432,8 +432,6 @@ impl<const N: usize> Tuning for Hex<N> {
     /// 10 ms a move, 0.718 against sqrt(2).
     const EXPLORATION: f64 = 0.25;
 }
-impl<const N: usize> crate::games::Endgame for Hex<N> {}
-impl<const N: usize> crate::games::NTupleBoard for Hex<N> {}
 
 /// The shortest-path difference for the side to move, 1,000 per cell: the opponent's
 /// [`Hex::distance`] minus the mover's.
