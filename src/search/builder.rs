@@ -184,7 +184,7 @@ fn check_policy(cfg: &SearchConfig) -> Result<(), ConfigError> {
 }
 
 /// The bounds of the synced and distributed modes' own settings (whatever the mode), then
-/// what the mode's driver asks of the rest ([`Driver::check`](super::drivers::Driver::check)).
+/// what the mode's driver asks of the rest ([`Driver::check`]).
 fn check_mode_settings(cfg: &SearchConfig) -> Result<(), ConfigError> {
     if cfg.sync_every == 0 {
         return Err(ConfigError::ZeroSyncEvery);
