@@ -63,7 +63,8 @@ pub use games::{
     Turn,
 };
 pub use search::{
-    search, ChildResult, ConfigError, EvaluationError, Mode, Search, SearchConfig, SearchError, SearchResult,
+    search, ChildResult, ConfigError, EvaluationError, Finished, Mode, Search, SearchConfig, SearchError, SearchHandle,
+    SearchResult, Snapshot, SnapshotChild,
 };
 pub use solver::Endgame;
 pub use tree::invariants::InvariantViolation;

@@ -263,7 +263,7 @@ fn gnugo_records_load_in_our_engine() {
     let dir = std::env::temp_dir().join(format!("parmcts-gnugo-sgf-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let search = SearchConfig::builder().playouts(10).build().unwrap();
-    let mut ours = Engine::new(GameKind::Go, EngineConfig { search, resign_below: 0.0 }).unwrap();
+    let mut ours = Engine::new(GameKind::Go, EngineConfig { search, resign_below: 0.0, ponder: false }).unwrap();
     let mut ask = |line: &str| {
         let response = ours.respond(&RawLine::Line(line.as_bytes().to_vec())).unwrap();
         assert!(response.starts_with('='), "{line}: {response}");

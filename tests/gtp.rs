@@ -267,8 +267,8 @@ fn genmove_follows_the_clock() {
 #[test]
 fn engine_configuration_is_checked() {
     let search = SearchConfig::builder().playouts(10).build().unwrap();
-    let config = EngineConfig { search: search.clone(), resign_below: 0.0 };
+    let config = EngineConfig { search: search.clone(), resign_below: 0.0, ponder: false };
     assert!(Engine::new(GameKind::ConnectFour, config).is_err());
-    assert!(Engine::new(GameKind::Othello, EngineConfig { search, resign_below: 1.5 }).is_err());
+    assert!(Engine::new(GameKind::Othello, EngineConfig { search, resign_below: 1.5, ponder: false }).is_err());
     assert_eq!(Othello::BOARD_SIZE, 8);
 }

@@ -19,7 +19,7 @@ fn go_dead_stones_are_listed_and_cleaned_up() {
         .unwrap()
         .build()
         .unwrap();
-    let mut e = Engine::new(GameKind::Go, EngineConfig { search, resign_below: 0.0 }).unwrap();
+    let mut e = Engine::new(GameKind::Go, EngineConfig { search, resign_below: 0.0, ponder: false }).unwrap();
     // Black's wall on column F, White's on G, and a white stone at B5 in Black's area, in
     // atari from B4, B6 and C5 (ownership about +0.6, Black's, over eight seeds).
     for row in 1..=9 {
@@ -48,7 +48,7 @@ fn hex_engine() -> Engine {
         .unwrap()
         .build()
         .unwrap();
-    Engine::new(GameKind::Hex, EngineConfig { search, resign_below: 0.0 }).unwrap()
+    Engine::new(GameKind::Hex, EngineConfig { search, resign_below: 0.0, ponder: false }).unwrap()
 }
 
 #[test]
@@ -111,7 +111,11 @@ fn hex_over_gtp_with_sizes_the_swap_rule_and_a_whole_game() {
     fails(&mut e, "genmove b", "the game is over");
     let over = Engine::new(
         GameKind::Othello,
-        EngineConfig { search: SearchConfig::builder().playouts(10).build().unwrap(), resign_below: 0.0 },
+        EngineConfig {
+            search: SearchConfig::builder().playouts(10).build().unwrap(),
+            resign_below: 0.0,
+            ponder: false,
+        },
     );
     fails(&mut over.unwrap(), "hex-swap-rule on", "no swap rule");
 }
@@ -120,7 +124,7 @@ fn hex_over_gtp_with_sizes_the_swap_rule_and_a_whole_game() {
 fn go_engine(playouts: &str) -> Engine {
     let settings = [("playouts", playouts), ("nodes", "200000"), ("seed", "5")];
     let search = SearchConfig::builder().apply_settings(settings).unwrap().build().unwrap();
-    Engine::new(GameKind::Go, EngineConfig { search, resign_below: 0.0 }).unwrap()
+    Engine::new(GameKind::Go, EngineConfig { search, resign_below: 0.0, ponder: false }).unwrap()
 }
 
 /// `printsgf` writes the game so far; `loadsgf` reads it back to the same position (and

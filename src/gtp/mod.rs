@@ -20,7 +20,7 @@
 //! use parmcts::{GameKind, SearchConfig};
 //!
 //! let search = SearchConfig::builder().playouts(50).build().unwrap();
-//! let mut engine = Engine::new(GameKind::Othello, EngineConfig { search, resign_below: 0.0 }).unwrap();
+//! let mut engine = Engine::new(GameKind::Othello, EngineConfig { search, resign_below: 0.0, ponder: false }).unwrap();
 //! let mut out = Vec::new();
 //! engine.run(&b"1 play b d3\n2 genmove w\n3 undo\nquit\n"[..], &mut out).unwrap();
 //! let out = String::from_utf8(out).unwrap();

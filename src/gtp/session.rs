@@ -127,6 +127,8 @@ pub struct GameSession<G: GtpGame> {
     agent: MctsAgent<G>,
     komi: f32,
     swap_rule: bool,
+    /// Whether the player ponders after its own moves ([`EngineConfig::ponder`]).
+    ponder: bool,
 }
 
 impl<G: GtpGame> GameSession<G> {
@@ -138,7 +140,8 @@ impl<G: GtpGame> GameSession<G> {
         let agent = MctsAgent::new(&config.search, 0).map_err(|e| GtpError::Search(e.into()))?;
         let start = G::new();
         let komi = start.komi();
-        Ok(GameSession { history: vec![start], moves: Vec::new(), agent, komi, swap_rule: false })
+        let ponder = config.ponder;
+        Ok(GameSession { history: vec![start], moves: Vec::new(), agent, komi, swap_rule: false, ponder })
     }
 
     fn position(&self) -> &G {
@@ -252,8 +255,13 @@ impl<G: GtpGame> Session for GameSession<G> {
         let text = next.format_move(mv);
         if rules.commit {
             next.play_unchecked(mv);
-            self.history.push(next);
+            self.history.push(next.clone());
             self.moves.push((player, mv));
+            if self.ponder && next.outcome().is_none() {
+                // On the opponent's time, until the next genmove (a mode no handle
+                // drives, `dist`, does not ponder).
+                self.agent.ponder(&next);
+            }
         }
         Ok(GenMove::Move(text))
     }

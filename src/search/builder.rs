@@ -76,7 +76,17 @@ impl SearchConfig {
     /// # Errors
     /// As [`SearchConfigBuilder::build`] ([`ConfigError::NoBudget`] when both are `None`).
     pub fn with_budget(&self, playouts: Option<u64>, time: Option<Duration>) -> Result<SearchConfig, ConfigError> {
-        SearchConfigBuilder { config: SearchConfig { playouts, time, ..self.clone() } }.build()
+        SearchConfigBuilder { config: SearchConfig { playouts, time, until_stopped: false, ..self.clone() } }.build()
+    }
+
+    /// A copy with no budget (`until-stopped=on`): its search runs until its handle stops
+    /// it ([`Search::start`](super::Search::start)).
+    ///
+    /// # Errors
+    /// As [`SearchConfigBuilder::build`].
+    pub fn with_until_stopped(&self) -> Result<SearchConfig, ConfigError> {
+        let config = SearchConfig { playouts: None, time: None, until_stopped: true, ..self.clone() };
+        SearchConfigBuilder { config }.build()
     }
 
     /// A copy with another playout budget (and no time budget), validated again.
@@ -84,7 +94,8 @@ impl SearchConfig {
     /// # Errors
     /// As [`SearchConfigBuilder::build`].
     pub fn with_playouts(&self, playouts: u64) -> Result<SearchConfig, ConfigError> {
-        SearchConfigBuilder { config: SearchConfig { playouts: Some(playouts), time: None, ..self.clone() } }.build()
+        let config = SearchConfig { playouts: Some(playouts), time: None, until_stopped: false, ..self.clone() };
+        SearchConfigBuilder { config }.build()
     }
 }
 
@@ -102,7 +113,26 @@ impl SearchConfigBuilder {
 /// A playout or time budget, neither empty, the playouts within the counters.
 fn check_budget(cfg: &SearchConfig) -> Result<(), ConfigError> {
     match (cfg.playouts, cfg.time) {
-        (None, None) => return Err(ConfigError::NoBudget),
+        (None, None) if !cfg.until_stopped => return Err(ConfigError::NoBudget),
+        (Some(n), _) if cfg.until_stopped => {
+            return Err(ConfigError::conflict(
+                "until-stopped",
+                "on",
+                "playouts",
+                n,
+                "a search until stopped has no budget",
+            ));
+        }
+        (_, Some(t)) if cfg.until_stopped => {
+            let ms = t.as_millis();
+            return Err(ConfigError::conflict(
+                "until-stopped",
+                "on",
+                "time-ms",
+                ms,
+                "a search until stopped has no budget",
+            ));
+        }
         (Some(0), _) => return Err(ConfigError::ZeroPlayouts),
         (Some(n), _) if n > MAX_PLAYOUTS => return Err(ConfigError::TooManyPlayouts { got: n, max: MAX_PLAYOUTS }),
         (_, Some(t)) if t.is_zero() => return Err(ConfigError::ZeroTime),

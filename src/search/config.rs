@@ -259,6 +259,10 @@ search_settings! {
     /// (A search that got no CPU before its deadline still looks at each move.)
     time("time-ms", "MS", "none"): Option<Duration> = None;
         set(time: Duration) => Some(time); text Duration;
+    /// No budget: the search runs until its handle stops it ([`Search::start`](super::Search::start);
+    /// [`Search::run`](super::Search::run) refuses it), for analysis and pondering.
+    until_stopped("until-stopped", "on|off", "off"): bool = false;
+        set(on: bool) => on; text bool;
     /// UCB1 exploration constant C (stored as a 32-bit float).
     ///
     /// Unset: the game's default ([`Tuning::EXPLORATION`]).

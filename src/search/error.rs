@@ -2,9 +2,12 @@
 
 use std::fmt;
 
+use super::drivers::distributed::ClusterError;
 use super::limits::{MAX_ARENA_NODES, MIN_ARENA_NODES};
+use super::options::Mode;
 use crate::evaluator::NetworkError;
 use crate::tree::CapacityError;
+use crate::weights::WeightsError;
 
 /// A configuration that failed validation, naming the bad value.
 #[derive(Clone, Debug, PartialEq)]
@@ -274,3 +277,56 @@ impl fmt::Display for EvaluationError {
 }
 
 impl std::error::Error for EvaluationError {}
+
+/// Why a search could not run.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum SearchError {
+    /// The configuration is invalid, or does not fit the position searched (an arena too
+    /// small for the root's children: [`ConfigError::ArenaTooSmall`]).
+    Config(ConfigError),
+    /// The root position is already over.
+    GameOver,
+    /// The configured move weights are not for this game.
+    Weights(WeightsError),
+    /// The configured leaf evaluator does not fit this game, or a setting that needs
+    /// one has none.
+    Evaluation(EvaluationError),
+    /// A distributed search (`mode=dist`) cannot run here: MPI is not running, this is
+    /// not the thread that initialised it, or the ranks search different positions.
+    Cluster(ClusterError),
+    /// `until-stopped=on` (no budget) with [`Search::run`](super::Search::run), which
+    /// would never return: start the search ([`Search::start`](super::Search::start))
+    /// and stop it through its handle.
+    Unbounded,
+    /// [`Search::start`](super::Search::start) in a mode no handle can drive (`dist`:
+    /// its ranks stop together at a share).
+    NoHandle(Mode),
+    /// The search's thread could not start (the operating system's reason).
+    Thread(String),
+}
+
+impl fmt::Display for SearchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SearchError::Config(e) => e.fmt(f),
+            SearchError::GameOver => write!(f, "the position is already over: nothing to search"),
+            SearchError::Weights(e) => e.fmt(f),
+            SearchError::Evaluation(e) => write!(f, "eval: {e}"),
+            SearchError::Cluster(e) => write!(f, "mode dist: {e}"),
+            SearchError::Unbounded => {
+                write!(f, "until-stopped=on gives the search no budget: start it and stop it through its handle")
+            }
+            SearchError::NoHandle(mode) => write!(f, "mode {mode}: a search handle cannot stop or watch it"),
+            SearchError::Thread(why) => write!(f, "the search's thread could not start: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for SearchError {}
+
+impl From<ConfigError> for SearchError {
+    fn from(e: ConfigError) -> Self {
+        SearchError::Config(e)
+    }
+}

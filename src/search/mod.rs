@@ -18,6 +18,7 @@ mod builder;
 mod config;
 mod drivers;
 mod error;
+mod handle;
 pub(crate) mod iteration;
 mod limits;
 #[cfg(all(test, loom))]
@@ -27,9 +28,9 @@ mod params;
 mod per_game;
 mod result;
 mod setting;
+mod snapshot;
 mod stop;
 
-use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -41,9 +42,11 @@ pub use config::{
 };
 pub use drivers::distributed;
 pub use drivers::root_parallel::merge_root_children;
-pub use error::EvaluationError;
+pub use error::{EvaluationError, SearchError};
+pub use handle::{Finished, NotStarted, SearchHandle};
 pub(crate) use params::resolve_gammas;
 pub use params::BATCH_MIN_VISITS_PER_THREAD;
+pub use snapshot::{Snapshot, SnapshotChild};
 // The benchmark's pure-playout rows play the search's playouts.
 #[cfg(feature = "harness")]
 pub(crate) use params::search_playouts;
@@ -57,50 +60,11 @@ use crate::games::{Game, Move, SearchGame};
 use crate::solver::solved_to_play;
 use crate::tree::invariants::{self, Expectations, InvariantViolation};
 use crate::tree::{Arena, ExclusiveTree, Expansion, NodeId, Proof, SharedTree, TreeOps};
-use crate::weights::{MoveWeights, WeightsError};
+use crate::weights::MoveWeights;
 use drivers::{with_driver, Driver, Job, Summed};
 use iteration::{expand, Worker};
 use params::IterationParams;
 use stop::Stopper;
-
-/// Why a search could not run.
-#[derive(Clone, Debug, PartialEq)]
-#[non_exhaustive]
-pub enum SearchError {
-    /// The configuration is invalid, or does not fit the position searched (an arena too
-    /// small for the root's children: [`ConfigError::ArenaTooSmall`]).
-    Config(ConfigError),
-    /// The root position is already over.
-    GameOver,
-    /// The configured move weights are not for this game.
-    Weights(WeightsError),
-    /// The configured leaf evaluator does not fit this game, or a setting that needs
-    /// one has none.
-    Evaluation(EvaluationError),
-    /// A distributed search (`mode=dist`) cannot run here: MPI is not running, this is
-    /// not the thread that initialised it, or the ranks search different positions.
-    Cluster(distributed::ClusterError),
-}
-
-impl fmt::Display for SearchError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SearchError::Config(e) => e.fmt(f),
-            SearchError::GameOver => write!(f, "the position is already over: nothing to search"),
-            SearchError::Weights(e) => e.fmt(f),
-            SearchError::Evaluation(e) => write!(f, "eval: {e}"),
-            SearchError::Cluster(e) => write!(f, "mode dist: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for SearchError {}
-
-impl From<ConfigError> for SearchError {
-    fn from(e: ConfigError) -> Self {
-        SearchError::Config(e)
-    }
-}
 
 /// A search engine: a configuration and the arenas it allocated once. Reuse it across
 /// moves; each [`Search::run`] starts from a fresh tree.
@@ -139,6 +103,8 @@ pub struct Search {
     shipped_network: Option<(&'static str, Arc<NTupleNetwork>)>,
     /// What the distributed driver keeps from one search to the next.
     distributed: distributed::DriverState,
+    /// The handle's side of a started search ([`Search::start`]), while it runs.
+    control: Option<Arc<snapshot::Control>>,
 }
 
 impl Search {
@@ -180,6 +146,7 @@ impl Search {
             scratch,
             shipped: None,
             shipped_network: None,
+            control: None,
             distributed: Default::default(),
         })
     }
@@ -217,6 +184,9 @@ impl Search {
         if root.outcome().is_some() {
             return Err(SearchError::GameOver);
         }
+        if self.config.until_stopped && self.control.is_none() {
+            return Err(SearchError::Unbounded);
+        }
         let gammas = resolve_gammas::<G>(&self.config, &mut self.shipped)?;
         let network = resolve_network::<G>(&self.config.eval, &mut self.shipped_network)?;
         let root_moves = check_root(&self.config, self.arenas[0].capacity() as u64, root, network.is_some())?;
@@ -242,7 +212,8 @@ impl Search {
             result.proof = Proof::from_half_points(solved.outcome.half_points(root.side_to_move()));
             return Ok(result);
         }
-        let stopper = Stopper::new(cfg.playouts, cfg.time.map(|t| start + t), root_moves, params.solver);
+        let control = self.control.clone();
+        let stopper = Stopper::new(cfg.playouts, cfg.time.map(|t| start + t), root_moves, params.solver, control);
         // Padded: each worker writes its generator state on every random draw, and two
         // workers sharing a cache line made 2-thread tree search slower than 1 thread.
         // A distributed search's processes each seed from (seed, rank).
@@ -254,6 +225,11 @@ impl Search {
         // Halving's rounds count this search's visits of the root only (of the shared
         // tree; a worker on a tree of its own reads its own: `run_worker_with`).
         params.uct.halving_start = self.arenas[0].node(NodeId::ROOT).stats_relaxed().visits;
+        if let Some(control) = &self.control {
+            let trees =
+                self.arenas.iter().zip(&self.prior_root).map(|(a, &(kept, _))| (SharedTree(a).arena_id(), kept));
+            control.begin(trees, !with_driver!(cfg.mode, |driver| driver.counts_foreign_visits()));
+        }
         let distributed = std::mem::take(&mut self.distributed);
         let job = Job { root, config: cfg, params, stopper, summed: std::sync::OnceLock::new(), distributed };
         let arenas = &mut self.arenas;

@@ -2,6 +2,7 @@
 //! solver's proven root, and hands out the [`PlayoutBudget`]s workers draw playouts from (the
 //! worker loop that draws them is the drivers' `worker_loop`).
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use crossbeam_utils::CachePadded;
@@ -10,6 +11,7 @@ use crate::atomics::{AtomicBool, AtomicU64, Ordering};
 use crate::tree::{NodeId, TreeOps};
 
 use super::limits::MAX_PLAYOUTS;
+use super::snapshot::Control;
 use crate::policy::uct::UctParams;
 
 /// Iterations run between two looks at the clock and the shared budget: long enough that
@@ -38,15 +40,25 @@ pub(crate) struct Stopper {
     solver: bool,
     /// Set once a worker finds its root proven.
     proven: AtomicBool,
+    /// The handle of a started search ([`super::Search::start`]): its stop, and the
+    /// snapshots the workers answer between chunks.
+    control: Option<Arc<Control>>,
 }
 
 impl Stopper {
     /// A stopper for `playouts` playouts (`None`: [`MAX_PLAYOUTS`]) until `deadline`,
-    /// stopping at a proven root when `solver` is on. The deadline stops no tree whose
-    /// root has fewer than `floor` visits (the playout budget still does).
-    pub(super) fn new(playouts: Option<u64>, deadline: Option<Instant>, floor: u64, solver: bool) -> Stopper {
+    /// stopping at a proven root when `solver` is on, or when `control`'s handle says
+    /// stop. The deadline stops no tree whose root has fewer than `floor` visits (the
+    /// playout budget still does).
+    pub(super) fn new(
+        playouts: Option<u64>,
+        deadline: Option<Instant>,
+        floor: u64,
+        solver: bool,
+        control: Option<Arc<Control>>,
+    ) -> Stopper {
         let playouts = playouts.unwrap_or(MAX_PLAYOUTS);
-        Stopper { playouts, deadline, began: Instant::now(), floor, solver, proven: AtomicBool::new(false) }
+        Stopper { playouts, deadline, began: Instant::now(), floor, solver, proven: AtomicBool::new(false), control }
     }
 
     /// Paces sequential halving's rounds ([`crate::policy::uct::UctParams::halving_budget`])
@@ -132,6 +144,12 @@ impl Stopper {
                 return 0;
             }
         }
+        if let Some(control) = &self.control {
+            if control.stop_requested() {
+                return 0;
+            }
+            control.serve(tree);
+        }
         budget.claim(CHUNK)
     }
 }
@@ -192,7 +210,7 @@ mod tests {
 
     #[test]
     fn shares_add_up_to_the_budget() {
-        let stopper = Stopper::new(Some(10), None, 0, false);
+        let stopper = Stopper::new(Some(10), None, 0, false, None);
         let shares: Vec<u64> = (0..3).map(|i| stopper.share(i, 3).0).collect();
         assert_eq!(shares, [4, 3, 3]);
         let shared = stopper.shared();

@@ -76,6 +76,8 @@ pub(crate) trait TreeOps {
     fn remove_unobserved(&mut self, id: NodeId, amount: u32);
     /// Records `playouts` finished playouts worth `half_points` in total at once.
     fn record_batch(&mut self, id: NodeId, playouts: u32, half_points: u32);
+    /// The arena's identity (its address): which of a search's trees this is.
+    fn arena_id(&self) -> usize;
 }
 
 /// What selection reads of one child.
@@ -230,6 +232,9 @@ impl<const VIRTUAL_LOSS: bool> TreeOps for ExclusiveTree<'_, VIRTUAL_LOSS> {
     fn record_batch(&mut self, id: NodeId, playouts: u32, half_points: u32) {
         self.0.node_mut(id).record_batch_plain(playouts, half_points);
     }
+    fn arena_id(&self) -> usize {
+        std::ptr::from_ref::<Arena>(self.0) as usize
+    }
 }
 
 /// Shared access for tree-parallel workers: the lock-free protocol.
@@ -374,6 +379,9 @@ impl TreeOps for SharedTree<'_> {
     fn record_batch(&mut self, id: NodeId, playouts: u32, half_points: u32) {
         count(self.0.node(id), F.stats, Access::Rmw);
         self.0.node(id).record_batch(playouts, half_points);
+    }
+    fn arena_id(&self) -> usize {
+        std::ptr::from_ref::<Arena>(self.0) as usize
     }
 }
 

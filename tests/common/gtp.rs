@@ -8,7 +8,7 @@ use parmcts::{GameKind, SearchConfig};
 /// An Othello engine with a small playout budget and arena.
 pub fn engine_with(settings: &[(&str, &str)], resign_below: f64) -> Engine {
     let search = SearchConfig::builder().apply_settings(settings.iter().copied()).unwrap().build().unwrap();
-    Engine::new(GameKind::Othello, EngineConfig { search, resign_below }).unwrap()
+    Engine::new(GameKind::Othello, EngineConfig { search, resign_below, ponder: false }).unwrap()
 }
 
 /// An Othello engine with `playouts` playouts a move, seed 1.

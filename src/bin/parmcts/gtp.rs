@@ -28,6 +28,10 @@ pub struct GtpArgs {
     /// Diagnostics on stderr: each command and each search's figures.
     #[arg(long)]
     log: bool,
+    /// Ponder: search on the opponent's time after each move the engine plays, and keep
+    /// the subtree of the position the opponent's move reaches.
+    #[arg(long)]
+    ponder: bool,
     /// The search settings: each move's budget without a clock (default --time-ms 1000);
     /// under a clock (time_settings) the clock gives the time and --playouts, if given,
     /// caps it.
@@ -43,7 +47,7 @@ pub fn run(args: &GtpArgs) -> Result<(), Failure> {
     };
     // With mode=dist: MPI until the session ends.
     let cluster = cluster_for(&search)?;
-    let config = EngineConfig { search, resign_below: args.resign_below };
+    let config = EngineConfig { search, resign_below: args.resign_below, ponder: args.ponder };
     let mut engine = Engine::new(args.game, config).map_err(|e| match e {
         GtpError::BadResign(_) => Failure::flag("--resign-below", e),
         GtpError::UnsupportedGame(_) => Failure::flag("--game", e),

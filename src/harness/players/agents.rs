@@ -81,10 +81,16 @@ impl<G: Game> Agent<G> for RandomAgent {
 }
 
 /// Plays the final move of an MCTS search per move; with `reuse=on` it keeps the
-/// subtree of the position it finds on its next turn.
+/// subtree of the position it finds on its next turn, and with [`MctsAgent::ponder`] it
+/// searches that position's parent on the opponent's time.
 #[derive(Debug)]
 pub struct MctsAgent<G> {
-    search: Search,
+    /// The search, when it is not pondering.
+    search: Option<Search>,
+    /// The search pondering on the opponent's time ([`MctsAgent::ponder`]).
+    pondering: Option<SearchHandle>,
+    /// The search's configuration (with the budget of the next move).
+    config: SearchConfig,
     moves_played: u64,
     last: Option<SearchResult>,
     /// The position searched last (to find the new position in its tree).
@@ -99,12 +105,52 @@ impl<G: SearchGame> MctsAgent<G> {
     /// [`SearchError::Config`] if the search memory cannot be set up.
     pub fn new(config: &SearchConfig, seed: u64) -> Result<Self, SearchError> {
         let config = config.with_seed(config.seed() ^ seed);
-        Ok(MctsAgent { search: Search::new(config)?, moves_played: 0, last: None, last_root: None })
+        let search = Some(Search::new(config.clone())?);
+        Ok(MctsAgent { search, pondering: None, config, moves_played: 0, last: None, last_root: None })
     }
 
     /// The search configuration (with the budget of the next move).
     pub fn config(&self) -> &SearchConfig {
-        self.search.config()
+        &self.config
+    }
+
+    /// Ponders: searches `game` (the opponent to move, after this player's move) until
+    /// this player is next asked for a move, which stops it and keeps the subtree of the
+    /// position then reached (with `reuse=on`). Returns whether it started (not in a
+    /// finished position, nor in a mode no handle drives).
+    pub fn ponder(&mut self, game: &G) -> bool
+    where
+        G: Send + 'static,
+    {
+        let mut search = self.idle();
+        if let Some(old) = self.last_root.take() {
+            search.reuse(&old, game, REUSE_PLIES);
+        }
+        match search.ponder(game.clone()) {
+            Ok(handle) => {
+                self.pondering = Some(handle);
+                self.last_root = Some(game.clone());
+                true
+            }
+            Err(refused) => {
+                self.search = Some(*refused.search);
+                false
+            }
+        }
+    }
+
+    /// The search, stopped first if it was pondering.
+    fn idle(&mut self) -> Search {
+        match (self.pondering.take(), self.search.take()) {
+            (Some(handle), _) => handle.stop().search,
+            (None, Some(search)) => search,
+            (None, None) => unreachable!("a player's search is idle or pondering"),
+        }
+    }
+
+    /// Whether the search is pondering.
+    pub fn is_pondering(&self) -> bool {
+        self.pondering.as_ref().is_some_and(|h| !h.is_finished())
     }
 
     /// Changes the budget of the next moves ([`Search::set_budget`]); the tree kept for
@@ -113,7 +159,8 @@ impl<G: SearchGame> MctsAgent<G> {
     /// # Errors
     /// As [`SearchConfig::with_budget`]; the budget is then unchanged.
     pub fn set_budget(&mut self, playouts: Option<u64>, time: Option<Duration>) -> Result<(), ConfigError> {
-        self.search.set_budget(playouts, time)
+        self.config = self.config.with_budget(playouts, time)?;
+        Ok(())
     }
 }
 
@@ -123,15 +170,20 @@ const REUSE_PLIES: u32 = 4;
 
 impl<G: SearchGame> Agent<G> for MctsAgent<G> {
     fn choose(&mut self, game: &G) -> Result<Move, PlayerError> {
+        let mut search = self.idle();
         if let Some(old) = self.last_root.take() {
-            self.search.reuse(&old, game, REUSE_PLIES);
+            search.reuse(&old, game, REUSE_PLIES);
         }
-        // A fresh, reproducible seed per move.
-        let seed = self.search.config().seed().wrapping_add(self.moves_played.wrapping_mul(0x9E37_79B9));
+        // The budget of this move (a clock's), and a fresh, reproducible seed per move.
+        let seed = self.config.seed().wrapping_add(self.moves_played.wrapping_mul(0x9E37_79B9));
         self.moves_played += 1;
-        self.search.set_seed(seed);
-        let result = self.search.run(game)?;
-        if self.search.config().reuse() {
+        self.config = self.config.with_seed(seed);
+        let budget = search.set_budget(self.config.playouts(), self.config.time());
+        search.set_seed(seed);
+        let result = budget.map_err(SearchError::Config).and_then(|()| search.run(game));
+        self.search = Some(search);
+        let result = result?;
+        if self.config.reuse() {
             self.last_root = Some(game.clone());
         }
         let best = result.best_move.ok_or(PlayerError::GameOver)?;

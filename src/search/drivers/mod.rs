@@ -171,6 +171,12 @@ pub(crate) trait Driver {
         Ok(())
     }
 
+    /// Whether a [`SearchHandle`](crate::search::SearchHandle) can drive this mode's
+    /// search (stop it, snapshot it): by default yes, where one process runs it all.
+    fn takes_handle(&self) -> bool {
+        true
+    }
+
     /// Runs `workers` (one per thread, each seeded from `(seed, index)`) on `arenas`
     /// (`self.trees(workers.len())` of them, each root expanded) until `job.stopper`
     /// stops them. Returns the playouts completed on each arena, in arena order.

@@ -167,6 +167,12 @@ impl Driver for Distributed {
         Ok(())
     }
 
+    /// No: the ranks stop together at a share, which one process's handle cannot decide
+    /// (each rank's search runs under `mpirun`, started by the program on every rank).
+    fn takes_handle(&self) -> bool {
+        false
+    }
+
     /// The ranks share statistics.
     fn counts_foreign_visits(&self) -> bool {
         true
