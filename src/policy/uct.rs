@@ -128,10 +128,14 @@ pub(crate) fn select_child<T: TreeOps, const SOLVER: bool>(
     // The visits include the virtual loss of the walks in flight (this worker's own taken
     // out); WU-UCT keeps its in-flight count apart.
     let unobserved = if params.wu_uct { tree.unobserved(parent) } else { 0 };
-    let parent_visits = tree.stats(parent).visits + unobserved - own_virtual_loss;
+    let parent_stats = tree.stats(parent);
+    let parent_visits = parent_stats.visits + unobserved - own_virtual_loss;
     if params.halving_budget > 0 && parent == NodeId::ROOT && count as usize <= MAX_ROOT_CHILDREN {
         let spent = parent_visits.saturating_sub(params.halving_start);
         return halving::select_root::<T, SOLVER>(tree, first, count, spent, params.halving_budget);
+    }
+    if params.puct {
+        return scan_puct::<T, SOLVER>(tree, parent_stats, parent_visits, first, count, params);
     }
     let mut terms = Terms {
         explore: params.c * TABLES.sqrt_ln(parent_visits),
@@ -170,6 +174,12 @@ pub(crate) struct UctParams {
     pub rave: f32,
     /// Implicit minimax weight α (0: off).
     pub implicit: f32,
+    /// PUCT selection ([`crate::search::Select::Puct`]) instead of UCB1.
+    pub puct: bool,
+    /// PUCT's exploration weight c_puct.
+    pub c_puct: f32,
+    /// PUCT's first-play urgency: an unvisited child's value is the parent's mean less this.
+    pub fpu: f32,
     /// WU-UCT (Liu et al. 2020): in-flight playouts count as visits in the exploration
     /// term only, not as losses in the mean.
     pub wu_uct: bool,
@@ -255,6 +265,55 @@ fn scan<T: TreeOps, const BIAS: bool, const SOLVER: bool, const SIDE: bool>(
         if BIAS {
             value += terms.bias_scale * child.prior as f32;
         }
+        if value > best_value {
+            best_value = value;
+            best = i;
+        }
+        ControlFlow::Continue(())
+    });
+    NodeId(first.0 + best)
+}
+
+/// PUCT (Silver et al. 2017; Rosin 2011): the child with the highest
+/// `q + c_puct P sqrt(N) / (1 + n)`, `P` its stored prior (uniform where the expansion
+/// stored none), `N` the parent's visits and `n` the child's (virtual loss counted as lost
+/// visits, as in UCB1); an unvisited child's `q` is the parent's mean for the side to move
+/// less `fpu` (first-play urgency), so the prior orders the first visits. The solver's
+/// proven children are taken or avoided as in UCB1.
+#[inline]
+fn scan_puct<T: TreeOps, const SOLVER: bool>(
+    tree: &mut T,
+    parent: crate::tree::Stats,
+    parent_visits: u32,
+    first: NodeId,
+    count: u32,
+    params: UctParams,
+) -> NodeId {
+    let tables: &UcbTables = &TABLES;
+    // The parent's stats are its mover's; the children's are the side to move's.
+    let parent_mean =
+        if parent.visits == 0 { 0.5 } else { 1.0 - parent.half_points as f32 * tables.half_inv(parent.visits) };
+    let first_play = parent_mean - params.fpu;
+    let explore = params.c_puct * (parent_visits.max(1) as f32).sqrt() / 65535.0;
+    let uniform = 65535.0 / count as f32;
+    let mut best = 0;
+    let mut best_value = f32::NEG_INFINITY;
+    tree.scan_children::<SOLVER, false>(first, count, params.wu_uct, |i, child| {
+        if SOLVER {
+            match child.proof {
+                Proof::Win => {
+                    best = i;
+                    return ControlFlow::Break(());
+                }
+                Proof::Loss => return ControlFlow::Continue(()),
+                Proof::Draw | Proof::Unknown => {}
+            }
+        }
+        let visits = child.stats.visits + child.unobserved;
+        let completed = if params.wu_uct { child.stats.visits } else { visits };
+        let q = if completed == 0 { first_play } else { child.stats.half_points as f32 * tables.half_inv(completed) };
+        let prior = if child.prior == 0 { uniform } else { child.prior as f32 };
+        let value = q + explore * prior / (1 + visits) as f32;
         if value > best_value {
             best_value = value;
             best = i;

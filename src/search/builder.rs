@@ -47,6 +47,7 @@ impl SearchConfigBuilder {
         check_exploration(&cfg)?;
         check_threads(&mut cfg)?;
         check_policy(&cfg)?;
+        check_puct(&cfg)?;
         check_mode_settings(&cfg)?;
         check_leaves_and_arena(&mut cfg)?;
         Ok(cfg)
@@ -213,6 +214,27 @@ fn check_policy(cfg: &SearchConfig) -> Result<(), ConfigError> {
     Ok(())
 }
 
+/// PUCT's constants, the root noise and the move temperature within their ranges.
+fn check_puct(cfg: &SearchConfig) -> Result<(), ConfigError> {
+    let out = |key, got: f32, range| Err(ConfigError::OutOfRange { key, got: got.into(), range });
+    if !(cfg.c_puct.is_finite() && cfg.c_puct > 0.0) {
+        return out("c-puct", cfg.c_puct, "finite and > 0");
+    }
+    if !(0.0..=1.0).contains(&cfg.fpu) {
+        return out("fpu", cfg.fpu, "0 to 1");
+    }
+    if !(cfg.noise.is_finite() && cfg.noise >= 0.0) {
+        return out("noise", cfg.noise, "finite and >= 0");
+    }
+    if !(0.0..=1.0).contains(&cfg.noise_frac) {
+        return out("noise-frac", cfg.noise_frac, "0 to 1");
+    }
+    if !(cfg.temperature.is_finite() && cfg.temperature >= 0.0) {
+        return out("temperature", cfg.temperature, "finite and >= 0");
+    }
+    Ok(())
+}
+
 /// The bounds of the synced and distributed modes' own settings (whatever the mode), then
 /// what the mode's driver asks of the rest ([`Driver::check`]).
 fn check_mode_settings(cfg: &SearchConfig) -> Result<(), ConfigError> {
@@ -320,5 +342,35 @@ mod tests {
         // Resolved once: a copy with a new thread count is resolved from its resolved mode.
         assert_eq!(b().build().unwrap().with_mode(Mode::Auto, 2).unwrap().mode(), Mode::TreeParallel);
         assert_eq!("auto".parse::<Mode>(), Ok(Mode::Auto));
+    }
+}
+
+#[cfg(test)]
+mod settings_tests {
+    use std::time::Duration;
+
+    use super::super::config::*;
+
+    #[test]
+    fn settings_are_applied_by_key_once() {
+        let builder = SearchConfig::builder();
+        let config =
+            builder.apply_settings([("playouts", "500"), ("c", "0.7"), ("reuse", "off"), ("time-ms", "20")]).unwrap();
+        let config = config.build().unwrap();
+        assert_eq!(config.playouts(), Some(500));
+        assert_eq!(config.c(), Some(0.7));
+        assert!(!config.reuse());
+        assert_eq!(config.time(), Some(Duration::from_millis(20)));
+        let repeated = SearchConfig::builder().apply_settings([("playouts", "10"), ("playouts", "20")]);
+        assert_eq!(repeated.unwrap_err(), SettingError::Repeated("playouts"));
+        let unknown = SearchConfig::builder().apply_settings([("speed", "9")]).unwrap_err();
+        assert_eq!(unknown, SettingError::UnknownKey("speed".into()));
+        let bad = SearchConfig::builder().apply_settings([("reuse", "maybe")]).unwrap_err().to_string();
+        assert!(bad.contains("'maybe'") && bad.contains("on or off"), "{bad}");
+        // Every key is unique, and every key's default text is shown.
+        for (i, s) in SETTINGS.iter().enumerate() {
+            assert!(SETTINGS[..i].iter().all(|t| t.key != s.key), "{} twice", s.key);
+            assert!(!s.help.trim().is_empty() && !s.default.is_empty(), "{}", s.key);
+        }
     }
 }

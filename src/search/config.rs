@@ -19,7 +19,7 @@ pub use super::limits::{
     MAX_ARENA_NODES, MAX_DIST_BATCH, MAX_EVAL_DEPTH, MAX_LANES, MAX_PLAYOUTS, MAX_THREADS, MIN_ARENA_NODES,
 };
 pub use super::options::{
-    ChanceSelection, DistScheme, Evaluation, FinalMove, InFlight, Mode, Playout, Weights, DEFAULT_ARENA_NODES,
+    ChanceSelection, DistScheme, Evaluation, FinalMove, InFlight, Mode, Playout, Select, Weights, DEFAULT_ARENA_NODES,
     DEFAULT_BIAS_K, DEFAULT_DIST_BATCH, DEFAULT_EXPAND_THRESHOLD, SECURE_A,
 };
 use super::setting::{SettingText, ShownText};
@@ -380,9 +380,10 @@ search_settings! {
         per_game:
             /// Whether a search of `G` shares its root's budget by sequential halving:
             /// `halving` if set, else the game's [`Tuning::HALVING`] (off in a distributed
-            /// search, whose ranks' root visits are no one tree's budget).
+            /// search, whose ranks' root visits are no one tree's budget, and with PUCT,
+            /// which selects at the root too).
             fn halving_for<G: Tuning>(config) -> bool {
-                config.halving.unwrap_or(G::HALVING && config.mode != Mode::Dist)
+                config.halving.unwrap_or(G::HALVING && config.mode != Mode::Dist && config.select == Select::Ucb)
             }
     /// Tree reuse: keep the subtree of the position reached between a player's moves.
     ///
@@ -404,6 +405,24 @@ search_settings! {
     /// Progressive bias constant K (the visits over which the bias halves, squared).
     bias_k("bias-k", "K", "5000"): f32 = DEFAULT_BIAS_K as f32;
         set(k: f64) => k as f32; text f64;
+    /// Selection: ucb (UCB1, with progressive bias and RAVE where on) or puct (the priors lead: [`Select::Puct`]).
+    select("select", "ucb|puct", "ucb"): Select = Select::Ucb;
+        set(select: Select) => select; text Select;
+    /// PUCT's exploration weight c_puct (finite, > 0).
+    c_puct("c-puct", "C", "1"): f32 = 1.0;
+        set(c: f64) => c as f32; text f64;
+    /// PUCT's first-play urgency: an unvisited child counts as the parent's mean less this (0 to 1).
+    fpu("fpu", "F", "0.2"): f32 = 0.2;
+        set(fpu: f64) => fpu as f32; text f64;
+    /// Dirichlet noise at the root: its concentration α (0: none; AlphaZero: 0.3 in chess, 0.03 in Go).
+    noise("noise", "ALPHA", "0"): f32 = 0.0;
+        set(alpha: f64) => alpha as f32; text f64;
+    /// The noise's share of each root prior, ε in `(1 - ε) P + ε η` (0 to 1).
+    noise_frac("noise-frac", "EPS", "0.25"): f32 = 0.25;
+        set(eps: f64) => eps as f32; text f64;
+    /// Move temperature T: 0 plays the final-move rule's move; T > 0 draws a root move with probability ∝ visits^(1/T) (self-play).
+    temperature("temperature", "T", "0"): f32 = 0.0;
+        set(t: f64) => t as f32; text f64;
     /// Playout policy: random (uniform) or biased (roulette wheel; Go: heavy playouts).
     ///
     /// Unset: the game's [`Tuning::BIASED_PLAYOUTS_BY_DEFAULT`].
@@ -558,32 +577,4 @@ impl SearchConfig {
 #[derive(Clone, Debug)]
 pub struct SearchConfigBuilder {
     pub(super) config: SearchConfig,
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn settings_are_applied_by_key_once() {
-        let builder = SearchConfig::builder();
-        let config =
-            builder.apply_settings([("playouts", "500"), ("c", "0.7"), ("reuse", "off"), ("time-ms", "20")]).unwrap();
-        let config = config.build().unwrap();
-        assert_eq!(config.playouts(), Some(500));
-        assert_eq!(config.c(), Some(0.7));
-        assert!(!config.reuse());
-        assert_eq!(config.time(), Some(Duration::from_millis(20)));
-        let repeated = SearchConfig::builder().apply_settings([("playouts", "10"), ("playouts", "20")]);
-        assert_eq!(repeated.unwrap_err(), SettingError::Repeated("playouts"));
-        let unknown = SearchConfig::builder().apply_settings([("speed", "9")]).unwrap_err();
-        assert_eq!(unknown, SettingError::UnknownKey("speed".into()));
-        let bad = SearchConfig::builder().apply_settings([("reuse", "maybe")]).unwrap_err().to_string();
-        assert!(bad.contains("'maybe'") && bad.contains("on or off"), "{bad}");
-        // Every key is unique, and every key's default text is shown.
-        for (i, s) in SETTINGS.iter().enumerate() {
-            assert!(SETTINGS[..i].iter().all(|t| t.key != s.key), "{} twice", s.key);
-            assert!(!s.help.trim().is_empty() && !s.default.is_empty(), "{}", s.key);
-        }
-    }
 }

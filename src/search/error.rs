@@ -85,6 +85,18 @@ pub enum ConfigError {
     BadBiasK(f64),
     /// The playout policy is not `random` or `biased`.
     UnknownPlayout(String),
+    /// `select` was not `ucb` or `puct`.
+    UnknownSelect(String),
+    /// A number outside the range its setting takes (PUCT's `c-puct`, `fpu`, `noise`,
+    /// `noise-frac`, `temperature`).
+    OutOfRange {
+        /// The setting's key.
+        key: &'static str,
+        /// The value given (as stored).
+        got: f64,
+        /// The range it takes, in words.
+        range: &'static str,
+    },
     /// `in-flight` was not `loss` or `wu-uct`.
     UnknownInFlight(String),
     /// `chance` was not `sample` or `walk`.
@@ -162,6 +174,8 @@ impl fmt::Display for ConfigError {
             ConfigError::BadBias(b) => write!(f, "progressive bias must be finite and >= 0 (got {b})"),
             ConfigError::BadBiasK(k) => write!(f, "progressive bias K must be finite and > 0 (got {k})"),
             ConfigError::UnknownPlayout(p) => write!(f, "unknown playout policy '{p}' (expected random or biased)"),
+            ConfigError::UnknownSelect(s) => write!(f, "unknown selection '{s}' (expected ucb or puct)"),
+            ConfigError::OutOfRange { key, got, range } => write!(f, "{key} must be {range} (got {got})"),
             ConfigError::UnknownInFlight(p) => write!(f, "unknown in-flight rule '{p}' (expected loss or wu-uct)"),
             ConfigError::UnknownChance(p) => write!(f, "unknown chance selection '{p}' (expected sample or walk)"),
             ConfigError::BadLanes { got, max } => write!(f, "lanes must be 1 to {max} (got {got})"),
@@ -218,6 +232,8 @@ impl ConfigError {
             ConfigError::BadBias(_) => "bias",
             ConfigError::BadBiasK(_) => "bias-k",
             ConfigError::UnknownPlayout(_) => "playout",
+            ConfigError::UnknownSelect(_) => "select",
+            ConfigError::OutOfRange { key, .. } => key,
             ConfigError::UnknownInFlight(_) => "in-flight",
             ConfigError::UnknownChance(_) => "chance",
             ConfigError::BadLanes { .. } => "lanes",

@@ -23,6 +23,7 @@ pub(crate) mod iteration;
 mod limits;
 #[cfg(all(test, loom))]
 mod loom_tests;
+mod noise;
 mod options;
 mod params;
 mod per_game;
@@ -36,9 +37,9 @@ use std::time::{Duration, Instant};
 
 pub use config::{
     ChanceSelection, ConfigError, DistScheme, Evaluation, FinalMove, InFlight, Mode, Playout, SearchConfig,
-    SearchConfigBuilder, Setting, SettingError, Weights, DEFAULT_ARENA_NODES, DEFAULT_BIAS_K, DEFAULT_DIST_BATCH,
-    DEFAULT_EXPAND_THRESHOLD, MAX_ARENA_NODES, MAX_DIST_BATCH, MAX_EVAL_DEPTH, MAX_LANES, MAX_PLAYOUTS, MAX_THREADS,
-    MIN_ARENA_NODES, SECURE_A, SETTINGS,
+    SearchConfigBuilder, Select, Setting, SettingError, Weights, DEFAULT_ARENA_NODES, DEFAULT_BIAS_K,
+    DEFAULT_DIST_BATCH, DEFAULT_EXPAND_THRESHOLD, MAX_ARENA_NODES, MAX_DIST_BATCH, MAX_EVAL_DEPTH, MAX_LANES,
+    MAX_PLAYOUTS, MAX_THREADS, MIN_ARENA_NODES, SECURE_A, SETTINGS,
 };
 pub use drivers::distributed;
 pub use drivers::root_parallel::merge_root_children;
@@ -225,6 +226,9 @@ impl Search {
         // Halving's rounds count this search's visits of the root only (of the shared
         // tree; a worker on a tree of its own reads its own: `run_worker_with`).
         params.uct.halving_start = self.arenas[0].node(NodeId::ROOT).stats_relaxed().visits;
+        if cfg.noise > 0.0 {
+            noise::add_root_noise(&self.arenas, cfg.noise, cfg.noise_frac, cfg.seed);
+        }
         if let Some(control) = &self.control {
             let trees =
                 self.arenas.iter().zip(&self.prior_root).map(|(a, &(kept, _))| (SharedTree(a).arena_id(), kept));
@@ -308,7 +312,10 @@ impl Search {
         let per_tree: Vec<Vec<RootChild>> =
             self.arenas.iter().map(|arena| result::root_children(&mut SharedTree(arena))).collect();
         let merged = merge_root_children(&per_tree);
-        let (best_move, children) = result::summarise_children(&merged, self.last_final_move);
+        let (mut best_move, children) = result::summarise_children(&merged, self.last_final_move);
+        if self.config.temperature > 0.0 {
+            best_move = noise::draw_by_visits(&merged, self.config.temperature, self.config.seed).or(best_move);
+        }
         // The PV: the best move, continued in the tree that visited it most.
         let pv = match best_move {
             Some(best) => {

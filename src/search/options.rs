@@ -111,6 +111,28 @@ impl fmt::Display for Playout {
     }
 }
 
+/// How selection scores a node's children.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Select {
+    /// UCB1 (Kocsis & Szepesvári 2006), `q + C sqrt(ln N / n)`, with progressive bias
+    /// and RAVE where they are on.
+    Ucb,
+    /// PUCT (Silver et al. 2017, AlphaGo Zero; Rosin 2011), `q + c_puct P sqrt(N) / (1 + n)`:
+    /// the prior `P` (the evaluator's, or the move strengths') leads the exploration; an
+    /// unvisited child is valued at the parent's mean less `fpu` (first-play urgency).
+    Puct,
+}
+
+impl fmt::Display for Select {
+    /// The name [`Select::from_str`](std::str::FromStr::from_str) reads: `ucb` or `puct`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Select::Ucb => "ucb",
+            Select::Puct => "puct",
+        })
+    }
+}
+
 /// Default `K` of the progressive bias term (the literature's Othello setting).
 pub const DEFAULT_BIAS_K: f64 = 5000.0;
 

@@ -7,7 +7,7 @@ use crate::games::{PlayoutPolicy, SearchGame};
 use crate::policy::UctParams;
 use crate::weights::MoveWeights;
 
-use super::config::{ChanceSelection, InFlight, Playout, SearchConfig, Weights};
+use super::config::{ChanceSelection, InFlight, Playout, SearchConfig, Select, Weights};
 use super::limits::MAX_LANES;
 use super::SearchError;
 
@@ -108,6 +108,9 @@ impl<'a> IterationParams<'a> {
                 // Only with an evaluator to give the values (eval=default may have none).
                 implicit: if network.is_some() { config.implicit_for::<G>() } else { 0.0 },
                 wu_uct: config.in_flight == InFlight::WuUct,
+                puct: config.select == Select::Puct,
+                c_puct: config.c_puct,
+                fpu: config.fpu,
                 // The playouts one root sees played; a timed search paces its rounds by
                 // the clock within them (`Stopper::pace_halving`).
                 halving_budget: if config.halving_for::<G>() {
@@ -147,10 +150,10 @@ impl<'a> IterationParams<'a> {
     }
 
     /// What [`super::iteration::expand`] stores as priors: nothing without progressive
-    /// bias, else the evaluator's priors (`eval-priors=on`) or the move strengths (from
+    /// bias or PUCT, else the evaluator's priors (`eval-priors=on`) or the move strengths (from
     /// the learned gammas, or the game's action values).
     pub(crate) fn priors(&self) -> Option<Priors<'a>> {
-        if self.uct.bias <= 0.0 {
+        if self.uct.bias <= 0.0 && !self.uct.puct {
             return None;
         }
         Some(match self.network {

@@ -6,7 +6,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use super::error::ConfigError;
-use super::options::{ChanceSelection, DistScheme, Evaluation, FinalMove, InFlight, Mode, Playout, Weights};
+use super::options::{ChanceSelection, DistScheme, Evaluation, FinalMove, InFlight, Mode, Playout, Select, Weights};
 use crate::evaluator::NTupleNetwork;
 use crate::weights::MoveWeights;
 
@@ -70,6 +70,7 @@ setting_text_by_from_str!(
     Mode => "seq, tree or root",
     FinalMove => "visits, value or secure",
     Playout => "random or biased",
+    Select => "ucb or puct",
     InFlight => "loss or wu-uct",
     ChanceSelection => "sample or walk",
     DistScheme => "share, farm or split",
@@ -119,6 +120,17 @@ impl FromStr for Mode {
     type Err = ConfigError;
     fn from_str(s: &str) -> Result<Mode, ConfigError> {
         Mode::ALL.into_iter().find(|m| m.name() == s).ok_or_else(|| ConfigError::UnknownMode(s.to_string()))
+    }
+}
+
+impl FromStr for Select {
+    type Err = ConfigError;
+    fn from_str(s: &str) -> Result<Select, ConfigError> {
+        match s {
+            "ucb" => Ok(Select::Ucb),
+            "puct" => Ok(Select::Puct),
+            _ => Err(ConfigError::UnknownSelect(s.to_string())),
+        }
     }
 }
 

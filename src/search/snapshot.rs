@@ -79,7 +79,7 @@ pub struct SnapshotChild {
 /// The handle's side of a running search, consulted by its [`Stopper`](super::stop::Stopper).
 #[derive(Debug, Default)]
 pub(crate) struct Control {
-    /// Set by [`SearchHandle::stop`]: every worker stops at its next chunk.
+    /// Set by [`SearchHandle::stop`](super::SearchHandle::stop): every worker stops at its next chunk.
     stop: AtomicBool,
     /// Whether a tree has yet to answer the latest request: the one look a worker takes
     /// per chunk while nothing is asked.

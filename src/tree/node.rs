@@ -324,6 +324,14 @@ impl Node {
         self.edge.load(Ordering::Relaxed) as u16
     }
 
+    /// Replaces the prior of the move into this node (units of 1/65535): the root
+    /// noise of self-play, written before the search's workers start.
+    pub(crate) fn set_prior(&self, prior: u16) {
+        // ORDERING: Relaxed: written before the workers are spawned, which publishes it.
+        let edge = self.edge.load(Ordering::Relaxed);
+        self.edge.store(encode_edge(edge as u16, prior), Ordering::Relaxed);
+    }
+
     /// The prior of the move into this node, in units of 1/65535.
     #[inline]
     pub(crate) fn prior(&self) -> u16 {
