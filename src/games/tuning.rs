@@ -17,6 +17,10 @@ pub trait Tuning: Game {
     /// stronger for the game.
     const EXPLORATION: f64 = std::f64::consts::SQRT_2;
 
+    /// PUCT's exploration weight c_puct a search with `select=puct` uses unless told
+    /// (`c-puct=`): 1, unless another value measured stronger for the game.
+    const PUCT_EXPLORATION: f32 = 1.0;
+
     /// The RAVE constant k a search uses unless told (`rave=`): 0 (no RAVE), unless RAVE
     /// measured stronger at equal time.
     const RAVE: f32 = 0.0;

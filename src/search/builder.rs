@@ -217,8 +217,8 @@ fn check_policy(cfg: &SearchConfig) -> Result<(), ConfigError> {
 /// PUCT's constants, the root noise and the move temperature within their ranges.
 fn check_puct(cfg: &SearchConfig) -> Result<(), ConfigError> {
     let out = |key, got: f32, range| Err(ConfigError::OutOfRange { key, got: got.into(), range });
-    if !(cfg.c_puct.is_finite() && cfg.c_puct > 0.0) {
-        return out("c-puct", cfg.c_puct, "finite and > 0");
+    if let Some(c) = cfg.c_puct.filter(|c| !(c.is_finite() && *c > 0.0)) {
+        return out("c-puct", c, "finite and > 0");
     }
     if !(0.0..=1.0).contains(&cfg.fpu) {
         return out("fpu", cfg.fpu, "0 to 1");

@@ -409,8 +409,15 @@ search_settings! {
     select("select", "ucb|puct", "ucb"): Select = Select::Ucb;
         set(select: Select) => select; text Select;
     /// PUCT's exploration weight c_puct (finite, > 0).
-    c_puct("c-puct", "C", "1"): f32 = 1.0;
-        set(c: f64) => c as f32; text f64;
+    ///
+    /// Unset: the game's [`Tuning::PUCT_EXPLORATION`].
+    c_puct("c-puct", "C"): Option<f32> = None;
+        set(c: f64) => Some(c as f32); text f64;
+        per_game:
+            /// PUCT's c_puct for `G`: `c-puct` if set, else the game's [`Tuning::PUCT_EXPLORATION`].
+            fn c_puct_for<G: Tuning>(config) -> f32 {
+                config.c_puct.unwrap_or(G::PUCT_EXPLORATION)
+            }
     /// PUCT's first-play urgency: an unvisited child counts as the parent's mean less this (0 to 1).
     fpu("fpu", "F", "0.2"): f32 = 0.2;
         set(fpu: f64) => fpu as f32; text f64;

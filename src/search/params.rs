@@ -109,7 +109,7 @@ impl<'a> IterationParams<'a> {
                 implicit: if network.is_some() { config.implicit_for::<G>() } else { 0.0 },
                 wu_uct: config.in_flight == InFlight::WuUct,
                 puct: config.select == Select::Puct,
-                c_puct: config.c_puct,
+                c_puct: config.c_puct_for::<G>(),
                 fpu: config.fpu,
                 // The playouts one root sees played; a timed search paces its rounds by
                 // the clock within them (`Stopper::pace_halving`).

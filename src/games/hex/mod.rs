@@ -431,6 +431,11 @@ impl<const N: usize> Tuning for Hex<N> {
     /// 0.398 against 0.25; at 20,000, 0.5 scored 0.480 and 0.15 0.180 against 0.25; at
     /// 10 ms a move, 0.718 against sqrt(2).
     const EXPLORATION: f64 = 0.25;
+
+    /// Measured on 11x11 against the defaults at 5,000 playouts a move, 100 games each
+    /// (docs/results/enhancements.md, "PUCT"): c_puct 0.5, 1, 2 and 4 scored 0.000, 0.030,
+    /// 0.380 and 0.550 (uniform priors: the exploration must come from c_puct).
+    const PUCT_EXPLORATION: f32 = 4.0;
 }
 
 /// The shortest-path difference for the side to move, 1,000 per cell: the opponent's

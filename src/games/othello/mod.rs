@@ -479,6 +479,11 @@ impl Tuning for Othello {
     /// over 0.85 (0.3 is no better than 0.5); 0.5 against sqrt(2) directly +186 [+149, +224].
     const EXPLORATION: f64 = 0.5;
 
+    /// Measured against the defaults at 5,000 playouts a move, 100 games each
+    /// (docs/results/enhancements.md, "PUCT"): c_puct 0.5, 1, 2 and 4 scored 0.410, 0.390,
+    /// 0.175 and 0.095.
+    const PUCT_EXPLORATION: f32 = 0.5;
+
     /// Gammas fitted to alpha-beta's moves, at temperature 0.5: +40 Elo [+7, +74] over
     /// the hand-set action values in biased playouts (400 games, `docs/RESULTS.md`).
     const SHIPPED_WEIGHTS: Option<&'static str> = Some(DEFAULT_WEIGHTS);
