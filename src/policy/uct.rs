@@ -135,7 +135,14 @@ pub(crate) fn select_child<T: TreeOps, const SOLVER: bool>(
         return halving::select_root::<T, SOLVER>(tree, first, count, spent, params.halving_budget);
     }
     if params.puct {
-        return scan_puct::<T, SOLVER>(tree, parent_stats, parent_visits, first, count, params);
+        // The mean blended with RAVE's and the minimax values where they are on, as UCB1's.
+        let beta = if params.rave > 0.0 { rave_beta(params.rave, parent_visits) } else { 0.0 };
+        let side = params.rave > 0.0 || params.implicit > 0.0;
+        return if side {
+            scan_puct::<T, SOLVER, true>(tree, parent_stats, parent_visits, first, count, params, beta)
+        } else {
+            scan_puct::<T, SOLVER, false>(tree, parent_stats, parent_visits, first, count, params, beta)
+        };
     }
     let mut terms = Terms {
         explore: params.c * TABLES.sqrt_ln(parent_visits),
@@ -278,16 +285,18 @@ fn scan<T: TreeOps, const BIAS: bool, const SOLVER: bool, const SIDE: bool>(
 /// `q + c_puct P sqrt(N) / (1 + n)`, `P` its stored prior (uniform where the expansion
 /// stored none), `N` the parent's visits and `n` the child's (virtual loss counted as lost
 /// visits, as in UCB1); an unvisited child's `q` is the parent's mean for the side to move
-/// less `fpu` (first-play urgency), so the prior orders the first visits. The solver's
-/// proven children are taken or avoided as in UCB1.
+/// less `fpu` (first-play urgency), so the prior orders the first visits. With `SIDE`, a
+/// visited child's mean is blended with its AMAF mean (`beta`, RAVE) and its implicit
+/// minimax value as in UCB1. The solver's proven children are taken or avoided as in UCB1.
 #[inline]
-fn scan_puct<T: TreeOps, const SOLVER: bool>(
+fn scan_puct<T: TreeOps, const SOLVER: bool, const SIDE: bool>(
     tree: &mut T,
     parent: crate::tree::Stats,
     parent_visits: u32,
     first: NodeId,
     count: u32,
     params: UctParams,
+    beta: f32,
 ) -> NodeId {
     let tables: &UcbTables = &TABLES;
     // The parent's stats are its mover's; the children's are the side to move's.
@@ -298,7 +307,7 @@ fn scan_puct<T: TreeOps, const SOLVER: bool>(
     let uniform = 65535.0 / count as f32;
     let mut best = 0;
     let mut best_value = f32::NEG_INFINITY;
-    tree.scan_children::<SOLVER, false>(first, count, params.wu_uct, |i, child| {
+    tree.scan_children::<SOLVER, SIDE>(first, count, params.wu_uct, |i, child| {
         if SOLVER {
             match child.proof {
                 Proof::Win => {
@@ -311,7 +320,15 @@ fn scan_puct<T: TreeOps, const SOLVER: bool>(
         }
         let visits = child.stats.visits + child.unobserved;
         let completed = if params.wu_uct { child.stats.visits } else { visits };
-        let q = if completed == 0 { first_play } else { child.stats.half_points as f32 * tables.half_inv(completed) };
+        let mut q =
+            if completed == 0 { first_play } else { child.stats.half_points as f32 * tables.half_inv(completed) };
+        if SIDE && completed != 0 {
+            if child.amaf.visits != 0 {
+                let q_amaf = child.amaf.half_points as f32 * tables.half_inv(child.amaf.visits);
+                q += beta * (q_amaf - q);
+            }
+            q += params.implicit * (child.value - q);
+        }
         let prior = if child.prior == 0 { uniform } else { child.prior as f32 };
         let value = q + explore * prior / (1 + visits) as f32;
         if value > best_value {
