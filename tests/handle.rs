@@ -190,3 +190,14 @@ fn a_gtp_engine_ponders_between_its_moves() {
     assert!(game.try_play(second).is_ok());
     assert_eq!(ask("quit"), "= \n\n");
 }
+
+#[test]
+fn the_command_line_refuses_a_search_until_stopped() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_parmcts"))
+        .args(["search", "--game", "connect4", "--until-stopped", "on"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("until-stopped=on gives the search no budget"), "{stderr}");
+}

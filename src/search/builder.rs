@@ -101,11 +101,12 @@ impl SearchConfig {
 }
 
 impl SearchConfigBuilder {
-    /// A playout budget of `playouts` unless a playout or time budget is already set (the
-    /// default budget of the `search` command and of an `mcts` player spec).
+    /// A playout budget of `playouts` unless a playout or time budget is already set, or
+    /// the search runs until stopped (the default budget of the `search` command and of
+    /// an `mcts` player spec).
     pub fn default_playouts(self, playouts: u64) -> Self {
         match (self.config.playouts, self.config.time) {
-            (None, None) => self.playouts(playouts),
+            (None, None) if !self.config.until_stopped => self.playouts(playouts),
             _ => self,
         }
     }
