@@ -219,6 +219,21 @@ struct Terms {
     wu_uct: bool,
 }
 
+/// The MCTS-Solver's rule for a proven child, shared by UCB1 and PUCT: a child proven won
+/// for the mover is taken at once (`best` set, the scan stops), one proven lost is passed
+/// over; `None` for the others, which are scored.
+#[inline(always)]
+fn solver_rule(proof: Proof, i: u32, best: &mut u32) -> Option<ControlFlow<()>> {
+    match proof {
+        Proof::Win => {
+            *best = i;
+            Some(ControlFlow::Break(()))
+        }
+        Proof::Loss => Some(ControlFlow::Continue(())),
+        Proof::Draw | Proof::Unknown => None,
+    }
+}
+
 /// The selection loop; the flags keep the plain loop free of the prior term, the proof
 /// reads and the side arrays' reads (`SIDE`: AMAF statistics and implicit minimax
 /// values, zero where the arena keeps none).
@@ -236,13 +251,8 @@ fn scan<T: TreeOps, const BIAS: bool, const SOLVER: bool, const SIDE: bool>(
     let mut best_value = f32::NEG_INFINITY;
     tree.scan_children::<SOLVER, SIDE>(first, count, terms.wu_uct, |i, child| {
         if SOLVER {
-            match child.proof {
-                Proof::Win => {
-                    best = i;
-                    return ControlFlow::Break(());
-                }
-                Proof::Loss => return ControlFlow::Continue(()),
-                Proof::Draw | Proof::Unknown => {}
+            if let Some(flow) = solver_rule(child.proof, i, &mut best) {
+                return flow;
             }
         }
         // Virtual loss is in the visits already; WU-UCT's in-flight playouts are added.
@@ -309,13 +319,8 @@ fn scan_puct<T: TreeOps, const SOLVER: bool, const SIDE: bool>(
     let mut best_value = f32::NEG_INFINITY;
     tree.scan_children::<SOLVER, SIDE>(first, count, params.wu_uct, |i, child| {
         if SOLVER {
-            match child.proof {
-                Proof::Win => {
-                    best = i;
-                    return ControlFlow::Break(());
-                }
-                Proof::Loss => return ControlFlow::Continue(()),
-                Proof::Draw | Proof::Unknown => {}
+            if let Some(flow) = solver_rule(child.proof, i, &mut best) {
+                return flow;
             }
         }
         let visits = child.stats.visits + child.unobserved;
