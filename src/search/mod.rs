@@ -42,7 +42,6 @@ pub use config::{
     MAX_PLAYOUTS, MAX_THREADS, MIN_ARENA_NODES, SECURE_A, SETTINGS,
 };
 pub use drivers::distributed;
-pub use drivers::root_parallel::merge_root_children;
 pub use error::{EvaluationError, SearchError};
 pub use handle::{Finished, NotStarted, SearchHandle};
 pub(crate) use params::resolve_gammas;
@@ -51,7 +50,7 @@ pub use snapshot::{Snapshot, SnapshotChild};
 // The benchmark's pure-playout rows play the search's playouts.
 #[cfg(feature = "harness")]
 pub(crate) use params::search_playouts;
-pub use result::{format_moves, ChildResult, RootChild, SearchResult};
+pub use result::{format_moves, merge_root_children, ChildResult, RootChild, SearchResult};
 
 use crossbeam_utils::CachePadded;
 use rand_xoshiro::Xoshiro256PlusPlus;

@@ -81,6 +81,36 @@ pub struct RootChild {
     pub proof: Proof,
 }
 
+/// Sums the root children of several trees of one position by move: visits and half
+/// points add exactly; a move missing from some trees keeps what the others have; a
+/// proof from any tree is a fact about the game, so the strongest one is kept. Returns
+/// the children in move order. Trees are matched by move, not by index: a tree kept by
+/// [`crate::search::Search::reuse`] has its root children in another order.
+///
+/// # Examples
+/// ```
+/// use parmcts::search::{merge_root_children, RootChild};
+/// use parmcts::{Move, Proof};
+///
+/// let child = |mv, visits, half_points| RootChild { mv: Move(mv), visits, half_points, proof: Proof::Unknown };
+/// let merged = merge_root_children(&[vec![child(3, 10, 12)], vec![child(3, 5, 4), child(1, 2, 2)]]);
+/// assert_eq!(merged, [child(1, 2, 2), child(3, 15, 16)]);
+/// ```
+pub fn merge_root_children(trees: &[Vec<RootChild>]) -> Vec<RootChild> {
+    let mut merged: Vec<RootChild> = Vec::new();
+    for &child in trees.iter().flatten() {
+        match merged.binary_search_by_key(&child.mv, |c| c.mv) {
+            Ok(i) => {
+                merged[i].visits += child.visits;
+                merged[i].half_points += child.half_points;
+                merged[i].proof = merged[i].proof.max(child.proof);
+            }
+            Err(i) => merged.insert(i, child),
+        }
+    }
+    merged
+}
+
 /// The root's children read from a tree.
 pub(crate) fn root_children<T: TreeOps>(tree: &mut T) -> Vec<RootChild> {
     match tree.expansion(NodeId::ROOT) {

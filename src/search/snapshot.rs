@@ -12,7 +12,7 @@ use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use super::error::SearchError;
-use super::result::{principal_variation, root_children, RootChild, SearchResult};
+use super::result::{merge_root_children, principal_variation, root_children, RootChild, SearchResult};
 use crate::atomics::{AtomicBool, Ordering};
 use crate::games::Move;
 use crate::tree::{Expansion, NodeId, Proof, TreeOps};
@@ -243,50 +243,24 @@ impl Control {
     }
 }
 
-/// The trees' latest views summed by move (visits and half points exactly, as
-/// [`super::merge_root_children`] sums them), or the fullest alone where each tree holds
-/// the others' visits; each move's principal variation from the tree that visited it
-/// most.
+/// The trees' latest views summed by move ([`merge_root_children`]: visits and half
+/// points exactly), or the fullest alone where each tree holds the others' visits; each
+/// move's prior and principal variation from the tree that visited it most.
 fn merge(views: &Views, elapsed: Duration) -> Snapshot {
     let visits_of = |t: &TreeView| t.children.iter().map(|(c, _, _)| c.visits).sum::<u64>();
     let fullest = views.trees.iter().max_by_key(|t| visits_of(t));
     let trees: Vec<&TreeView> = if views.summed { views.trees.iter().collect() } else { fullest.into_iter().collect() };
-    let mut children: Vec<SnapshotChild> = Vec::new();
-    let mut half_points: Vec<u64> = Vec::new();
-    let mut best_visits: Vec<u64> = Vec::new();
-    for (child, prior, pv) in trees.iter().flat_map(|t| &t.children) {
-        let at = match children.iter().position(|c| c.mv == child.mv) {
-            Some(at) => at,
-            None => {
-                children.push(SnapshotChild {
-                    mv: child.mv,
-                    visits: 0,
-                    value: 0.5,
-                    prior: f64::from(*prior) / f64::from(u16::MAX),
-                    proof: Proof::Unknown,
-                    pv: pv.clone(),
-                });
-                half_points.push(0);
-                best_visits.push(0);
-                children.len() - 1
-            }
-        };
-        children[at].visits += child.visits;
-        half_points[at] += child.half_points;
-        if child.proof.is_known() {
-            children[at].proof = child.proof;
-        }
-        if child.visits > best_visits[at] {
-            best_visits[at] = child.visits;
-            children[at].pv = pv.clone();
-        }
-    }
-    for (child, &points) in children.iter_mut().zip(&half_points) {
-        if child.visits > 0 {
-            child.value = points as f64 / (2 * child.visits) as f64;
-        }
-    }
-    children.sort_by_key(|c| c.mv.0);
+    let per_tree: Vec<Vec<RootChild>> = trees.iter().map(|t| t.children.iter().map(|(c, _, _)| *c).collect()).collect();
+    let children: Vec<SnapshotChild> = merge_root_children(&per_tree)
+        .into_iter()
+        .map(|merged| {
+            let seen = trees.iter().flat_map(|t| &t.children).filter(|(c, _, _)| c.mv == merged.mv);
+            let (_, prior, pv) = seen.max_by_key(|(c, _, _)| c.visits).expect("merged from these views");
+            let value = if merged.visits == 0 { 0.5 } else { merged.half_points as f64 / (2 * merged.visits) as f64 };
+            let prior = f64::from(*prior) / f64::from(u16::MAX);
+            SnapshotChild { mv: merged.mv, visits: merged.visits, value, prior, proof: merged.proof, pv: pv.clone() }
+        })
+        .collect();
     let visits: u64 = children.iter().map(|c| c.visits).sum();
     let at_start: u64 = trees.iter().map(|t| t.visits_at_start).sum();
     Snapshot { playouts: visits.saturating_sub(at_start), elapsed, children, finished: false }

@@ -1,6 +1,6 @@
 //! The root-parallel driver (Chaslot, Winands & van den Herik 2008): each thread searches
 //! its own exclusive tree with its share of the playout budget, and the trees' root
-//! children are summed by move at the end ([`merge_root_children`], exact: in visits and
+//! children are summed by move at the end ([`merge_root_children`](crate::search::merge_root_children), exact: in visits and
 //! half points).
 
 use crossbeam_utils::CachePadded;
@@ -11,7 +11,6 @@ use crate::tree::Arena;
 use super::sequential::run_exclusive;
 use super::{Driver, Job};
 use crate::search::iteration::Worker;
-use crate::search::result::RootChild;
 
 /// One tree per thread.
 #[derive(Clone, Copy, Debug)]
@@ -39,40 +38,10 @@ impl Driver for RootParallel {
     }
 }
 
-/// Sums the root children of several trees of one position by move: visits and half
-/// points add exactly; a move missing from some trees keeps what the others have; a
-/// proof from any tree is a fact about the game, so the strongest one is kept. Returns
-/// the children in move order. Trees are matched by move, not by index: a tree kept by
-/// [`crate::search::Search::reuse`] has its root children in another order.
-///
-/// # Examples
-/// ```
-/// use parmcts::search::{merge_root_children, RootChild};
-/// use parmcts::{Move, Proof};
-///
-/// let child = |mv, visits, half_points| RootChild { mv: Move(mv), visits, half_points, proof: Proof::Unknown };
-/// let merged = merge_root_children(&[vec![child(3, 10, 12)], vec![child(3, 5, 4), child(1, 2, 2)]]);
-/// assert_eq!(merged, [child(1, 2, 2), child(3, 15, 16)]);
-/// ```
-pub fn merge_root_children(trees: &[Vec<RootChild>]) -> Vec<RootChild> {
-    let mut merged: Vec<RootChild> = Vec::new();
-    for &child in trees.iter().flatten() {
-        match merged.binary_search_by_key(&child.mv, |c| c.mv) {
-            Ok(i) => {
-                merged[i].visits += child.visits;
-                merged[i].half_points += child.half_points;
-                merged[i].proof = merged[i].proof.max(child.proof);
-            }
-            Err(i) => merged.insert(i, child),
-        }
-    }
-    merged
-}
-
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::games::Move;
+    use crate::search::result::{merge_root_children, RootChild};
     use crate::tree::Proof;
 
     fn child(mv: u16, visits: u64, half_points: u64, proof: Proof) -> RootChild {
