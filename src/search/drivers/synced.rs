@@ -14,7 +14,7 @@
 //! (`foreign`), publishes only its own part (stats minus foreign), and replaces the old
 //! foreign part by the new one at each exchange; at the end the foreign parts are taken
 //! out, so each tree holds exactly its own playouts and the root children merge as in
-//! root-parallel ([`super::root_parallel::merge_root_children`]). A published snapshot is taken between
+//! root-parallel ([`crate::search::merge_root_children`]). A published snapshot is taken between
 //! chunks of iterations (no walk in flight) under its mailbox's lock, so a parent's
 //! published visits always cover its children's and the trees stay consistent.
 
