@@ -47,6 +47,7 @@
 //!   one-ply heuristic: α 0.5→0.1 with 1 or 3 stages 44.5 % / 54.8 %, ε = 0.3 71.5 %,
 //!   α 2→0.2 76 %.
 
+mod batch;
 mod ntuple;
 #[cfg(feature = "harness")]
 pub mod train;
@@ -56,9 +57,27 @@ use std::sync::Arc;
 use crate::games::{Game, Move, Outcome, Player};
 
 pub use crate::games::{square_symmetries, NTupleBoard};
+pub use batch::{Batch, EvalError};
 pub use ntuple::{NTupleNetwork, NetworkError, FORMAT_VERSION, MAGIC, MAX_CELLS};
 
-/// A position evaluator, as a search uses it at a leaf.
+/// A position evaluator, as a search uses it at a leaf: the value of a position for
+/// its side to move and, optionally, priors over its legal moves.
+///
+/// A search calls it one of two ways ([`SearchConfig`](crate::search::SearchConfig)'s
+/// `eval-batch`):
+/// * **one position at a time** (`eval-batch=0`, the default): [`Evaluator::value`] and
+///   [`Evaluator::priors`] on the worker that reached the leaf, with nothing between the
+///   worker and the evaluator: the path of a cheap evaluator such as the n-tuple
+///   networks ([`NTupleNetwork`]).
+/// * **in batches** (`eval-batch=N`): the workers keep many walks in flight, their leaves
+///   are gathered into batches of up to N positions, and [`Evaluator::evaluate`] runs on
+///   the search's evaluator threads (`eval-threads`) or, with `eval-threads=0`, on the
+///   workers themselves: the path of an evaluator that is efficient only in batches (a
+///   neural network). Only here may the evaluator fail ([`EvalError`]).
+///
+/// A value outside `[0, 1]` (NaN included) stops the search with an error
+/// ([`SearchError::Evaluator`](crate::search::SearchError::Evaluator)), its tree intact.
+/// See `examples/evaluator.rs` for an evaluator of one's own.
 pub trait Evaluator<G: Game>: Send + Sync {
     /// The probability that the side to move wins a *non-terminal* `game` (a draw
     /// counting one half), in `[0, 1]`.
@@ -78,6 +97,29 @@ pub trait Evaluator<G: Game>: Send + Sync {
     fn priors(&self, game: &G, moves: &[Move], out: &mut [f32]) -> bool {
         let _ = (game, moves, out);
         false
+    }
+
+    /// Evaluates every position of `batch`: sets its value ([`Batch::set_value`]) and,
+    /// where [`Batch::wants_priors`], the priors of its [`Batch::moves`]
+    /// ([`Batch::priors_mut`]; left at zero: none). The default calls
+    /// [`Evaluator::value`] and [`Evaluator::priors`] position by position; an evaluator
+    /// that is efficient in batches implements this.
+    ///
+    /// # Errors
+    /// An [`EvalError`] of the evaluator's own ([`EvalError::Failed`]): the search
+    /// stops with it.
+    fn evaluate(&self, batch: &mut Batch<G>) -> Result<(), EvalError> {
+        for i in 0..batch.len() {
+            let value = self.value(batch.position(i));
+            batch.set_value(i, value);
+            if batch.wants_priors(i) {
+                let (game, moves, out) = batch.entry_mut(i);
+                if !self.priors(game, moves, out) {
+                    out.fill(0.0);
+                }
+            }
+        }
+        Ok(())
     }
 }
 
