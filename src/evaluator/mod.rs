@@ -49,6 +49,7 @@
 
 mod batch;
 mod ntuple;
+pub(crate) mod queue;
 #[cfg(feature = "harness")]
 pub mod train;
 

@@ -11,7 +11,10 @@ use super::config::{
     MAX_DIST_BATCH,
 };
 use super::drivers::{nodes_per_tree, with_driver, Driver};
-use super::limits::{MAX_ARENA_NODES, MAX_EVAL_DEPTH, MAX_LANES, MAX_PLAYOUTS, MAX_THREADS, MIN_ARENA_NODES};
+use super::limits::{
+    MAX_ARENA_NODES, MAX_EVAL_BATCH, MAX_EVAL_DEPTH, MAX_EVAL_IN_FLIGHT, MAX_EVAL_THREADS, MAX_EVAL_WAIT_US, MAX_LANES,
+    MAX_PLAYOUTS, MAX_THREADS, MIN_ARENA_NODES,
+};
 use crate::tree::NODE_BYTES;
 
 impl SearchConfigBuilder {
@@ -48,6 +51,7 @@ impl SearchConfigBuilder {
         check_threads(&mut cfg)?;
         check_policy(&cfg)?;
         check_puct(&cfg)?;
+        check_batches(&cfg)?;
         check_mode_settings(&cfg)?;
         check_leaves_and_arena(&mut cfg)?;
         Ok(cfg)
@@ -55,6 +59,22 @@ impl SearchConfigBuilder {
 }
 
 impl SearchConfig {
+    /// A builder with the defaults of [`SETTINGS`](super::SETTINGS) and no budget (one must be set).
+    pub fn builder() -> SearchConfigBuilder {
+        SearchConfigBuilder { config: SearchConfig::defaults() }
+    }
+
+    /// Arena capacity in nodes, from [`SearchConfig::arena_nodes`] or
+    /// [`SearchConfig::memory_mb`] (for root-parallel: shared out between the trees).
+    pub fn arena_capacity(&self) -> u64 {
+        self.arena_capacity
+    }
+
+    /// A copy with another seed (used by players that search once per move).
+    pub fn with_seed(&self, seed: u64) -> SearchConfig {
+        SearchConfig { seed, ..self.clone() }
+    }
+
     /// A copy in another mode and thread count (the benchmark's rows), validated again.
     ///
     /// # Errors
@@ -232,6 +252,48 @@ fn check_puct(cfg: &SearchConfig) -> Result<(), ConfigError> {
     }
     if !(cfg.temperature.is_finite() && cfg.temperature >= 0.0) {
         return out("temperature", cfg.temperature, "finite and >= 0");
+    }
+    Ok(())
+}
+
+/// The batches' settings within their bounds; batches only where the mode's driver
+/// keeps walks in flight for them ([`Driver::evaluates_in_batches`]) and the leaf's value
+/// is the evaluator's own (no negamax below it, no implicit minimax values, which ask
+/// the evaluator one position at a time).
+fn check_batches(cfg: &SearchConfig) -> Result<(), ConfigError> {
+    let out = |key, got: u32, range| Err(ConfigError::OutOfRange { key, got: got.into(), range });
+    if cfg.eval_batch > MAX_EVAL_BATCH {
+        return out("eval-batch", cfg.eval_batch, "0 to 1024");
+    }
+    if let Some(n) = cfg.eval_in_flight.filter(|n| !(1..=MAX_EVAL_IN_FLIGHT).contains(n)) {
+        return out("eval-in-flight", n, "1 to 4096");
+    }
+    if cfg.eval_wait_us > MAX_EVAL_WAIT_US {
+        return out("eval-wait-us", cfg.eval_wait_us, "0 to 1000000");
+    }
+    if cfg.eval_threads > MAX_EVAL_THREADS {
+        return out("eval-threads", cfg.eval_threads, "0 to 64");
+    }
+    let batch = cfg.eval_batch;
+    if batch == 0 {
+        return match cfg.eval_in_flight {
+            Some(n) => Err(ConfigError::conflict("eval-in-flight", n, "eval-batch", 0, "walks wait only for batches")),
+            None => Ok(()),
+        };
+    }
+    let conflict =
+        |key, value: &dyn std::fmt::Display, why| Err(ConfigError::conflict("eval-batch", batch, key, value, why));
+    if cfg.eval == Evaluation::None {
+        return conflict("eval", &"none", "the batches go to the evaluator");
+    }
+    if cfg.eval_depth > 0 {
+        return conflict("eval-depth", &cfg.eval_depth, "a batch values the leaf itself");
+    }
+    if let Some(alpha) = cfg.implicit.filter(|&a| a > 0.0) {
+        return conflict("implicit", &alpha, "implicit minimax asks the evaluator at each expansion");
+    }
+    if !with_driver!(cfg.mode, |driver| driver.evaluates_in_batches()) {
+        return conflict("mode", &cfg.mode, "only modes seq and tree evaluate in batches");
     }
     Ok(())
 }

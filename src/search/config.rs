@@ -152,7 +152,7 @@ macro_rules! search_settings {
 
         impl SearchConfig {
             /// The settings' defaults, before validation (no budget: not yet valid).
-            fn defaults() -> SearchConfig {
+            pub(super) fn defaults() -> SearchConfig {
                 SearchConfig { $( $field: $default, )* arena_capacity: DEFAULT_ARENA_NODES }
             }
             $(
@@ -560,24 +560,21 @@ search_settings! {
                 }
                 config.implicit.unwrap_or(G::IMPLICIT_MINIMAX)
             }
-}
-
-impl SearchConfig {
-    /// A builder with the defaults of [`SETTINGS`] and no budget (one must be set).
-    pub fn builder() -> SearchConfigBuilder {
-        SearchConfigBuilder { config: SearchConfig::defaults() }
-    }
-
-    /// Arena capacity in nodes, from [`SearchConfig::arena_nodes`] or
-    /// [`SearchConfig::memory_mb`] (for root-parallel: shared out between the trees).
-    pub fn arena_capacity(&self) -> u64 {
-        self.arena_capacity
-    }
-
-    /// A copy with another seed (used by players that search once per move).
-    pub fn with_seed(&self, seed: u64) -> SearchConfig {
-        SearchConfig { seed, ..self.clone() }
-    }
+    /// With eval: leaves evaluated together in a batch, 1 to 1024 (0: one at a time, on the worker that reached it).
+    ///
+    /// Workers then keep `eval-in-flight` walks in flight, their leaves going to
+    /// [`crate::evaluator::Evaluator::evaluate`] in batches (modes seq and tree).
+    eval_batch("eval-batch", "N", "0"): u32 = 0;
+        set(n: u32) => n; text u32;
+    /// With eval-batch: walks in flight in all, their leaves waiting for the evaluator, 1 to 4096 (unset: twice the batch).
+    eval_in_flight("eval-in-flight", "N"): Option<u32> = None;
+        set(n: u32) => Some(n); text u32;
+    /// With eval-batch: the longest a batch waits to fill, in microseconds, before it goes as it is.
+    eval_wait_us("eval-wait-us", "US", "1000"): u32 = 1000;
+        set(us: u32) => us; text u32;
+    /// With eval-batch: threads that run the evaluator on the batches (0: the search's workers do).
+    eval_threads("eval-threads", "N", "1"): u32 = 1;
+        set(n: u32) => n; text u32;
 }
 
 /// Builder for [`SearchConfig`]; [`SearchConfigBuilder::build`] validates everything.

@@ -5,7 +5,7 @@ use std::fmt;
 use super::drivers::distributed::ClusterError;
 use super::limits::{MAX_ARENA_NODES, MIN_ARENA_NODES};
 use super::options::Mode;
-use crate::evaluator::NetworkError;
+use crate::evaluator::{EvalError, NetworkError};
 use crate::tree::CapacityError;
 use crate::weights::WeightsError;
 
@@ -88,7 +88,8 @@ pub enum ConfigError {
     /// `select` was not `ucb` or `puct`.
     UnknownSelect(String),
     /// A number outside the range its setting takes (PUCT's `c-puct`, `fpu`, `noise`,
-    /// `noise-frac`, `temperature`).
+    /// `noise-frac`, `temperature`; the batches' `eval-batch`, `eval-in-flight`,
+    /// `eval-wait-us`, `eval-threads`).
     OutOfRange {
         /// The setting's key.
         key: &'static str,
@@ -271,6 +272,14 @@ pub enum EvaluationError {
     /// The network does not fit this game (one for another game), or the game ships
     /// none ([`NetworkError::NoShippedNetwork`]).
     Network(NetworkError),
+    /// The evaluator set with [`Search::set_evaluator`](super::Search::set_evaluator) is
+    /// for another game.
+    OtherGame {
+        /// The game it is for.
+        set_for: &'static str,
+        /// The game searched.
+        searched: &'static str,
+    },
     /// A setting that works on an evaluator's values, in a game that has none by default
     /// and with no `eval=` given.
     NoEvaluator {
@@ -285,6 +294,9 @@ impl fmt::Display for EvaluationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             EvaluationError::Network(e) => e.fmt(f),
+            EvaluationError::OtherGame { set_for, searched } => {
+                write!(f, "the evaluator set is for {set_for}, and the search is of {searched}")
+            }
             EvaluationError::NoEvaluator { setting, game } => {
                 write!(f, "{setting} needs an evaluator, and {game} has none by default (give eval=)")
             }
@@ -320,6 +332,9 @@ pub enum SearchError {
     NoHandle(Mode),
     /// The search's thread could not start (the operating system's reason).
     Thread(String),
+    /// The evaluator failed or gave a value outside `[0, 1]`: the search stopped, its
+    /// tree kept every walk backed up before (the failed walks are taken back).
+    Evaluator(EvalError),
 }
 
 impl fmt::Display for SearchError {
@@ -335,6 +350,7 @@ impl fmt::Display for SearchError {
             }
             SearchError::NoHandle(mode) => write!(f, "mode {mode}: a search handle cannot stop or watch it"),
             SearchError::Thread(why) => write!(f, "the search's thread could not start: {why}"),
+            SearchError::Evaluator(e) => write!(f, "the search stopped: {e}"),
         }
     }
 }

@@ -21,3 +21,11 @@ pub const MAX_ARENA_NODES: u64 = u32::MAX as u64;
 pub const MAX_LANES: usize = 4;
 /// The most leaves in one batch of a farm (each walk in flight keeps its own path).
 pub const MAX_DIST_BATCH: u32 = 256;
+/// The largest batch of leaves handed to an evaluator at once (`eval-batch`).
+pub(crate) const MAX_EVAL_BATCH: u32 = 1024;
+/// The most walks in flight waiting for the evaluator, in all (`eval-in-flight`).
+pub(crate) const MAX_EVAL_IN_FLIGHT: u32 = 4096;
+/// The most threads running the evaluator (`eval-threads`).
+pub(crate) const MAX_EVAL_THREADS: u32 = 64;
+/// The longest a batch may wait to fill (`eval-wait-us`): one second.
+pub(crate) const MAX_EVAL_WAIT_US: u32 = 1_000_000;

@@ -237,11 +237,12 @@ fn concurrent_iterations_of<G: SearchGame + Copy + Send + Sync + 'static>(
             chance,
             solver: false,
             endgame_leaf_nodes: 0,
-            network: None,
+            evaluator: None,
             eval_weight: 1.0,
             eval_depth: 0,
             eval_priors: false,
             batch_min_visits: 2,
+            batched_eval: false,
             lanes: 1,
         };
         // Two sequential iterations first, so both root children have a visit and the

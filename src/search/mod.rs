@@ -18,6 +18,7 @@ mod builder;
 mod config;
 mod drivers;
 mod error;
+mod evaluators;
 mod handle;
 pub(crate) mod iteration;
 mod limits;
@@ -55,15 +56,16 @@ pub use result::{format_moves, merge_root_children, ChildResult, RootChild, Sear
 use crossbeam_utils::CachePadded;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::evaluator::{NTupleNetwork, NetworkError};
+use crate::evaluator::Evaluator;
 use crate::games::{Game, Move, SearchGame};
 use crate::solver::solved_to_play;
 use crate::tree::invariants::{self, Expectations, InvariantViolation};
 use crate::tree::{Arena, ExclusiveTree, Expansion, NodeId, Proof, SharedTree, TreeOps};
 use crate::weights::MoveWeights;
 use drivers::{with_driver, Driver, Job, Summed};
+use evaluators::Evaluators;
 use iteration::{expand, Worker};
-use params::IterationParams;
+use params::{IterationParams, Priors};
 use stop::Stopper;
 
 /// A search engine: a configuration and the arenas it allocated once. Reuse it across
@@ -97,10 +99,8 @@ pub struct Search {
     /// The shipped weights of the last game searched ([`Tuning::SHIPPED_WEIGHTS`](crate::games::Tuning::SHIPPED_WEIGHTS)), read
     /// once rather than on every move.
     shipped: Option<(&'static str, MoveWeights)>,
-    /// The shipped n-tuple network of the last game searched
-    /// ([`NTupleBoard::SHIPPED_NETWORK`](crate::games::NTupleBoard::SHIPPED_NETWORK)),
-    /// parsed once rather than on every move.
-    shipped_network: Option<(&'static str, Arc<NTupleNetwork>)>,
+    /// The embedder's evaluator, and the shipped network parsed once.
+    evaluators: Evaluators,
     /// What the distributed driver keeps from one search to the next.
     distributed: distributed::DriverState,
     /// The handle's side of a started search ([`Search::start`]), while it runs.
@@ -145,7 +145,7 @@ impl Search {
             reuse_started: None,
             scratch,
             shipped: None,
-            shipped_network: None,
+            evaluators: Evaluators::default(),
             control: None,
             distributed: Default::default(),
         })
@@ -154,6 +154,20 @@ impl Search {
     /// The configuration.
     pub fn config(&self) -> &SearchConfig {
         &self.config
+    }
+
+    /// Values the leaves of the next runs of game `G` with `evaluator` in place of the
+    /// n-tuple network the `eval` setting names (`eval=none` still turns evaluation off).
+    /// It is asked one position at a time, or in batches with `eval-batch`
+    /// ([`Evaluator`]); a run of another game is refused
+    /// ([`EvaluationError::OtherGame`]).
+    pub fn set_evaluator<G: SearchGame>(&mut self, evaluator: Arc<dyn Evaluator<G>>) {
+        self.evaluators.set(evaluator);
+    }
+
+    /// Forgets the evaluator set with [`Search::set_evaluator`].
+    pub fn clear_evaluator(&mut self) {
+        self.evaluators.clear();
     }
 
     /// Changes the seed of the next runs (the arenas stay allocated).
@@ -188,10 +202,10 @@ impl Search {
             return Err(SearchError::Unbounded);
         }
         let gammas = resolve_gammas::<G>(&self.config, &mut self.shipped)?;
-        let network = resolve_network::<G>(&self.config.eval, &mut self.shipped_network)?;
-        let root_moves = check_root(&self.config, self.arenas[0].capacity() as u64, root, network.is_some())?;
+        let evaluator = self.evaluators.resolve::<G>(&self.config.eval)?;
+        let root_moves = check_root(&self.config, self.arenas[0].capacity() as u64, root, evaluator.is_some())?;
         let cfg = &self.config;
-        let mut params = IterationParams::resolve::<G>(cfg, drivers::walk_shape(cfg), gammas, network.as_deref());
+        let mut params = IterationParams::resolve(cfg, drivers::walk_shape(cfg), gammas, evaluator.as_deref());
         self.last_lanes = params.lanes;
         self.last_rave = params.uct.rave > 0.0;
         self.last_final_move = cfg.final_move_rule::<G>();
@@ -204,7 +218,7 @@ impl Search {
             // The tree is not searched: left fresh (root expanded, no visits), so tree
             // reuse and the invariants see a search of no playouts.
             self.reuse_hash = None;
-            prepare_arenas(&mut self.arenas, &mut self.prior_root, root, &params, false);
+            prepare_arenas(&mut self.arenas, &mut self.prior_root, root, &params, false)?;
             self.last_playouts = vec![0; self.arenas.len()];
             let mut result = self.summarise(&[], start.elapsed());
             result.best_move = solved.best_move;
@@ -221,7 +235,7 @@ impl Search {
         let mut workers: Vec<CachePadded<Worker>> =
             (0..cfg.threads).map(|i| CachePadded::new(Worker::new(seed, i))).collect();
         let reusing = self.reuse_hash.take() == Some(root.hash());
-        let reused_nodes = prepare_arenas(&mut self.arenas, &mut self.prior_root, root, &params, reusing);
+        let reused_nodes = prepare_arenas(&mut self.arenas, &mut self.prior_root, root, &params, reusing)?;
         // Halving's rounds count this search's visits of the root only (of the shared
         // tree; a worker on a tree of its own reads its own: `run_worker_with`).
         params.uct.halving_start = self.arenas[0].node(NodeId::ROOT).stats_relaxed().visits;
@@ -234,13 +248,18 @@ impl Search {
             control.begin(trees, !with_driver!(cfg.mode, |driver| driver.counts_foreign_visits()));
         }
         let distributed = std::mem::take(&mut self.distributed);
-        let job = Job { root, config: cfg, params, stopper, summed: std::sync::OnceLock::new(), distributed };
+        let (summed, batch_sizes) = (std::sync::OnceLock::new(), std::sync::OnceLock::new());
+        let job = Job { root, config: cfg, params, stopper, summed, distributed, batch_sizes };
         let arenas = &mut self.arenas;
         self.last_playouts = with_driver!(cfg.mode, |driver| driver.run(&job, arenas, &mut workers));
         let elapsed = start.elapsed();
-        let summed = job.summed.into_inner();
+        let (summed, batch_sizes) = (job.summed.into_inner(), job.batch_sizes.into_inner());
         self.distributed = job.distributed;
+        if let Some(error) = workers.iter_mut().find_map(|w| w.eval_error.take()) {
+            return Err(SearchError::Evaluator(error));
+        }
         let mut result = self.summarise(&workers, elapsed);
+        result.batch_sizes = batch_sizes.unwrap_or_default();
         if let Some(summed) = summed {
             self.report_summed(&mut result, summed);
         }
@@ -344,6 +363,7 @@ impl Search {
             threads: self.config.threads,
             lanes: self.last_lanes,
             distributed: None,
+            batch_sizes: Vec::new(),
         }
     }
 
@@ -467,39 +487,6 @@ pub fn search<G: SearchGame>(root: &G, config: &SearchConfig) -> Result<SearchRe
     Search::new(config.clone())?.run(root)
 }
 
-/// The n-tuple network `eval` names for game `G`, checked against the game; the game's
-/// shipped network is parsed once and kept in `shipped` (keyed by the game's name).
-///
-/// # Errors
-/// [`SearchError::Evaluation`] for a network of another game, or `eval=network` in a game
-/// that ships none.
-fn resolve_network<G: SearchGame>(
-    eval: &Evaluation,
-    shipped: &mut Option<(&'static str, Arc<NTupleNetwork>)>,
-) -> Result<Option<Arc<NTupleNetwork>>, SearchError> {
-    let bad = |e: NetworkError| SearchError::Evaluation(EvaluationError::Network(e));
-    let mut shipped_network = || -> Option<Result<Arc<NTupleNetwork>, NetworkError>> {
-        if let Some((_, network)) = shipped.as_ref().filter(|(name, _)| *name == G::NAME) {
-            return Some(Ok(Arc::clone(network)));
-        }
-        let network = NTupleNetwork::shipped::<G>()?;
-        if let Ok(network) = &network {
-            *shipped = Some((G::NAME, Arc::clone(network)));
-        }
-        Some(network)
-    };
-    match eval {
-        Evaluation::None => Ok(None),
-        Evaluation::Default if !G::LEAF_EVALUATION => Ok(None),
-        Evaluation::Default => shipped_network().transpose().map_err(bad),
-        Evaluation::Network(network) => network.check::<G>().map(|()| Some(Arc::clone(network))).map_err(bad),
-        Evaluation::Shipped => match shipped_network() {
-            Some(network) => network.map(Some).map_err(bad),
-            None => Err(bad(NetworkError::NoShippedNetwork { game: G::NAME })),
-        },
-    }
-}
-
 /// Prepares each arena for a search of `root`: every root is expanded before any worker
 /// starts, so no worker ever finds the root EXPANDING and plays out from it (root visits
 /// = Σ children's visits). A tree kept by [`Search::reuse`] for this very position
@@ -509,10 +496,22 @@ fn prepare_arenas<G: SearchGame>(
     arenas: &mut [Arena],
     prior_root: &mut [(u64, u64)],
     root: &G,
-    params: &IterationParams<'_>,
+    params: &IterationParams<'_, G>,
     reusing: bool,
-) -> u64 {
+) -> Result<u64, SearchError> {
     let mut reused_nodes = 0;
+    // With batches, the root's priors are asked as a batch too (an evaluator may answer
+    // only in batches).
+    let root_priors = match (params.priors(), params.batched_eval) {
+        (Some(Priors::Evaluator(evaluator)), true) => {
+            Some(evaluators::root_priors(evaluator, root).map_err(SearchError::Evaluator)?)
+        }
+        _ => None,
+    };
+    let priors = match &root_priors {
+        Some((moves, priors)) => Some(Priors::Given { moves, priors }),
+        None => params.priors(),
+    };
     for (arena, prior) in arenas.iter_mut().zip(prior_root) {
         let mut tree = ExclusiveTree::<false>(arena);
         let keep = reusing
@@ -528,20 +527,12 @@ fn prepare_arenas<G: SearchGame>(
         }
         let mut tree = ExclusiveTree::<false>(arena);
         if tree.try_claim(NodeId::ROOT) {
-            let implicit = params.implicit_network();
-            expand(
-                &mut tree,
-                NodeId::ROOT,
-                root,
-                None::<&mut Xoshiro256PlusPlus>,
-                params.priors(),
-                implicit,
-                params.prune,
-            );
+            let implicit = params.implicit_evaluator();
+            expand(&mut tree, NodeId::ROOT, root, None::<&mut Xoshiro256PlusPlus>, priors, implicit, params.prune);
         }
         *prior = root_visits_and_leaf(&mut tree);
     }
-    reused_nodes
+    Ok(reused_nodes)
 }
 
 /// Whether `root` can be searched with this configuration (an evaluator present
@@ -559,6 +550,9 @@ fn check_root<G: SearchGame>(
     }
     if config.implicit.is_some_and(|alpha| alpha > 0.0) && !has_network {
         return Err(needs_evaluator("implicit"));
+    }
+    if config.eval_batch > 0 && !has_network {
+        return Err(needs_evaluator("eval-batch"));
     }
     let root_moves = root.legal_moves().as_ref().len() as u64;
     let needed = 1 + root_moves;

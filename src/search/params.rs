@@ -2,8 +2,8 @@
 //! [`SearchConfig`] and the game: the per-game defaults (C, leaves, pruning), the learned
 //! gammas in use, whether virtual loss is kept, and where backups are batched.
 
-use crate::evaluator::NTupleNetwork;
-use crate::games::{PlayoutPolicy, SearchGame};
+use crate::evaluator::Evaluator;
+use crate::games::{Game, PlayoutPolicy, SearchGame};
 use crate::policy::UctParams;
 use crate::weights::MoveWeights;
 
@@ -20,10 +20,9 @@ use super::SearchError;
 /// against the sequential search: -6.9 Elo [-54, +40] over 200 games (no difference).
 pub const BATCH_MIN_VISITS_PER_THREAD: u32 = 256;
 
-/// Parameters an iteration reads (copied out of the configuration once, by
-/// [`IterationParams::resolve`]).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct IterationParams<'a> {
+/// Parameters an iteration of a search of `G` reads (copied out of the configuration
+/// once, by [`IterationParams::resolve`]).
+pub(crate) struct IterationParams<'a, G: Game> {
     /// Selection constants: C, progressive bias (C_BT = 0 disables it and skips the
     /// priors), RAVE (k = 0 disables it and the AMAF updates).
     pub uct: UctParams,
@@ -46,7 +45,7 @@ pub(crate) struct IterationParams<'a> {
     /// How a chance node's outcome is picked on the walk down.
     pub chance: ChanceSelection,
     /// The leaf evaluator, if any, and its share λ of a leaf's value (1: no playout).
-    pub network: Option<&'a NTupleNetwork>,
+    pub evaluator: Option<&'a dyn Evaluator<G>>,
     pub eval_weight: f32,
     /// Plies of negamax on the evaluator's values at each leaf.
     pub eval_depth: u32,
@@ -60,6 +59,30 @@ pub(crate) struct IterationParams<'a> {
     /// Nodes with at least this many visits get their backups batched per worker and no
     /// virtual loss (`u32::MAX`: never; see `docs/CONCURRENCY.md`, "Batched backups").
     pub batch_min_visits: u32,
+    /// Whether leaves are evaluated in batches (`eval-batch`): a walk that claims a node
+    /// whose priors come from the evaluator then leaves it claimed, for the batch's
+    /// answer to expand ([`IterationParams::defers_expansion`]).
+    pub batched_eval: bool,
+}
+
+// By hand: derived, they would ask `G: Copy`.
+impl<G: Game> Clone for IterationParams<'_, G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G: Game> Copy for IterationParams<'_, G> {}
+
+impl<G: Game> std::fmt::Debug for IterationParams<'_, G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IterationParams")
+            .field("uct", &self.uct)
+            .field("lanes", &self.lanes)
+            .field("evaluator", &self.evaluator.is_some())
+            .field("batched_eval", &self.batched_eval)
+            .finish_non_exhaustive()
+    }
 }
 
 /// What a search's mode decides of its walks, answered by its driver
@@ -78,20 +101,23 @@ pub(crate) struct WalkShape {
     pub batched: bool,
 }
 
-impl<'a> IterationParams<'a> {
+impl<'a, G: SearchGame> IterationParams<'a, G> {
     /// Resolves `config` for game `G`: the game's defaults fill the unset settings
     /// ([`SearchConfig::c_for`], [`SearchConfig::lanes_for`],
     /// [`SearchConfig::prune_for`]), and this is the one place where it is decided
     /// whether virtual loss is kept and where backups are batched. `gammas` are
     /// the learned gammas in use ([`resolve_gammas`]); `shape` is what the mode's driver
     /// decides of the walks.
-    pub(crate) fn resolve<G: SearchGame>(
+    pub(crate) fn resolve(
         config: &SearchConfig,
         shape: WalkShape,
         gammas: Option<&'a [f32]>,
-        network: Option<&'a NTupleNetwork>,
-    ) -> IterationParams<'a> {
+        evaluator: Option<&'a dyn Evaluator<G>>,
+    ) -> IterationParams<'a, G> {
         let WalkShape { walks_in_flight, one_lane, batched, .. } = shape;
+        // Leaves evaluated in batches: many one-lane walks in flight per worker.
+        let batched_eval = config.eval_batch > 0;
+        let (one_lane, walks_in_flight) = (one_lane || batched_eval, walks_in_flight || batched_eval);
         let playouts = search_playouts::<G>(config, gammas);
         let lanes = if one_lane { 1 } else { config.lanes_for::<G>() };
         debug_assert!((1..=MAX_LANES).contains(&lanes));
@@ -106,7 +132,8 @@ impl<'a> IterationParams<'a> {
                 bias_k: config.bias_k,
                 rave: config.rave_for::<G>(),
                 // Only with an evaluator to give the values (eval=default may have none).
-                implicit: if network.is_some() { config.implicit_for::<G>() } else { 0.0 },
+                // Not with batches (the builder refuses an explicit α there).
+                implicit: if evaluator.is_some() && !batched_eval { config.implicit_for::<G>() } else { 0.0 },
                 wu_uct: config.in_flight == InFlight::WuUct,
                 puct: config.select == Select::Puct,
                 c_puct: config.c_puct_for::<G>(),
@@ -126,51 +153,72 @@ impl<'a> IterationParams<'a> {
             // out of every choice it makes), so it skips the two extra atomic adds per
             // node; its lanes need it to spread.
             virtual_loss: if config.threads > 1 || lanes > 1 || walks_in_flight { config.virtual_loss } else { 0 },
-            exclusive_virtual_loss: lanes > 1,
+            exclusive_virtual_loss: lanes > 1 || batched_eval,
             lanes,
             expand_threshold: config.expand_threshold,
             biased_playouts: playouts.biased,
             gammas,
             prune: playouts.prune,
             chance: config.chance,
-            network,
+            evaluator,
             eval_weight: config.eval_weight,
             eval_depth: config.eval_depth,
             eval_priors: config.eval_priors,
             solver: config.solver,
             endgame_leaf_nodes: config.endgame_leaf_for::<G>(),
             batch_min_visits,
+            batched_eval,
         }
     }
 
     /// The evaluator that values children at expansion for implicit minimax backups
     /// (`implicit` > 0), if any.
-    pub(crate) fn implicit_network(&self) -> Option<&'a NTupleNetwork> {
-        self.network.filter(|_| self.uct.implicit > 0.0)
+    pub(crate) fn implicit_evaluator(&self) -> Option<&'a dyn Evaluator<G>> {
+        self.evaluator.filter(|_| self.uct.implicit > 0.0)
+    }
+
+    /// Whether a walk that claims a node leaves its expansion to the batch's answer: when
+    /// leaves are evaluated in batches and the node's priors are the evaluator's.
+    pub(crate) fn defers_expansion(&self) -> bool {
+        self.batched_eval && matches!(self.priors(), Some(Priors::Evaluator(_)))
     }
 
     /// What [`super::iteration::expand`] stores as priors: nothing without progressive
     /// bias or PUCT, else the evaluator's priors (`eval-priors=on`) or the move strengths (from
     /// the learned gammas, or the game's action values).
-    pub(crate) fn priors(&self) -> Option<Priors<'a>> {
+    pub(crate) fn priors(&self) -> Option<Priors<'a, G>> {
         if self.uct.bias <= 0.0 && !self.uct.puct {
             return None;
         }
-        Some(match self.network {
-            Some(network) if self.eval_priors => Priors::Evaluator(network),
+        Some(match self.evaluator {
+            Some(evaluator) if self.eval_priors => Priors::Evaluator(evaluator),
             _ => Priors::Strengths(self.gammas),
         })
     }
 }
 
 /// Where the progressive bias priors P(m) come from.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Priors<'a> {
+pub(crate) enum Priors<'a, G: Game> {
     /// The move strengths: learned gammas, or (`None`) the game's action values.
     Strengths(Option<&'a [f32]>),
-    /// The leaf evaluator's priors.
-    Evaluator(&'a NTupleNetwork),
+    /// The leaf evaluator's priors, asked for at the expansion.
+    Evaluator(&'a dyn Evaluator<G>),
+    /// Priors a batch's evaluation gave for `moves` (the position's legal moves).
+    Given {
+        /// The moves.
+        moves: &'a [crate::games::Move],
+        /// Their weights, in order.
+        priors: &'a [f32],
+    },
 }
+
+impl<G: Game> Clone for Priors<'_, G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G: Game> Copy for Priors<'_, G> {}
 
 /// The playouts a search of `G` by `config` plays: its playout policy ([`SearchConfig::playout_for`]),
 /// its pruning ([`SearchConfig::prune_for`]) and `gammas` ([`resolve_gammas`]). `bench`'s

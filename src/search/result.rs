@@ -57,6 +57,9 @@ pub struct SearchResult {
     /// A distributed search (`mode=dist`): what this process's rank did (its shares, its
     /// walks or leaves), for measurements; `None` for any other mode.
     pub distributed: Option<RankStats>,
+    /// With `eval-batch`: the batches the evaluator ran, by size (entry `i`: batches of
+    /// `i + 1` leaves); empty otherwise.
+    pub batch_sizes: Vec<u64>,
 }
 
 impl SearchResult {

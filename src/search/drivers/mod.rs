@@ -5,6 +5,7 @@
 //! `virtual_threads.rs`, and the distributed search's `distributed/` (MPI: the `mpi`
 //! feature); `worker_loop.rs` is the loop every driver runs its workers through.
 
+pub(super) mod batched;
 pub mod distributed;
 pub(super) mod root_parallel;
 pub(super) mod sequential;
@@ -31,14 +32,14 @@ use distributed::{ClusterError, DriverState, RankStats};
 /// when to stop. Built once per [`super::Search::run`], after the root is validated, the
 /// parameters resolved and the arenas prepared.
 #[derive(Debug)]
-pub(crate) struct Job<'a, G> {
+pub(crate) struct Job<'a, G: crate::games::Game> {
     /// The root position (every arena's root node is already expanded from it).
     pub root: &'a G,
     /// The configuration: a mode's own settings (`sync-*`, `dist-*`) are read by its
     /// driver from here.
     pub config: &'a SearchConfig,
     /// The iteration parameters, resolved for the game ([`IterationParams::resolve`]).
-    pub params: IterationParams<'a>,
+    pub params: IterationParams<'a, G>,
     /// Playout budget, deadline and the solver's proven root, shared by all workers.
     pub stopper: Stopper,
     /// Set by a driver whose search spans other processes (the distributed driver): the
@@ -47,6 +48,8 @@ pub(crate) struct Job<'a, G> {
     /// What the distributed driver keeps from one search to the next: the search's own,
     /// lent to the job and given back after it.
     pub distributed: DriverState,
+    /// Set by a driver that evaluated in batches: the batches run of each size from 1.
+    pub batch_sizes: OnceLock<Vec<u64>>,
 }
 
 /// The root statistics of a search summed over all its processes, identical in each.
@@ -169,6 +172,12 @@ pub(crate) trait Driver {
     fn prepare(&self, root_hash: u64) -> Result<(), ClusterError> {
         let _ = root_hash;
         Ok(())
+    }
+
+    /// Whether this mode's workers keep walks in flight for an evaluator's batches
+    /// (`eval-batch`; [`batched::run_batched`]): by default not.
+    fn evaluates_in_batches(&self) -> bool {
+        false
     }
 
     /// Whether a [`SearchHandle`](crate::search::SearchHandle) can drive this mode's

@@ -7,6 +7,7 @@ use crossbeam_utils::CachePadded;
 use crate::games::SearchGame;
 use crate::tree::{Arena, ExclusiveTree};
 
+use super::batched::{run_batched, with_queue};
 use super::worker_loop::run_worker_with;
 use super::{Driver, Job};
 use crate::search::iteration::Worker;
@@ -23,8 +24,19 @@ impl Driver for Sequential {
         arenas: &mut [Arena],
         workers: &mut [CachePadded<Worker>],
     ) -> Vec<u64> {
-        run_exclusive(&mut arenas[0], job, &mut workers[0], job.stopper.share(0, 1));
+        let budget = job.stopper.share(0, 1);
+        if job.params.batched_eval {
+            // Its walks in flight are spread by virtual loss (plain adds).
+            let tree = &mut ExclusiveTree::<true>(&mut arenas[0]);
+            with_queue(job, 1, |queue| run_batched(tree, job, &mut workers[0], 0, queue, budget));
+        } else {
+            run_exclusive(&mut arenas[0], job, &mut workers[0], budget);
+        }
         vec![workers.iter().map(|w| w.playouts).sum()]
+    }
+
+    fn evaluates_in_batches(&self) -> bool {
+        true
     }
 }
 

@@ -7,6 +7,7 @@ use crossbeam_utils::CachePadded;
 use crate::games::SearchGame;
 use crate::tree::{Arena, SharedTree};
 
+use super::batched::{run_batched, with_queue};
 use super::worker_loop::run_worker;
 use super::{Driver, Job};
 use crate::search::iteration::Worker;
@@ -28,6 +29,10 @@ impl Driver for TreeParallel {
         threads > 1
     }
 
+    fn evaluates_in_batches(&self) -> bool {
+        true
+    }
+
     fn run<G: SearchGame>(
         &self,
         job: &Job<'_, G>,
@@ -36,14 +41,25 @@ impl Driver for TreeParallel {
     ) -> Vec<u64> {
         let arena = &arenas[0];
         let budget = &job.stopper.shared();
-        std::thread::scope(|scope| {
-            for worker in workers.iter_mut() {
-                scope.spawn(move || {
-                    let mut tree = SharedTree(arena);
-                    run_worker(&mut tree, job, worker, budget);
+        if job.params.batched_eval {
+            let threads = workers.len();
+            with_queue(job, threads, |queue| {
+                std::thread::scope(|scope| {
+                    for (index, worker) in workers.iter_mut().enumerate() {
+                        scope.spawn(move || run_batched(&mut SharedTree(arena), job, worker, index, queue, budget));
+                    }
                 });
-            }
-        });
+            });
+        } else {
+            std::thread::scope(|scope| {
+                for worker in workers.iter_mut() {
+                    scope.spawn(move || {
+                        let mut tree = SharedTree(arena);
+                        run_worker(&mut tree, job, worker, budget);
+                    });
+                }
+            });
+        }
         vec![workers.iter().map(|w| w.playouts).sum()]
     }
 }

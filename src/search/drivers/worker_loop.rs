@@ -58,7 +58,7 @@ pub(crate) fn run_worker_with<G: SearchGame, T: TreeOps, B: PlayoutBudget>(
 fn run_iterations<G: SearchGame, T: TreeOps, const SOLVER: bool>(
     tree: &mut T,
     root: &G,
-    params: crate::search::params::IterationParams<'_>,
+    params: crate::search::params::IterationParams<'_, G>,
     worker: &mut Worker,
     count: u64,
 ) {

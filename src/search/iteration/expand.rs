@@ -3,7 +3,7 @@
 
 use rand_core::RngCore;
 
-use crate::evaluator::{afterstate_value, Evaluator, NTupleNetwork};
+use crate::evaluator::{afterstate_value, Evaluator};
 use crate::games::{random_below, PlayoutPolicy, SearchGame, Turn};
 use crate::tree::{NodeId, TreeOps};
 
@@ -45,8 +45,8 @@ pub(crate) fn expand<G: SearchGame, T: TreeOps, R: RngCore>(
     node: NodeId,
     state: &G,
     shuffle: Option<&mut R>,
-    priors: Option<Priors<'_>>,
-    implicit: Option<&NTupleNetwork>,
+    priors: Option<Priors<'_, G>>,
+    implicit: Option<&dyn Evaluator<G>>,
     prune: bool,
 ) -> Expanded {
     let mut moves = state.legal_moves();
@@ -70,11 +70,14 @@ pub(crate) fn expand<G: SearchGame, T: TreeOps, R: RngCore>(
     }
     match tree.alloc(count) {
         Some(first) => {
-            if let (Some(network), Turn::Player(to_move)) = (implicit, state.turn()) {
+            if let (Some(evaluator), Turn::Player(to_move)) = (implicit, state.turn()) {
                 for (i, &mv) in moves.iter().enumerate() {
                     let mut after = state.clone();
                     after.play_unchecked(mv);
-                    tree.set_value(NodeId(first.0 + i as u32), afterstate_value(&after, to_move, |g| network.value(g)));
+                    tree.set_value(
+                        NodeId(first.0 + i as u32),
+                        afterstate_value(&after, to_move, |g| evaluator.value(g)),
+                    );
                 }
             }
             let Some(priors) = priors.filter(|_| moves.len() <= MAX_PRIOR_MOVES) else {
@@ -94,9 +97,16 @@ pub(crate) fn expand<G: SearchGame, T: TreeOps, R: RngCore>(
                         *w = strengths.strength(state, m).max(0.0);
                     }
                 }
-                Priors::Evaluator(network) => {
-                    if !Evaluator::priors(network, state, moves, weights) {
+                Priors::Evaluator(evaluator) => {
+                    if !evaluator.priors(state, moves, weights) {
                         weights.fill(0.0);
+                    }
+                }
+                // The batch's moves are the legal moves in generation order; these may be
+                // pruned and shuffled (a move it has no prior for gets none).
+                Priors::Given { moves: given, priors } => {
+                    for (w, m) in weights.iter_mut().zip(moves.iter()) {
+                        *w = given.iter().position(|g| g == m).map_or(0.0, |k| priors[k]);
                     }
                 }
             }

@@ -1,31 +1,50 @@
-//! A leaf's value with an evaluator: the network's (after a shallow negamax), mixed
-//! with a playout's result (AlphaGo's λ).
+//! A leaf's value with an evaluator: the evaluator's (after a shallow negamax), mixed
+//! with a playout's result (AlphaGo's λ), whether found on the worker or by a batch.
 
 use rand_core::RngCore;
 
-use crate::evaluator::{best_afterstate, NTupleNetwork};
+use crate::evaluator::{best_afterstate, EvalError, Evaluator};
 use crate::games::{MovesPlayed, Outcome, Player, SearchGame};
 
 use super::playout_policy;
 use crate::search::params::IterationParams;
 
-/// The value of a leaf with the evaluator `network` (`params.network`), as an outcome
-/// to back up: the result of a finished game, else the network's value mixed with a
-/// playout's result by `params.eval_weight` ([`mixed_outcome`]; no playout at λ = 1).
-/// `played` gets the playout's moves for RAVE (none without a playout).
+/// The value of a leaf with the evaluator `evaluator` (`params.evaluator`), as an
+/// outcome to back up: the result of a finished game, else the evaluator's value mixed
+/// with a playout's result ([`valued_outcome`]). An evaluator's value outside `[0, 1]`
+/// (NaN included) is an error: the walk is not backed up.
 #[inline]
 pub(super) fn evaluate_leaf<G: SearchGame, R: RngCore>(
     state: &mut G,
-    network: &NTupleNetwork,
-    params: IterationParams<'_>,
+    evaluator: &dyn Evaluator<G>,
+    params: IterationParams<'_, G>,
+    rng: &mut R,
+    played: &mut MovesPlayed,
+) -> Result<Outcome, EvalError> {
+    played.clear();
+    if let Some(outcome) = state.outcome() {
+        return Ok(outcome);
+    }
+    let value = negamax_value(state, evaluator, params.eval_depth);
+    if !(0.0..=1.0).contains(&value) {
+        return Err(EvalError::BadValue { index: 0, value });
+    }
+    Ok(valued_outcome(state, value, params, rng, played))
+}
+
+/// The outcome to back up for a leaf `state` (not over) whose side to move wins with
+/// probability `value` by the evaluator: mixed with a playout's result by
+/// `params.eval_weight` ([`mixed_outcome`]; no playout at λ = 1). `played` gets the
+/// playout's moves for RAVE (none without a playout).
+#[inline]
+pub(super) fn valued_outcome<G: SearchGame, R: RngCore>(
+    state: &mut G,
+    value: f32,
+    params: IterationParams<'_, G>,
     rng: &mut R,
     played: &mut MovesPlayed,
 ) -> Outcome {
     played.clear();
-    if let Some(outcome) = state.outcome() {
-        return outcome;
-    }
-    let value = negamax_value(state, network, params.eval_depth);
     let mover = state.side_to_move();
     let (policy, recorded) = playout_policy(params);
     let playout = (params.eval_weight < 1.0).then(|| {
@@ -39,14 +58,14 @@ pub(super) fn evaluate_leaf<G: SearchGame, R: RngCore>(
 }
 
 /// The win probability of the side to move in `state` (not over) by a `depth`-ply
-/// negamax on `network`'s values ([`crate::evaluator::afterstate_value`] turns each
+/// negamax on `evaluator`'s values ([`crate::evaluator::afterstate_value`] turns each
 /// child's value into the mover's: kept when the opponent must pass, exact when the game
-/// ends). Depth 0 is the network's value.
-fn negamax_value<G: SearchGame>(state: &G, network: &NTupleNetwork, depth: u32) -> f32 {
+/// ends). Depth 0 is the evaluator's value.
+fn negamax_value<G: SearchGame>(state: &G, evaluator: &dyn Evaluator<G>, depth: u32) -> f32 {
     if depth == 0 {
-        return network.value(state);
+        return evaluator.value(state);
     }
-    best_afterstate(state, |g| negamax_value(g, network, depth - 1)).map_or(0.0, |(_, _, value)| value)
+    best_afterstate(state, |g| negamax_value(g, evaluator, depth - 1)).map_or(0.0, |(_, _, value)| value)
 }
 
 /// A leaf's value as an outcome to back up: `λ·value + (1 − λ)·playout` for `mover` (the

@@ -12,7 +12,8 @@ use std::ops::ControlFlow;
 use rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::games::{Move, MovesPlayed, Outcome, Player, PlayoutPolicy, SearchGame, Turn};
+use crate::evaluator::EvalError;
+use crate::games::{Game, Move, MovesPlayed, Outcome, Player, PlayoutPolicy, SearchGame, Turn};
 use crate::policy::select_child;
 use crate::tree::{contention, Expansion, NodeId, Proof, TreeOps};
 
@@ -29,7 +30,7 @@ pub(crate) use walk::{Descent, Select, Walk};
 
 /// The playout policy of `params`, and whether its playouts go through
 /// [`Playouts::recorded_playout`](crate::games::Playouts::recorded_playout) (RAVE needs the moves; pruning has no faster path).
-fn playout_policy(params: IterationParams<'_>) -> (PlayoutPolicy<'_>, bool) {
+fn playout_policy<G: Game>(params: IterationParams<'_, G>) -> (PlayoutPolicy<'_>, bool) {
     let policy = PlayoutPolicy { biased: params.biased_playouts, prune: params.prune, gammas: params.gammas };
     (policy, params.uct.rave > 0.0 || params.prune)
 }
@@ -80,6 +81,12 @@ pub(crate) struct Worker {
     pub arena_full: bool,
     /// Completed iterations.
     pub playouts: u64,
+    /// The evaluator failed (a value outside `[0, 1]`, or a batch's error): the walk it
+    /// was asked for was abandoned, and the search stops with this error.
+    pub eval_error: Option<EvalError>,
+    /// Set by a walk that claimed its last node and left the expansion to the batch's
+    /// answer ([`IterationParams::defers_expansion`]); taken by `start_walk`.
+    claimed_leaf: bool,
 }
 
 /// One node of an iteration's path.
@@ -113,6 +120,8 @@ impl Worker {
             max_depth: 0,
             arena_full: false,
             playouts: 0,
+            eval_error: None,
+            claimed_leaf: false,
         }
     }
 
@@ -132,7 +141,7 @@ impl Worker {
         &mut self,
         tree: &mut T,
         root: &G,
-        params: IterationParams<'_>,
+        params: IterationParams<'_, G>,
     ) {
         const { assert!(N >= 1 && N <= MAX_LANES) };
         debug_assert!(T::VIRTUAL_LOSS || N == 1, "lanes need virtual loss to spread");
@@ -145,14 +154,21 @@ impl Worker {
         let rngs: &mut [Xoshiro256PlusPlus] =
             if N == 1 { std::slice::from_mut(&mut self.rng) } else { &mut self.lane_rngs[..N] };
         let rngs: &mut [Xoshiro256PlusPlus; N] = rngs.try_into().expect("N generators (N <= MAX_LANES)");
-        if let Some(network) = params.network {
+        if let Some(evaluator) = params.evaluator {
             let played = &mut self.played;
-            let outcomes: [Outcome; N] = std::array::from_fn(|lane| match exact[lane] {
-                Some(outcome) => outcome,
-                None => evaluate_leaf(&mut states[lane], network, params, &mut rngs[lane], &mut played[lane]),
+            let outcomes: [Result<Outcome, EvalError>; N] = std::array::from_fn(|lane| match exact[lane] {
+                Some(outcome) => Ok(outcome),
+                None => evaluate_leaf(&mut states[lane], evaluator, params, &mut rngs[lane], &mut played[lane]),
             });
-            for lane in 0..N {
-                self.back_up::<T, SOLVER>(tree, params, lane, outcomes[lane], exact[lane].is_some());
+            for (lane, outcome) in outcomes.into_iter().enumerate() {
+                match outcome {
+                    Ok(outcome) => self.back_up::<T, SOLVER>(tree, params, lane, outcome, exact[lane].is_some()),
+                    // Not backed up: the search stops with the error, its tree as it was.
+                    Err(error) => {
+                        self.abandon_lane(tree, params, lane);
+                        self.eval_error.get_or_insert(error);
+                    }
+                }
             }
             return;
         }
@@ -184,7 +200,7 @@ impl Worker {
         &mut self,
         tree: &mut T,
         root: &G,
-        params: IterationParams<'_>,
+        params: IterationParams<'_, G>,
         lane: usize,
         descent: &mut D,
     ) -> (G, Option<Outcome>) {
@@ -260,7 +276,7 @@ impl Worker {
         state: &G,
         path: &mut [Step],
         (first, count): (NodeId, u32),
-        down: Down<'_>,
+        down: Down<'_, G>,
         descent: &D,
     ) -> Option<NodeId> {
         let last = path.len() - 1;
@@ -292,7 +308,7 @@ impl Worker {
         tree: &mut T,
         state: &G,
         path: &[Step],
-        down: Down<'_>,
+        down: Down<'_, G>,
         must: bool,
     ) -> ControlFlow<Option<Outcome>> {
         let (node, mover, params) = (path[path.len() - 1].node, path[path.len() - 1].mover, down.params);
@@ -325,7 +341,12 @@ impl Worker {
                 return ControlFlow::Break(Some(solved.outcome));
             }
         }
-        let implicit = params.implicit_network();
+        if params.defers_expansion() && state.outcome().is_none() {
+            // The node stays claimed: the batch's answer brings its priors.
+            self.claimed_leaf = true;
+            return ControlFlow::Break(None);
+        }
+        let implicit = params.implicit_evaluator();
         match expand(tree, node, state, Some(&mut self.rng), params.priors(), implicit, params.prune) {
             Expanded::Children => ControlFlow::Continue(()),
             Expanded::Leaf => ControlFlow::Break(None),
@@ -343,7 +364,7 @@ impl Worker {
     pub(in crate::search) fn back_up<T: TreeOps, const SOLVER: bool>(
         &mut self,
         tree: &mut T,
-        params: IterationParams<'_>,
+        params: IterationParams<'_, impl Game>,
         lane: usize,
         outcome: Outcome,
         exact: bool,
@@ -428,7 +449,7 @@ struct WalkMark {
 impl WalkMark {
     /// The search's choice on tree `T` (a tree without virtual loss marks nothing).
     #[inline(always)]
-    fn of<T: TreeOps>(params: IterationParams<'_>) -> WalkMark {
+    fn of<T: TreeOps>(params: IterationParams<'_, impl Game>) -> WalkMark {
         WalkMark { weight: if T::VIRTUAL_LOSS { params.virtual_loss } else { 0 }, unobserved: params.uct.wu_uct }
     }
 
@@ -488,13 +509,21 @@ impl WalkMark {
 }
 
 /// What a walk's descent reads at every node, fixed for the walk.
-#[derive(Clone, Copy)]
-struct Down<'p> {
-    params: IterationParams<'p>,
+struct Down<'p, G: Game> {
+    params: IterationParams<'p, G>,
     in_flight: WalkMark,
     /// The virtual loss this walk put on the node it is at.
     own_vl: u32,
 }
+
+// By hand: derived, they would ask `G: Copy`.
+impl<G: Game> Clone for Down<'_, G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G: Game> Copy for Down<'_, G> {}
 
 /// Steps onto `node`, entered by `mover`'s move: pushes it on `path` and marks the walk
 /// in flight there ([`WalkMark`]) unless its backups are batched. Returns the weight added.

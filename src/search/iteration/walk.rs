@@ -6,11 +6,13 @@
 //! every iteration, compiles to exactly what `iterate` runs; a driver that needs more (a
 //! forced line, a partition of the tree between processes) brings its own.
 
-use crate::games::{Outcome, SearchGame};
-use crate::search::params::IterationParams;
+use crate::evaluator::EvalError;
+use crate::games::{Game, Move, Outcome, SearchGame};
+use crate::search::params::{IterationParams, Priors};
 use crate::tree::TreeOps;
 
-use super::leaf::evaluate_leaf;
+use super::expand::expand;
+use super::leaf::{evaluate_leaf, valued_outcome};
 use super::{playout_policy, Step, WalkMark, Worker};
 
 /// A walk in flight: started by [`Worker::start_walk`] (its path, with its virtual loss,
@@ -23,6 +25,10 @@ pub(crate) struct Walk<G> {
     /// Its value when known without a playout (a proven node or, with the solver, a
     /// finished game).
     pub exact: Option<Outcome>,
+    /// Whether the walk claimed its last node and left its expansion to the evaluator's
+    /// answer ([`IterationParams::defers_expansion`]): [`Worker::finish_valued_walk`]
+    /// expands it.
+    pub claimed: bool,
 }
 
 /// How a walk goes down the tree, beyond selection: chosen at compile time, so that the
@@ -72,7 +78,7 @@ impl Worker {
         &mut self,
         tree: &mut T,
         root: &G,
-        params: IterationParams<'_>,
+        params: IterationParams<'_, G>,
     ) -> Walk<G> {
         self.start_walk_by::<G, T, SOLVER, Select>(tree, root, params, &mut Select)
     }
@@ -83,11 +89,11 @@ impl Worker {
         &mut self,
         tree: &mut T,
         root: &G,
-        params: IterationParams<'_>,
+        params: IterationParams<'_, G>,
         descent: &mut D,
     ) -> Walk<G> {
         let (state, exact) = self.descend::<G, T, SOLVER, D>(tree, root, params, 0, descent);
-        Walk { state, exact }
+        Walk { state, exact, claimed: std::mem::take(&mut self.claimed_leaf) }
     }
 
     /// The second half of a one-lane iteration: the playout of `walk` on `rng` (none when
@@ -97,49 +103,131 @@ impl Worker {
     pub(crate) fn finish_walk<G: SearchGame, T: TreeOps, const SOLVER: bool>(
         &mut self,
         tree: &mut T,
-        params: IterationParams<'_>,
+        params: IterationParams<'_, G>,
         walk: Walk<G>,
     ) {
         self.finish_walk_returning::<G, T, SOLVER>(tree, params, walk);
     }
 
-    /// [`Worker::finish_walk`], returning the walk's result.
+    /// [`Worker::finish_walk`], returning the walk's result. When the evaluator fails,
+    /// the walk is abandoned, the error kept in [`Worker::eval_error`] and a draw stands
+    /// in for the result (the search stops with the error).
     #[inline(always)]
     pub(crate) fn finish_walk_returning<G: SearchGame, T: TreeOps, const SOLVER: bool>(
         &mut self,
         tree: &mut T,
-        params: IterationParams<'_>,
+        params: IterationParams<'_, G>,
         walk: Walk<G>,
     ) -> Outcome {
-        let Walk { mut state, exact } = walk;
+        let Walk { mut state, exact, .. } = walk;
         let outcome = match exact {
             Some(outcome) => outcome,
-            None => self.value_leaf(&mut state, params),
+            None => match self.try_value_leaf(&mut state, params) {
+                Ok(outcome) => outcome,
+                Err(error) => {
+                    self.abandon_lane(tree, params, 0);
+                    self.eval_error.get_or_insert(error);
+                    return Outcome::Draw;
+                }
+            },
         };
         self.back_up::<T, SOLVER>(tree, params, 0, outcome, exact.is_some());
         outcome
     }
 
+    /// Finishes this worker's walk in flight with the value a batch's evaluation gave its
+    /// leaf (the probability that its side to move wins) and, for a walk that `claimed`
+    /// its leaf, the priors of the leaf's `moves`: expands the leaf with them, then backs
+    /// the value up (mixed with a playout by λ).
+    pub(crate) fn finish_valued_walk<G: SearchGame, T: TreeOps, const SOLVER: bool>(
+        &mut self,
+        tree: &mut T,
+        params: IterationParams<'_, G>,
+        mut walk: Walk<G>,
+        value: f32,
+        (moves, priors): (&[Move], &[f32]),
+    ) {
+        if walk.claimed {
+            self.expand_claimed(tree, params, &walk.state, Priors::Given { moves, priors });
+        }
+        let outcome = valued_outcome(&mut walk.state, value, params, &mut self.rng, &mut self.played[0]);
+        self.back_up::<T, SOLVER>(tree, params, 0, outcome, false);
+    }
+
+    /// Ends this worker's walk in flight without a result: expands the leaf it claimed,
+    /// if any (with no priors), and takes its virtual loss back along lane 0's path.
+    pub(crate) fn drop_walk<G: SearchGame, T: TreeOps>(
+        &mut self,
+        tree: &mut T,
+        params: IterationParams<'_, G>,
+        walk: &Walk<G>,
+    ) {
+        if walk.claimed {
+            self.expand_claimed(tree, params, &walk.state, Priors::Given { moves: &[], priors: &[] });
+        }
+        self.abandon_lane(tree, params, 0);
+    }
+
+    /// Expands the node lane 0's walk claimed and left unexpanded (its last), at
+    /// `state`, with `priors`.
+    fn expand_claimed<G: SearchGame, T: TreeOps>(
+        &mut self,
+        tree: &mut T,
+        params: IterationParams<'_, G>,
+        state: &G,
+        priors: Priors<'_, G>,
+    ) {
+        let node = self.paths[0][self.paths[0].len() - 1].node;
+        let priors = params.priors().map(|_| priors);
+        if expand(tree, node, state, Some(&mut self.rng), priors, None, params.prune) == super::Expanded::ArenaFull {
+            self.arena_full = true;
+        }
+    }
+
     /// Ends this worker's walk in flight without a result: takes its virtual loss back
-    /// along lane 0's path (the walk was valued and backed up elsewhere).
-    // Only the distributed split abandons walks (theirs end on the ranks that own them);
-    // kept here, with start and finish, as the third thing a walk does.
-    #[allow(dead_code)]
-    pub(crate) fn abandon_walk<T: TreeOps>(&mut self, tree: &mut T, params: IterationParams<'_>) {
+    /// along lane 0's path (the walk was valued and backed up elsewhere: the distributed
+    /// split's walks end on the ranks that own them).
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub(crate) fn abandon_walk<T: TreeOps>(&mut self, tree: &mut T, params: IterationParams<'_, impl Game>) {
+        self.abandon_lane(tree, params, 0);
+    }
+
+    /// Takes the virtual loss of `lane`'s walk back along its path, without a result.
+    pub(crate) fn abandon_lane<T: TreeOps>(
+        &mut self,
+        tree: &mut T,
+        params: IterationParams<'_, impl Game>,
+        lane: usize,
+    ) {
         let in_flight = WalkMark::of::<T>(params);
-        for step in self.paths[0].iter().filter(|step| !step.batched) {
+        for step in self.paths[lane].iter().filter(|step| !step.batched) {
             in_flight.withdraw(tree, step.node);
         }
     }
 
     /// The value of a leaf not known exactly, on `rng`: the evaluator's (mixed with a
     /// playout by λ) or a playout's result. Lane 0's recorded moves get the playout's
-    /// (RAVE). A farm's other ranks value the leaves they are sent with it.
+    /// (RAVE). A farm's other ranks value the leaves they are sent with it: there, a
+    /// failure of the evaluator is kept in [`Worker::eval_error`] and a draw stands in
+    /// (the search stops with the error).
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub(crate) fn value_leaf<G: SearchGame>(&mut self, state: &mut G, params: IterationParams<'_, G>) -> Outcome {
+        self.try_value_leaf(state, params).unwrap_or_else(|error| {
+            self.eval_error.get_or_insert(error);
+            Outcome::Draw
+        })
+    }
+
+    /// [`Worker::value_leaf`], or the evaluator's failure.
     #[inline(always)]
-    pub(crate) fn value_leaf<G: SearchGame>(&mut self, state: &mut G, params: IterationParams<'_>) -> Outcome {
+    fn try_value_leaf<G: SearchGame>(
+        &mut self,
+        state: &mut G,
+        params: IterationParams<'_, G>,
+    ) -> Result<Outcome, EvalError> {
         let (policy, recorded) = playout_policy(params);
-        match params.network {
-            Some(network) => evaluate_leaf(state, network, params, &mut self.rng, &mut self.played[0]),
+        Ok(match params.evaluator {
+            Some(evaluator) => return evaluate_leaf(state, evaluator, params, &mut self.rng, &mut self.played[0]),
             None if recorded => {
                 self.played[0].clear();
                 state.recorded_playout(&mut self.rng, policy, &mut self.played[0])
@@ -148,6 +236,6 @@ impl Worker {
                 let [outcome] = G::playouts(std::array::from_mut(state), std::array::from_mut(&mut self.rng), policy);
                 outcome
             }
-        }
+        })
     }
 }

@@ -316,7 +316,7 @@ fn helper<G: SearchGame>(job: &Job<'_, G>, worker: &mut Worker, world: &SimpleCo
 }
 
 /// Words of a helper's answer per leaf: the outcome, and with RAVE the playout's moves.
-fn words_per_leaf(params: IterationParams<'_>) -> usize {
+fn words_per_leaf(params: IterationParams<'_, G>) -> usize {
     if params.uct.rave > 0.0 {
         17
     } else {
