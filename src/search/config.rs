@@ -566,8 +566,8 @@ search_settings! {
     /// [`crate::evaluator::Evaluator::evaluate`] in batches (modes seq and tree).
     eval_batch("eval-batch", "N", "0"): u32 = 0;
         set(n: u32) => n; text u32;
-    /// With eval-batch: walks in flight in all, their leaves waiting for the evaluator, 1 to 4096 (unset: twice the batch).
-    eval_in_flight("eval-in-flight", "N"): Option<u32> = None;
+    /// With eval-batch: walks in flight in all, their leaves waiting for the evaluator, 1 to 4096.
+    eval_in_flight("eval-in-flight", "N", "2 x eval-batch"): Option<u32> = None;
         set(n: u32) => Some(n); text u32;
     /// With eval-batch: the longest a batch waits to fill, in microseconds, before it goes as it is.
     eval_wait_us("eval-wait-us", "US", "1000"): u32 = 1000;

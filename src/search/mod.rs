@@ -401,10 +401,15 @@ impl Search {
     }
 
     /// The most walks the last run could have had in flight on one tree at once, each
-    /// with its virtual loss on its nodes: every worker on a shared tree, times its lanes.
+    /// with its virtual loss on its nodes: every worker on a shared tree, times its lanes,
+    /// or its share of `eval-in-flight` when leaves went in batches.
     fn walks_in_flight(&self) -> u32 {
         let workers_per_tree = with_driver!(self.config.mode, |driver| driver.workers_per_tree(self.config.threads));
-        workers_per_tree * self.last_lanes as u32
+        let per_worker = match self.config.eval_batch {
+            0 => self.last_lanes as u32,
+            batch => self.config.eval_in_flight.unwrap_or(2 * batch).div_ceil(workers_per_tree),
+        };
+        workers_per_tree * per_worker
     }
 
     /// Whether the last run kept at most one walk in flight on each tree at any time, and
@@ -416,7 +421,10 @@ impl Search {
         // virtual thread cannot).
         let own_visits =
             with_driver!(self.config.mode, |driver| !driver.counts_foreign_visits() && !driver.may_find_expanding());
-        own_visits && self.walks_in_flight() == 1
+        // A walk that leaves its node's expansion to a batch's answer is valued there, so
+        // the node may have one visit more than the threshold before its children.
+        let deferred = self.config.eval_batch > 0 && self.config.eval_priors;
+        own_visits && self.walks_in_flight() == 1 && !deferred
     }
 
     /// Checks the solver's proofs in the last run's tree(s) against the game, replaying
