@@ -49,6 +49,8 @@
 
 mod batch;
 mod ntuple;
+#[cfg(feature = "onnx")]
+pub mod onnx;
 #[cfg(feature = "harness")]
 pub mod train;
 
