@@ -56,6 +56,8 @@ pub mod solver;
 mod tree;
 pub mod weights;
 
+#[cfg(feature = "onnx")]
+pub use evaluator::onnx::{OnnxEncoding, OnnxError, OnnxEvaluator};
 pub use evaluator::{Evaluator, NTupleBoard, NTupleNetwork, NetworkError};
 pub use games::{
     BoardError, ConnectFour, ConnectFourBoard, Einstein, Game, GameError, GameKind, Go, Go13, Go19, Go9, Hex, Hex11,

@@ -50,6 +50,8 @@
 mod batch;
 mod ntuple;
 pub(crate) mod queue;
+#[cfg(feature = "onnx")]
+pub mod onnx;
 #[cfg(feature = "harness")]
 pub mod train;
 

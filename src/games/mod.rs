@@ -74,6 +74,8 @@ pub mod einstein;
 pub mod evaluate;
 pub mod go;
 pub mod hex;
+#[cfg(feature = "onnx")]
+mod onnx;
 pub mod othello;
 pub mod perft;
 pub mod playout;
@@ -92,6 +94,8 @@ pub use einstein::Einstein;
 pub use evaluate::Evaluate;
 pub use go::{Go, Go13, Go19, Go9};
 pub use hex::{Hex, Hex11, Hex13, Hex19, Hex9};
+#[cfg(feature = "onnx")]
+pub use onnx::OnnxEncoding;
 pub use othello::Othello;
 pub use playout::{roulette, roulette_by, sample_weighted, MovesPlayed, PlayoutPolicy, Playouts, MAX_FEATURE_GROUPS};
 #[cfg(feature = "harness")]

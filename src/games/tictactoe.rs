@@ -233,3 +233,23 @@ impl crate::games::NTupleBoard for TicTacToe {
         vec![vec![0, 1, 2], vec![3, 4, 5], vec![0, 4, 8], vec![0, 1, 3, 4]]
     }
 }
+
+/// Two planes of 3 rows × 3 columns, from the side to move's view: plane 0 its marks,
+/// plane 1 its opponent's; cell `i` (the move index, 0-8 row-major from the top-left)
+/// is element `i` of its plane. The policy has 9 logits: move `Move(i)` is slot `i`.
+#[cfg(feature = "onnx")]
+impl super::OnnxEncoding for TicTacToe {
+    const PLANES: usize = 2;
+    const HEIGHT: usize = 3;
+    const WIDTH: usize = 3;
+    const POLICY_SIZE: usize = 9;
+
+    fn encode(&self, out: &mut [f32]) {
+        let mover = self.side_to_move().index();
+        super::onnx::two_planes(u64::from(self.boards[mover]), u64::from(self.boards[1 - mover]), 9, out);
+    }
+
+    fn policy_index(&self, mv: Move) -> Option<usize> {
+        (mv.0 < 9).then_some(usize::from(mv.0))
+    }
+}

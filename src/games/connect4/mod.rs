@@ -13,6 +13,8 @@ use super::{
 };
 
 mod classes;
+#[cfg(feature = "onnx")]
+mod onnx;
 pub mod solver;
 
 pub use classes::hand_set_gammas;

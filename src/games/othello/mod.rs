@@ -48,6 +48,8 @@ mod gtp;
 mod kernels;
 mod notation;
 mod ntuple;
+#[cfg(feature = "onnx")]
+mod onnx;
 mod playout;
 pub mod solver;
 
