@@ -51,7 +51,8 @@ impl Evaluator<ConnectFour> for Counting {
 }
 
 fn config() -> SearchConfigBuilder {
-    SearchConfig::builder().seed(5).solver(false).arena_nodes(1 << 20)
+    // No exact solver before the search: every position is searched.
+    SearchConfig::builder().seed(5).solver(false).endgame(0).arena_nodes(1 << 20)
 }
 
 fn search_with(config: SearchConfig, evaluator: Arc<dyn Evaluator<ConnectFour>>) -> Search {
@@ -134,6 +135,7 @@ fn an_evaluators_priors_come_through_the_batches_and_find_the_win() {
             .mode(mode)
             .threads(threads)
             .select(Select::Puct)
+            .prune(false)
             .eval_priors(true)
             .eval_batch(16)
             .build()
@@ -142,6 +144,7 @@ fn an_evaluators_priors_come_through_the_batches_and_find_the_win() {
         let result = search.run(&root).unwrap();
         search.check_invariants().unwrap();
         assert_eq!(root.format_move(result.best_move.unwrap()), "1", "{mode:?}");
+        assert!(result.playouts == 5_000 && !result.batch_sizes.is_empty(), "{mode:?}: searched in batches");
     }
 }
 

@@ -224,3 +224,38 @@ fn the_encodings_put_the_side_to_moves_pieces_on_plane_zero() {
     let othello = Othello::new();
     assert_eq!(othello.policy_index(PASS), Some(Othello::POLICY_SIZE - 1));
 }
+
+/// A search values its leaves with the model, in batches from every worker's walks in
+/// flight, its priors from the policy head: the tree is whole, the batches fill, and the
+/// search still finds a forced win.
+#[test]
+fn a_search_runs_on_the_model_in_batches() {
+    use parmcts::search::Select;
+    use parmcts::{Mode, Search, SearchConfig};
+    let model = Arc::new(OnnxEvaluator::<ConnectFour>::load(data("connect4_tiny.onnx")).unwrap());
+    // The first player has three stones in column 1 and wins by playing it again.
+    let root = ConnectFour::parse_position("121213").unwrap();
+    for (mode, threads) in [(Mode::Sequential, 1), (Mode::TreeParallel, 2)] {
+        let config = SearchConfig::builder()
+            .playouts(3_000)
+            .mode(mode)
+            .threads(threads)
+            .select(Select::Puct)
+            .prune(false)
+            .eval_priors(true)
+            .eval_batch(32)
+            .eval_in_flight(64)
+            .endgame(0)
+            .solver(false)
+            .seed(2)
+            .build()
+            .unwrap();
+        let mut search = Search::new(config).unwrap();
+        search.set_evaluator(model.clone());
+        let result = search.run(&root).unwrap();
+        search.check_invariants().unwrap();
+        assert_eq!(result.playouts, 3_000, "{mode:?}");
+        assert!(result.batch_sizes.get(31).is_some_and(|&full| full > 0), "{mode:?}: {:?}", result.batch_sizes);
+        assert_eq!(root.format_move(result.best_move.unwrap()), "1", "{mode:?}");
+    }
+}

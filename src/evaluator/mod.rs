@@ -49,9 +49,9 @@
 
 mod batch;
 mod ntuple;
-pub(crate) mod queue;
 #[cfg(feature = "onnx")]
 pub mod onnx;
+pub(crate) mod queue;
 #[cfg(feature = "harness")]
 pub mod train;
 

@@ -93,6 +93,9 @@ pub struct SearchReport {
     /// `ok`, or the first violated invariant (only with `--check-invariants`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub invariants: Option<String>,
+    /// With `eval-batch`: the evaluator's batches by size (entry `i`: batches of `i + 1`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub batch_sizes: Vec<u64>,
 }
 
 impl SearchReport {
@@ -127,6 +130,7 @@ impl SearchReport {
             node_bytes: NODE_BYTES,
             arena_nodes: config.arena_capacity(),
             invariants: None,
+            batch_sizes: result.batch_sizes.clone(),
         }
     }
 }

@@ -113,8 +113,9 @@ impl<const VIRTUAL_LOSS: bool> TreeOps for ExclusiveTree<'_, VIRTUAL_LOSS> {
     }
     #[inline]
     fn try_claim(&mut self, id: NodeId) -> bool {
-        // Nobody else can see the node: claiming is a check.
-        matches!(self.expansion(id), Expansion::Unexpanded)
+        // Nobody else can see the node, but a walk of this worker's may leave it claimed
+        // until an evaluator's answer comes (batched evaluation): EXPANDING marks it.
+        self.0.node_mut(id).claim_plain()
     }
     #[inline]
     fn alloc(&mut self, count: u32) -> Option<NodeId> {

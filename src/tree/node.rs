@@ -401,6 +401,19 @@ impl Node {
         decode_link(self.link.with_exclusive(|w| *w))
     }
 
+    /// Claims the right to expand through `&mut`: UNEXPANDED → EXPANDING (plain load
+    /// and store). Returns whether the node was unexpanded.
+    #[inline]
+    pub(crate) fn claim_plain(&mut self) -> bool {
+        self.link.with_exclusive(|w| {
+            let unexpanded = *w == STATE_UNEXPANDED;
+            if unexpanded {
+                *w = STATE_EXPANDING;
+            }
+            unexpanded
+        })
+    }
+
     /// Sets the link through `&mut` (plain store).
     #[inline]
     pub(crate) fn set_expanded_plain(&mut self, first: NodeId, count: u32) {

@@ -41,12 +41,22 @@ pub(crate) fn with_queue<G: SearchGame, R>(job: &Job<'_, G>, workers: usize, f: 
                 scope.spawn(|| queue.serve(evaluator));
             }
         }
-        let result = f(&queue);
-        queue.close();
-        result
+        // Closed on the way out, even when a worker panics: the evaluator threads return
+        // and the scope can end (and the panic go on).
+        let _closing = Closing(&queue);
+        f(&queue)
     });
     let _ = job.batch_sizes.set(queue.batch_sizes());
     result
+}
+
+/// Closes its queue when dropped.
+struct Closing<'q, G: SearchGame>(&'q EvalQueue<G>);
+
+impl<G: SearchGame> Drop for Closing<'_, G> {
+    fn drop(&mut self) {
+        self.0.close();
+    }
 }
 
 /// Runs worker `index` of `job` on `tree` with its walks' leaves going to `queue`,

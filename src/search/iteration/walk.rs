@@ -178,6 +178,7 @@ impl Worker {
         priors: Priors<'_, G>,
     ) {
         let node = self.paths[0][self.paths[0].len() - 1].node;
+        debug_assert_eq!(tree.expansion(node), crate::tree::Expansion::Expanding, "a claimed node");
         let priors = params.priors().map(|_| priors);
         if expand(tree, node, state, Some(&mut self.rng), priors, None, params.prune) == super::Expanded::ArenaFull {
             self.arena_full = true;
