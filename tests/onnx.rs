@@ -223,6 +223,26 @@ fn the_encodings_put_the_side_to_moves_pieces_on_plane_zero() {
     // Othello: the pass has the last slot.
     let othello = Othello::new();
     assert_eq!(othello.policy_index(PASS), Some(Othello::POLICY_SIZE - 1));
+    // Go 9x9: Black's D4 (row 3, column 3) and White's pass: Black to move sees its
+    // stone on plane 0; the pass is slot 81.
+    let go = parmcts::Go9::parse_position("D4 pass").unwrap();
+    let mut input = vec![f32::NAN; parmcts::Go9::INPUT_SIZE];
+    go.encode(&mut input);
+    let ones: Vec<usize> = (0..input.len()).filter(|&k| input[k] == 1.0).collect();
+    assert_eq!(ones, [3 * 9 + 3]);
+    assert_eq!((go.policy_index(parmcts::Go9::PASS), parmcts::Go9::POLICY_SIZE), (Some(81), 82));
+    // Hex 11x11: Black's a1 (row 0, column 0), White to move: the stone on plane 1, and
+    // plane 2 all zeros (White joins left and right); the swap is slot 121.
+    let hex = parmcts::Hex11::parse_position("a1").unwrap();
+    let mut input = vec![f32::NAN; parmcts::Hex11::INPUT_SIZE];
+    hex.encode(&mut input);
+    let ones: Vec<usize> = (0..input.len()).filter(|&k| input[k] == 1.0).collect();
+    assert_eq!(ones, [121]);
+    let mut black = hex;
+    black.play_sequence("b2").unwrap();
+    black.encode(&mut input);
+    assert_eq!(input.iter().filter(|&&x| x == 1.0).count(), 2 + 121, "Black to move: plane 2 all ones");
+    assert_eq!(hex.policy_index(parmcts::Hex11::SWAP), Some(121));
 }
 
 /// A search values its leaves with the model, in batches from every worker's walks in

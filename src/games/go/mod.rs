@@ -51,6 +51,8 @@ mod board;
 #[cfg(feature = "harness")]
 mod gtp;
 pub mod heavy;
+#[cfg(feature = "onnx")]
+mod onnx;
 pub mod patterns;
 mod playout;
 

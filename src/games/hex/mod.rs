@@ -50,6 +50,8 @@
 pub mod cells;
 #[cfg(feature = "harness")]
 mod gtp;
+#[cfg(feature = "onnx")]
+mod onnx;
 mod playout;
 
 use std::fmt;
