@@ -141,7 +141,7 @@ fn master<G: SearchGame, const SOLVER: bool>(
 }
 
 /// Rank 0's side of a farm search.
-struct Master<'a, 'j, G> {
+struct Master<'a, 'j, G: crate::games::Game> {
     job: &'a Job<'j, G>,
     world: &'a SimpleCommunicator,
     /// A worker per walk that can be in flight, and those not in flight now.
@@ -316,7 +316,7 @@ fn helper<G: SearchGame>(job: &Job<'_, G>, worker: &mut Worker, world: &SimpleCo
 }
 
 /// Words of a helper's answer per leaf: the outcome, and with RAVE the playout's moves.
-fn words_per_leaf(params: IterationParams<'_, G>) -> usize {
+fn words_per_leaf(params: IterationParams<'_, impl crate::games::Game>) -> usize {
     if params.uct.rave > 0.0 {
         17
     } else {

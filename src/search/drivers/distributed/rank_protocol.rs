@@ -44,7 +44,7 @@ pub(super) fn learn_end_margin<G: SearchGame>(job: &Job<'_, G>, began: Instant) 
 
 /// A test's fault ([`crate::Search::inject_distributed_panic`]): panics if this is the
 /// rank it names (called after a share).
-pub(super) fn check_panic<G>(job: &Job<'_, G>, rank: usize) {
+pub(super) fn check_panic<G: crate::games::Game>(job: &Job<'_, G>, rank: usize) {
     if job.distributed.panic_rank == Some(rank) {
         panic!("a panic injected on rank {rank} (a test's fault)");
     }

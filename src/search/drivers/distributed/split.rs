@@ -103,7 +103,7 @@ pub(super) fn run<G: SearchGame>(
 }
 
 /// One rank's side of a split search.
-struct Split<'a, 'j, G, const SOLVER: bool> {
+struct Split<'a, 'j, G: crate::games::Game, const SOLVER: bool> {
     job: &'a Job<'j, G>,
     world: &'a SimpleCommunicator,
     partition: Partition,

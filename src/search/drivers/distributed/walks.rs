@@ -3,7 +3,7 @@
 //! a walk follows the moves it was sent, [`Along`]), and the walk in flight read and
 //! finished with what another rank found ([`RemoteWalk`]).
 
-use crate::games::{MovesPlayed, Outcome, Player};
+use crate::games::{Game, MovesPlayed, Outcome, Player};
 use crate::search::iteration::{back_up_values, Descent, Step, Worker};
 use crate::search::params::IterationParams;
 use crate::search::{DistScheme, Mode, SearchConfig};
@@ -97,7 +97,7 @@ pub(super) trait RemoteWalk {
     fn finish_walk_with<T: TreeOps, const SOLVER: bool>(
         &mut self,
         tree: &mut T,
-        params: IterationParams<'_, G>,
+        params: IterationParams<'_, impl Game>,
         outcome: Outcome,
         played: MovesPlayed,
     );
@@ -113,7 +113,7 @@ pub(super) trait RemoteWalk {
 
     /// With implicit minimax backups, gives the end of the last walk the value `value`
     /// (found elsewhere: the rank that owns the node) and backs the values up the path.
-    fn set_walk_value<T: TreeOps>(&mut self, tree: &mut T, params: IterationParams<'_, G>, value: f32);
+    fn set_walk_value<T: TreeOps>(&mut self, tree: &mut T, params: IterationParams<'_, impl Game>, value: f32);
 
     /// The nodes on which the walk in flight holds its mark (virtual loss or unobserved
     /// playouts): lane 0's path, less the batched nodes.
@@ -128,7 +128,7 @@ impl RemoteWalk for Worker {
     fn finish_walk_with<T: TreeOps, const SOLVER: bool>(
         &mut self,
         tree: &mut T,
-        params: IterationParams<'_, G>,
+        params: IterationParams<'_, impl Game>,
         outcome: Outcome,
         played: MovesPlayed,
     ) {
@@ -148,7 +148,7 @@ impl RemoteWalk for Worker {
         self.paths[0].get(depth).map(|step| step.node)
     }
 
-    fn set_walk_value<T: TreeOps>(&mut self, tree: &mut T, params: IterationParams<'_, G>, value: f32) {
+    fn set_walk_value<T: TreeOps>(&mut self, tree: &mut T, params: IterationParams<'_, impl Game>, value: f32) {
         if params.uct.implicit > 0.0 {
             if let Some(end) = self.paths[0].last() {
                 tree.set_value(end.node, value);
