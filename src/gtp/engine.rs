@@ -3,8 +3,10 @@
 
 use std::fmt;
 use std::io::{self, BufRead, Write};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+use super::analyze::{Dialect, Request};
 pub use super::config::EngineConfig;
 pub use super::error::GtpError;
 use super::game::FinalStatus;
@@ -43,7 +45,13 @@ pub const COMMANDS: &[&str] = &[
     "hex-swap-rule",
     "loadsgf",
     "printsgf",
+    "lz-analyze",
+    "kata-analyze",
 ];
+
+/// The longest wait for the first line of an analysis, whatever its interval: a GUI
+/// shows the search at once.
+pub const FIRST_REPORT: Duration = Duration::from_millis(100);
 
 /// The largest SGF file `loadsgf` reads.
 pub const MAX_SGF_BYTES: u64 = 4 << 20;
@@ -58,6 +66,8 @@ pub struct Engine {
     clocks: [Clock; 2],
     log: Option<Box<dyn Write + Send>>,
     quit: bool,
+    /// The analysis streaming now (`lz-analyze`, `kata-analyze`), until the next command.
+    stream: Option<Request>,
 }
 
 impl fmt::Debug for Engine {
@@ -67,6 +77,13 @@ impl fmt::Debug for Engine {
 }
 
 type Reply = Result<String, GtpError>;
+
+/// What the command loop's input gives: a line (or its end, or an error), or nothing
+/// within the wait asked for.
+enum Arrival {
+    Line(io::Result<Option<RawLine>>),
+    Waited,
+}
 
 impl Engine {
     /// An engine playing `kind` with `config`.
@@ -80,7 +97,7 @@ impl Engine {
         }
         let session = new_session(kind, None, &config)?;
         let time = TimeSettings::Unlimited;
-        Ok(Engine { kind, config, session, time, clocks: [time.clock(); 2], log: None, quit: false })
+        Ok(Engine { kind, config, session, time, clocks: [time.clock(); 2], log: None, quit: false, stream: None })
     }
 
     /// Writes diagnostics (each command and each search's figures) to `log`.
@@ -94,19 +111,95 @@ impl Engine {
     }
 
     /// Answers commands from `input` on `output` until `quit` or the end of the input,
-    /// flushing after each response.
+    /// flushing after each response, reading each line when the previous response is
+    /// written: an analysis (`lz-analyze`) then streams nothing, its response ending when
+    /// the next line is read. [`Engine::serve`] streams it.
     ///
     /// # Errors
     /// An I/O error of either stream.
-    pub fn run<R: BufRead, W: Write>(&mut self, mut input: R, mut output: W) -> io::Result<()> {
+    pub fn run<R: BufRead, W: Write>(&mut self, mut input: R, output: W) -> io::Result<()> {
+        self.drive(|_| Arrival::Line(protocol::read_line(&mut input)), output)
+    }
+
+    /// [`Engine::run`] with the input read on a thread of its own, so that an analysis
+    /// streams its lines until the next command arrives (the engine's own loop on stdin).
+    ///
+    /// # Errors
+    /// An I/O error of either stream.
+    pub fn serve<R: BufRead + Send + 'static, W: Write>(&mut self, mut input: R, output: W) -> io::Result<()> {
+        let (lines, arriving) = mpsc::channel();
+        // Not joined: after `quit` it may still wait for a line that never comes.
+        std::thread::spawn(move || loop {
+            let line = protocol::read_line(&mut input);
+            let end = !matches!(line, Ok(Some(_)));
+            if lines.send(line).is_err() || end {
+                return;
+            }
+        });
+        let next = |wait: Option<Duration>| match wait {
+            None => Arrival::Line(arriving.recv().unwrap_or(Ok(None))),
+            Some(wait) => match arriving.recv_timeout(wait) {
+                Ok(line) => Arrival::Line(line),
+                Err(RecvTimeoutError::Timeout) => Arrival::Waited,
+                Err(RecvTimeoutError::Disconnected) => Arrival::Line(Ok(None)),
+            },
+        };
+        self.drive(next, output)
+    }
+
+    /// The command loop: `next(None)` waits for a line, `next(Some(d))` for at most `d`.
+    fn drive<W: Write>(&mut self, mut next: impl FnMut(Option<Duration>) -> Arrival, mut output: W) -> io::Result<()> {
+        let mut pending = None;
         while !self.quit {
-            let Some(line) = protocol::read_line(&mut input)? else { break };
+            let line = match pending.take() {
+                Some(line) => line,
+                None => match next(None) {
+                    Arrival::Line(line) => line,
+                    Arrival::Waited => continue,
+                },
+            };
+            let Some(line) = line? else { break };
             if let Some(text) = self.respond(&line) {
                 output.write_all(text.as_bytes())?;
                 output.flush()?;
             }
+            if let Some(request) = self.stream {
+                pending = Some(self.stream_until_next(&request, &mut next, &mut output)?);
+            }
         }
         Ok(())
+    }
+
+    /// Streams the analysis of `request` on `output`, a line each interval (the first
+    /// within [`FIRST_REPORT`]), until the next line arrives (returned); then ends the
+    /// response with its empty line and stops the analysis.
+    fn stream_until_next<W: Write>(
+        &mut self,
+        request: &Request,
+        next: &mut impl FnMut(Option<Duration>) -> Arrival,
+        output: &mut W,
+    ) -> io::Result<io::Result<Option<RawLine>>> {
+        let mut wait = request.interval.min(FIRST_REPORT);
+        let line = loop {
+            match next(Some(wait)) {
+                Arrival::Line(line) => break line,
+                Arrival::Waited => match self.session.analysis_line(request) {
+                    Some(line) => {
+                        output.write_all(line.as_bytes())?;
+                        output.write_all(b"\n")?;
+                        output.flush()?;
+                        wait = request.interval;
+                    }
+                    // Nothing visited yet: look again soon.
+                    None => wait = wait.min(Duration::from_millis(10)),
+                },
+            }
+        };
+        output.write_all(b"\n")?;
+        output.flush()?;
+        self.stream = None;
+        self.session.end_analysis();
+        Ok(line)
     }
 
     /// The response to one line, blank line included; `None` for a line that gets none
@@ -116,12 +209,20 @@ impl Engine {
             return Some(protocol::response(None, Err(GtpError::LineTooLong.to_string())));
         };
         let text = protocol::preprocess(bytes)?;
+        // A command ends the analysis streaming (a caller of `respond` has no stream).
+        if self.stream.take().is_some() {
+            self.session.end_analysis();
+        }
         let command = CommandLine::parse(&text);
         self.note(&format!("<< {}", text.trim()));
         let reply = match command.name {
             Some(name) => self.execute(name, &command.args),
             None => Err(GtpError::Syntax("no command after the id".to_string())),
         };
+        if reply.is_ok() && self.stream.is_some() {
+            // The stream's lines follow, and its empty line when the next command comes.
+            return Some(format!("={}\n", command.id.unwrap_or("")));
+        }
         let reply = reply.map_err(|e| e.to_string());
         Some(protocol::response(command.id, reply))
     }
@@ -196,6 +297,13 @@ impl Engine {
             "hex-swap-rule" => self.hex_swap_rule(args),
             "loadsgf" => self.loadsgf_command(args),
             "printsgf" => expect(0).map(|_| self.session.record().trim_end().to_string()),
+            "lz-analyze" | "kata-analyze" => {
+                let dialect = if name == "lz-analyze" { Dialect::Lz } else { Dialect::Kata };
+                let request = Request::parse(dialect, args)?;
+                self.session.analyze(request.player)?;
+                self.stream = Some(request);
+                Ok(String::new())
+            }
             _ => Err(GtpError::UnknownCommand(name.to_string())),
         }
     }

@@ -154,6 +154,13 @@ pub trait GtpGame: SearchGame {
     /// The moves the side to move still expects to play, for the clock
     /// ([`super::time::move_budget`]).
     fn moves_left(&self) -> u32;
+
+    /// The ownership of each point for `kata-analyze ownership true`, from the top-left
+    /// point row by row, in [-1, 1], positive for the first player (Black). Default:
+    /// none (games without territory).
+    fn ownership(&self) -> Option<Vec<f32>> {
+        None
+    }
 }
 
 pub use crate::harness::players::gtp_client::colour_name;
@@ -170,6 +177,10 @@ pub fn score_text(black_margin: f64) -> String {
 /// Light playouts behind Go's `final_status_list` (`src/games/go/gtp.rs`): a share of 1/1000 decides only
 /// stones whose fate is a coin toss (about 50 ms on 19x19).
 pub const DEAD_STONE_PLAYOUTS: u32 = 1000;
+
+/// Light playouts behind each ownership report of `kata-analyze` ([`GtpGame::ownership`]):
+/// a few milliseconds on 19x19, once per reported line.
+pub const OWNERSHIP_PLAYOUTS: u32 = 64;
 
 #[cfg(test)]
 mod tests {

@@ -28,6 +28,7 @@
 //! assert!(out.ends_with("=3 \n\n= \n\n"));
 //! ```
 
+pub mod analyze;
 mod config;
 pub mod engine;
 mod error;

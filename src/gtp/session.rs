@@ -5,6 +5,7 @@
 
 use std::time::Duration;
 
+use super::analyze::Request;
 use super::config::EngineConfig;
 use super::error::GtpError;
 use super::game::{colour_name, sized, with_gtp_game, FinalStatus, GtpGame};
@@ -96,6 +97,17 @@ pub trait Session: Send {
     /// # Errors
     /// [`GtpError::BadSgf`] when a move is not a point of the board or is illegal.
     fn load(&mut self, game: &SgfGame, moves: Option<usize>) -> Result<(), GtpError>;
+    /// Starts analysing the position with `player` to move (`None`: the side to move): a
+    /// search on its own thread until [`Session::end_analysis`] or the next move.
+    ///
+    /// # Errors
+    /// [`GtpError::IllegalMove`] when `player` cannot move now or the game is over;
+    /// [`GtpError::Search`] when the search cannot run on its own thread (`mode=dist`).
+    fn analyze(&mut self, player: Option<Player>) -> Result<(), GtpError>;
+    /// The analysis so far as one line of `request`'s format (`None` before a visit).
+    fn analysis_line(&mut self, request: &Request) -> Option<String>;
+    /// Ends the analysis (the search goes on pondering when the engine ponders).
+    fn end_analysis(&mut self);
 }
 
 /// A new session for `kind` at `size` (`None`: the game's usual size; another size of
@@ -129,6 +141,8 @@ pub struct GameSession<G: GtpGame> {
     swap_rule: bool,
     /// Whether the player ponders after its own moves ([`EngineConfig::ponder`]).
     ponder: bool,
+    /// The position analysed, while an analysis runs.
+    analysing: Option<G>,
 }
 
 impl<G: GtpGame> GameSession<G> {
@@ -141,7 +155,15 @@ impl<G: GtpGame> GameSession<G> {
         let start = G::new();
         let komi = start.komi();
         let ponder = config.ponder;
-        Ok(GameSession { history: vec![start], moves: Vec::new(), agent, komi, swap_rule: false, ponder })
+        Ok(GameSession {
+            history: vec![start],
+            moves: Vec::new(),
+            agent,
+            komi,
+            swap_rule: false,
+            ponder,
+            analysing: None,
+        })
     }
 
     fn position(&self) -> &G {
@@ -343,5 +365,38 @@ impl<G: GtpGame> Session for GameSession<G> {
             }
         }
         Ok(())
+    }
+
+    fn analyze(&mut self, player: Option<Player>) -> Result<(), GtpError> {
+        let mut position = self.position().clone();
+        if position.outcome().is_some() {
+            return Err(GtpError::IllegalMove("(the game is over: nothing to analyse)".to_string()));
+        }
+        if let Some(player) = player {
+            position
+                .give_turn(player, "")
+                .map_err(|_| GtpError::IllegalMove(format!("(not {}'s turn)", colour_name(player))))?;
+        }
+        if !self.agent.ponder(&position) {
+            return Err(GtpError::Search(SearchError::NoHandle(self.agent.config().mode()).into()));
+        }
+        self.analysing = Some(position);
+        Ok(())
+    }
+
+    fn analysis_line(&mut self, request: &Request) -> Option<String> {
+        let position = self.analysing.as_ref()?;
+        let snapshot = self.agent.snapshot()?;
+        let ownership = if request.ownership { position.ownership() } else { None };
+        // Positive for the side to move.
+        let flip = if position.side_to_move() == Player::One { 1.0 } else { -1.0 };
+        let ownership = ownership.map(|v| v.into_iter().map(|x| x * flip).collect::<Vec<_>>());
+        request.line(&snapshot.children, |mv| position.format_move(mv), ownership.as_deref())
+    }
+
+    fn end_analysis(&mut self) {
+        if self.analysing.take().is_some() && !self.ponder {
+            self.agent.stop_pondering();
+        }
     }
 }

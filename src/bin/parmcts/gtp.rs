@@ -59,7 +59,7 @@ pub fn run(args: &GtpArgs) -> Result<(), Failure> {
     let outcome = if cluster.is_some() {
         run_relayed(&mut engine)
     } else {
-        engine.run(std::io::stdin().lock(), std::io::stdout().lock())
+        engine.serve(std::io::BufReader::new(std::io::stdin()), std::io::stdout().lock())
     };
     // A closed stdout (the GUI gone) ends the session quietly.
     match outcome {

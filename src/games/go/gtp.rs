@@ -3,7 +3,7 @@
 
 use super::Go;
 use crate::games::{Game, GameError, Move, Player};
-use crate::gtp::game::{point, score_text, FinalStatus, GtpGame, DEAD_STONE_PLAYOUTS};
+use crate::gtp::game::{point, score_text, FinalStatus, GtpGame, DEAD_STONE_PLAYOUTS, OWNERSHIP_PLAYOUTS};
 
 /// Go at every size: komi, moves for either colour (a controller may ask either to move,
 /// as in handicap set-up), Tromp-Taylor area scoring.
@@ -53,6 +53,16 @@ impl<const N: usize> GtpGame for Go<N> {
     /// Half the empty points: the side to move fills about every other one.
     fn moves_left(&self) -> u32 {
         self.empty_points() / 2
+    }
+
+    /// Monte-Carlo ownership ([`Go::ownership`], [`OWNERSHIP_PLAYOUTS`] playouts with a
+    /// fixed seed), turned to run from the top-left point (GTP's rows count from the
+    /// bottom).
+    fn ownership(&self) -> Option<Vec<f32>> {
+        use rand_core::SeedableRng;
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(0);
+        let bottom_up = Go::ownership(self, OWNERSHIP_PLAYOUTS, &mut rng);
+        Some(bottom_up.chunks(N).rev().flatten().copied().collect())
     }
 
     /// Dead stones by Monte-Carlo ownership ([`Go::dead_stones`], from

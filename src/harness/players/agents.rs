@@ -148,6 +148,17 @@ impl<G: SearchGame> MctsAgent<G> {
         }
     }
 
+    /// A view of the pondering search's root ([`SearchHandle::snapshot`]), if it ponders.
+    pub fn snapshot(&self) -> Option<Snapshot> {
+        self.pondering.as_ref().map(SearchHandle::snapshot)
+    }
+
+    /// Stops pondering (the tree is kept for reuse at the next move).
+    pub fn stop_pondering(&mut self) {
+        let search = self.idle();
+        self.search = Some(search);
+    }
+
     /// Whether the search is pondering.
     pub fn is_pondering(&self) -> bool {
         self.pondering.as_ref().is_some_and(|h| !h.is_finished())

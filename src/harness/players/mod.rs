@@ -25,7 +25,9 @@ use crate::alphabeta::{minimax, AbError, AlphaBeta, Evaluate, Limits};
 use crate::evaluator::{NTupleNetwork, NetworkError};
 use crate::expectimax::{Expectimax, ExpectimaxError};
 use crate::games::{random_below, Game, Move, SearchGame};
-use crate::search::{ConfigError, Search, SearchConfig, SearchError, SearchHandle, SearchResult, SettingError};
+use crate::search::{
+    ConfigError, Search, SearchConfig, SearchError, SearchHandle, SearchResult, SettingError, Snapshot,
+};
 use crate::solver::{solved_to_play, Endgame, Solved};
 pub use gtp_client::{colour_name, ClientError, GtpClient};
 

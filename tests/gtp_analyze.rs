@@ -1,0 +1,216 @@
+//! Live analysis over GTP (`lz-analyze`, `kata-analyze`) in every game the GTP engine
+//! serves: the engine reads its input on a thread of its own (`Engine::serve`) and
+//! streams `info` lines until the next command. Every line printed is parsed with the
+//! grammar of the extensions (KataGo's GTP extensions document, Sabaki's engine-analysis
+//! guide), and any line that does not parse fails the test.
+//!
+//! ```text
+//! response  := "=" [id] "\n" { line "\n" } "\n"
+//! line      := entry { " " entry } [ " ownership" { " " float } ]
+//! entry     := "info move " vertex " visits " int " winrate " number " prior " number
+//!              " lcb " number " order " int " pv " vertex { " " vertex }
+//! number    := int in 0..=10000 (lz-analyze) | float in [0, 1] (kata-analyze)
+//! ```
+
+use std::io::{BufReader, Write};
+use std::time::{Duration, Instant};
+
+use parmcts::gtp::{Engine, EngineConfig};
+use parmcts::{Game, GameKind, Go9, Hex11, Othello, SearchConfig};
+
+/// What one parsed line holds: per entry (move, visits, order), and the ownership values.
+#[derive(Debug)]
+struct Line {
+    entries: Vec<(String, u64, usize)>,
+    ownership: Vec<f64>,
+}
+
+/// Parses one analysis line of `dialect` (`"lz"` or `"kata"`) for `root`, or says why not.
+fn parse_line<G: Game>(text: &str, kata: bool, root: &G) -> Result<Line, String> {
+    let mut words = text.split(' ').peekable();
+    let mut entries = Vec::new();
+    let number = |word: Option<&str>| -> Result<f64, String> {
+        let word = word.ok_or("a number is missing")?;
+        if kata {
+            let x: f64 = word.parse().map_err(|_| format!("'{word}' is not a float"))?;
+            (0.0..=1.0).contains(&x).then_some(x).ok_or(format!("{x} outside [0, 1]"))
+        } else {
+            let x: u32 = word.parse().map_err(|_| format!("'{word}' is not an integer"))?;
+            (x <= 10_000).then_some(f64::from(x) / 1e4).ok_or(format!("{x} above 10000"))
+        }
+    };
+    let expect = |word: Option<&str>, key: &str| -> Result<(), String> {
+        (word == Some(key)).then_some(()).ok_or(format!("expected '{key}', got {word:?}"))
+    };
+    while words.peek() == Some(&"info") {
+        words.next();
+        expect(words.next(), "move")?;
+        let mv = words.next().ok_or("no move")?.to_string();
+        root.parse_move(&mv).map_err(|e| format!("move {mv}: {e}"))?;
+        expect(words.next(), "visits")?;
+        let visits: u64 = words.next().and_then(|w| w.parse().ok()).ok_or("bad visits")?;
+        for key in ["winrate", "prior", "lcb"] {
+            expect(words.next(), key)?;
+            number(words.next())?;
+        }
+        expect(words.next(), "order")?;
+        let order: usize = words.next().and_then(|w| w.parse().ok()).ok_or("bad order")?;
+        expect(words.next(), "pv")?;
+        let first = words.next().ok_or("an empty pv")?;
+        if first != mv {
+            return Err(format!("the pv of {mv} starts with {first}"));
+        }
+        while words.peek().is_some_and(|w| *w != "info" && *w != "ownership") {
+            words.next();
+        }
+        entries.push((mv, visits, order));
+    }
+    let mut ownership = Vec::new();
+    if words.peek() == Some(&"ownership") {
+        words.next();
+        for word in words.by_ref() {
+            let x: f64 = word.parse().map_err(|_| format!("ownership '{word}'"))?;
+            if !(-1.0..=1.0).contains(&x) {
+                return Err(format!("ownership {x} outside [-1, 1]"));
+            }
+            ownership.push(x);
+        }
+    }
+    if let Some(rest) = words.next() {
+        return Err(format!("unexpected '{rest}'"));
+    }
+    if entries.is_empty() {
+        return Err("no entry".to_string());
+    }
+    for (i, entry) in entries.iter().enumerate() {
+        if entry.2 != i || (i > 0 && entry.1 > entries[i - 1].1) {
+            return Err(format!("entry {i} out of order: {entries:?}"));
+        }
+    }
+    Ok(Line { entries, ownership })
+}
+
+/// Runs an engine of `kind` on `script` (each line sent after its pause), returns its
+/// whole output.
+fn converse(kind: GameKind, script: &[(&str, u64)]) -> String {
+    let search = SearchConfig::builder().playouts(2_000).arena_nodes(1 << 20).seed(1).build().unwrap();
+    let mut engine = Engine::new(kind, EngineConfig { search, resign_below: 0.0, ponder: false }).unwrap();
+    let (reader, mut writer) = std::io::pipe().unwrap();
+    let server = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        engine.serve(BufReader::new(reader), &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    });
+    for &(line, pause_ms) in script {
+        writer.write_all(format!("{line}\n").as_bytes()).unwrap();
+        writer.flush().unwrap();
+        std::thread::sleep(Duration::from_millis(pause_ms));
+    }
+    drop(writer);
+    server.join().unwrap()
+}
+
+/// The streamed lines of the `n`-th response (0-based) of `output`, checked: `=` alone
+/// first, an empty line last.
+fn streamed(output: &str, n: usize) -> Vec<String> {
+    let responses: Vec<&str> = output.split("\n\n").collect();
+    let response = responses[n];
+    let mut lines = response.lines();
+    assert_eq!(lines.next(), Some("="), "{output:?}");
+    lines.map(str::to_string).collect()
+}
+
+#[test]
+fn othello_streams_lz_analyze_until_the_next_command() {
+    let output = converse(GameKind::Othello, &[("lz-analyze 10", 600), ("play b d3", 50), ("showboard", 50)]);
+    let lines = streamed(&output, 0);
+    assert!(lines.len() >= 3, "{output:?}");
+    for line in &lines {
+        let parsed = parse_line(line, false, &Othello::new()).unwrap_or_else(|e| panic!("{e}: {line:?}"));
+        assert!(parsed.ownership.is_empty());
+    }
+    // The search went on between lines: the best move's visits grow.
+    let visits = |line: &String| parse_line(line, false, &Othello::new()).unwrap().entries[0].1;
+    assert!(visits(&lines[lines.len() - 1]) > visits(&lines[0]), "{lines:?}");
+    // The command after the stream is answered on the engine's board.
+    let rest: Vec<&str> = output.split("\n\n").collect();
+    assert_eq!(rest[1], "= ", "{output:?}");
+    assert!(rest[2].starts_with("= \n") || rest[2].starts_with("=\n"), "{output:?}");
+}
+
+#[test]
+fn go_streams_kata_analyze_with_ownership_for_either_colour() {
+    let output = converse(
+        GameKind::Go,
+        &[("play b e5", 10), ("kata-analyze b 10 ownership true", 500), ("kata-analyze w interval 10", 400)],
+    );
+    let mut root = Go9::new();
+    root.play_sequence("E5").unwrap();
+    // `kata-analyze b`: Black moves again (GTP lets either colour move).
+    let lines = streamed(&output, 1);
+    assert!(!lines.is_empty(), "{output:?}");
+    for line in &lines {
+        let parsed = parse_line(line, true, &root).unwrap_or_else(|e| panic!("{e}: {line:?}"));
+        assert_eq!(parsed.ownership.len(), 81, "{line:?}");
+    }
+    let lines = streamed(&output, 2);
+    assert!(!lines.is_empty(), "{output:?}");
+    for line in &lines {
+        assert!(parse_line(line, true, &root).unwrap().ownership.is_empty());
+    }
+}
+
+#[test]
+fn hex_streams_and_bad_requests_are_errors() {
+    let output = converse(
+        GameKind::Hex,
+        &[("lz-analyze interval", 50), ("kata-analyze ownership maybe", 50), ("1 lz-analyze 5", 300), ("quit", 0)],
+    );
+    let responses: Vec<&str> = output.split("\n\n").collect();
+    assert!(responses[0].starts_with("? ") && responses[0].contains("interval"), "{output:?}");
+    assert!(responses[1].starts_with("? ") && responses[1].contains("ownership"), "{output:?}");
+    let mut lines = responses[2].lines();
+    assert_eq!(lines.next(), Some("=1"), "{output:?}");
+    let lines: Vec<&str> = lines.collect();
+    assert!(!lines.is_empty(), "{output:?}");
+    for line in lines {
+        parse_line(line, false, &Hex11::new()).unwrap_or_else(|e| panic!("{e}: {line:?}"));
+    }
+}
+
+#[test]
+fn the_first_line_comes_within_a_tenth_of_a_second_and_the_stream_stops_at_once() {
+    let search = SearchConfig::builder().playouts(2_000).arena_nodes(1 << 20).seed(1).build().unwrap();
+    let mut engine = Engine::new(GameKind::Othello, EngineConfig { search, resign_below: 0.0, ponder: false }).unwrap();
+    let (reader, mut writer) = std::io::pipe().unwrap();
+    let (out_reader, out_writer) = std::io::pipe().unwrap();
+    let server = std::thread::spawn(move || engine.serve(BufReader::new(reader), out_writer).unwrap());
+    let mut out = BufReader::new(out_reader);
+    let mut line = String::new();
+    let asked = Instant::now();
+    writer.write_all(b"lz-analyze 100\n").unwrap();
+    use std::io::BufRead;
+    out.read_line(&mut line).unwrap();
+    assert_eq!(line, "=\n");
+    line.clear();
+    out.read_line(&mut line).unwrap();
+    let first = asked.elapsed();
+    assert!(line.starts_with("info move "), "{line:?}");
+    assert!(first < Duration::from_millis(250), "first line after {first:?}");
+    let stopped = Instant::now();
+    writer.write_all(b"name\n").unwrap();
+    loop {
+        line.clear();
+        out.read_line(&mut line).unwrap();
+        if line == "\n" {
+            break;
+        }
+    }
+    let stop = stopped.elapsed();
+    assert!(stop < Duration::from_millis(250), "the stream stopped after {stop:?}");
+    line.clear();
+    out.read_line(&mut line).unwrap();
+    assert_eq!(line, "= parmcts\n");
+    writer.write_all(b"quit\n").unwrap();
+    server.join().unwrap();
+}
