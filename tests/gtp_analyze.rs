@@ -93,7 +93,12 @@ fn parse_line<G: Game>(text: &str, kata: bool, root: &G) -> Result<Line, String>
 /// Runs an engine of `kind` on `script` (each line sent after its pause), returns its
 /// whole output.
 fn converse(kind: GameKind, script: &[(&str, u64)]) -> String {
-    let search = SearchConfig::builder().playouts(2_000).arena_nodes(1 << 20).seed(1).build().unwrap();
+    converse_with(kind, 2_000, script)
+}
+
+/// [`converse`] with `playouts` a move.
+fn converse_with(kind: GameKind, playouts: u64, script: &[(&str, u64)]) -> String {
+    let search = SearchConfig::builder().playouts(playouts).arena_nodes(1 << 22).seed(1).build().unwrap();
     let mut engine = Engine::new(kind, EngineConfig { search, resign_below: 0.0, ponder: false }).unwrap();
     let (reader, mut writer) = std::io::pipe().unwrap();
     let server = std::thread::spawn(move || {
@@ -213,4 +218,34 @@ fn the_first_line_comes_within_a_tenth_of_a_second_and_the_stream_stops_at_once(
     assert_eq!(line, "= parmcts\n");
     writer.write_all(b"quit\n").unwrap();
     server.join().unwrap();
+}
+
+#[test]
+fn genmove_analyze_streams_the_moves_search_then_plays_it() {
+    let output = converse_with(
+        GameKind::Othello,
+        400_000,
+        &[("lz-genmove_analyze b 5", 0), ("kata-genmove_analyze w 5", 0), ("play b d3", 0), ("quit", 0)],
+    );
+    let responses: Vec<&str> = output.split("\n\n").collect();
+    let mut position = Othello::new();
+    for (n, kata) in [(0, false), (1, true)] {
+        let mut lines = responses[n].lines();
+        assert_eq!(lines.next(), Some("="), "{output:?}");
+        let lines: Vec<&str> = lines.collect();
+        let (play, infos) = lines.split_last().unwrap_or_else(|| panic!("{output:?}"));
+        assert!(!infos.is_empty(), "the search streamed: {output:?}");
+        for line in infos {
+            parse_line(line, kata, &position).unwrap_or_else(|e| panic!("{e}: {line:?}"));
+        }
+        let mv = play.strip_prefix("play ").unwrap_or_else(|| panic!("{play:?}"));
+        // The move is the one the last line put first, and it is played.
+        assert_eq!(parse_line(infos[infos.len() - 1], kata, &position).unwrap().entries[0].0, mv);
+        position.play_sequence(mv).unwrap();
+    }
+    // Both moves were played on the engine's board: Black's d3 is accepted there exactly
+    // when it is legal after them here.
+    let d3 = position.parse_move("d3").unwrap();
+    let legal = position.legal_moves().as_ref().contains(&d3);
+    assert_eq!(responses[2].starts_with('='), legal, "{output:?}");
 }

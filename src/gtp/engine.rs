@@ -47,6 +47,8 @@ pub const COMMANDS: &[&str] = &[
     "printsgf",
     "lz-analyze",
     "kata-analyze",
+    "lz-genmove_analyze",
+    "kata-genmove_analyze",
 ];
 
 /// The longest wait for the first line of an analysis, whatever its interval: a GUI
@@ -69,6 +71,8 @@ pub struct Engine {
     quit: bool,
     /// The analysis streaming now (`lz-analyze`, `kata-analyze`), until the next command.
     stream: Option<Request>,
+    /// The move whose search streams (`lz-genmove_analyze`): its player, budget and start.
+    analysed_move: Option<(Player, GenMoveRules, Instant)>,
 }
 
 impl fmt::Debug for Engine {
@@ -98,7 +102,17 @@ impl Engine {
         }
         let session = new_session(kind, None, &config)?;
         let time = TimeSettings::Unlimited;
-        Ok(Engine { kind, config, session, time, clocks: [time.clock(); 2], log: None, quit: false, stream: None })
+        Ok(Engine {
+            kind,
+            config,
+            session,
+            time,
+            clocks: [time.clock(); 2],
+            log: None,
+            quit: false,
+            stream: None,
+            analysed_move: None,
+        })
     }
 
     /// Writes diagnostics (each command and each search's figures) to `log`.
@@ -165,7 +179,10 @@ impl Engine {
                 output.flush()?;
             }
             if let Some(request) = self.stream {
-                pending = Some(self.stream_until_next(&request, &mut next, &mut output)?);
+                match self.analysed_move.take() {
+                    Some(job) => self.stream_move(&request, job, &mut output)?,
+                    None => pending = Some(self.stream_until_next(&request, &mut next, &mut output)?),
+                }
             }
         }
         Ok(())
@@ -201,6 +218,42 @@ impl Engine {
         self.stream = None;
         self.session.end_analysis();
         Ok(line)
+    }
+
+    /// Streams the search of `job`'s move (`genmove_analyze`) on `output`, a line each
+    /// interval, until its budget is spent; then writes `play MOVE` (or `play resign`)
+    /// and the response's empty line. Commands that arrive meanwhile wait.
+    fn stream_move<W: Write>(
+        &mut self,
+        request: &Request,
+        (player, rules, start): (Player, GenMoveRules, Instant),
+        output: &mut W,
+    ) -> io::Result<()> {
+        let mut wait = request.interval.min(FIRST_REPORT);
+        let mut last = Instant::now();
+        while !self.session.analysis_spent(&rules) {
+            std::thread::sleep(Duration::from_millis(2));
+            if last.elapsed() >= wait {
+                if let Some(line) = self.session.analysis_line(request) {
+                    output.write_all(line.as_bytes())?;
+                    output.write_all(b"\n")?;
+                    output.flush()?;
+                    wait = request.interval;
+                }
+                last = Instant::now();
+            }
+        }
+        self.stream = None;
+        let answer = match self.session.finish_analysis_move(player, &rules) {
+            Ok(GenMove::Move(text)) => format!("play {text}\n\n"),
+            Ok(GenMove::Resign) => "play resign\n\n".to_string(),
+            Err(e) => format!("{e}\n\n"),
+        };
+        if rules.commit {
+            self.clocks[player.index()].spend(&self.time, start.elapsed());
+        }
+        output.write_all(answer.as_bytes())?;
+        output.flush()
     }
 
     /// The response to one line, blank line included; `None` for a line that gets none
@@ -298,10 +351,15 @@ impl Engine {
             "hex-swap-rule" => self.hex_swap_rule(args),
             "loadsgf" => self.loadsgf_command(args),
             "printsgf" => expect(0).map(|_| self.session.record().trim_end().to_string()),
-            "lz-analyze" | "kata-analyze" => {
-                let dialect = if name == "lz-analyze" { Dialect::Lz } else { Dialect::Kata };
+            "lz-analyze" | "kata-analyze" | "lz-genmove_analyze" | "kata-genmove_analyze" => {
+                let dialect = if name.starts_with("lz-") { Dialect::Lz } else { Dialect::Kata };
                 let request = Request::parse(dialect, args)?;
                 self.session.analyze(request.player)?;
+                if name.ends_with("genmove_analyze") {
+                    // The colour asked for, else the side to move (which `analyze` kept).
+                    let player = request.player.unwrap_or(self.session.to_move());
+                    self.analysed_move = Some((player, self.move_rules(player, true), Instant::now()));
+                }
                 self.stream = Some(request);
                 Ok(String::new())
             }
@@ -431,16 +489,22 @@ impl Engine {
         self.set_time(settings)
     }
 
-    fn genmove(&mut self, player: Player, commit: bool) -> Reply {
-        let start = Instant::now();
+    /// The budget and rules of `player`'s next move: the clock's time, capped by the
+    /// command line's playouts if given; else the command line's budget.
+    fn move_rules(&self, player: Player, commit: bool) -> GenMoveRules {
         let clock = &self.clocks[player.index()];
         let search = &self.config.search;
         let (playouts, time) = match move_budget(&self.time, clock, self.session.moves_left(), SAFETY_MARGIN) {
-            // Under a clock: its time, capped by the command line's playouts if given.
             Some(budget) => (search.playouts(), Some(budget)),
             None => (search.playouts(), search.time()),
         };
-        let rules = GenMoveRules { playouts, time, resign_below: self.config.resign_below, commit };
+        GenMoveRules { playouts, time, resign_below: self.config.resign_below, commit }
+    }
+
+    fn genmove(&mut self, player: Player, commit: bool) -> Reply {
+        let start = Instant::now();
+        let rules = self.move_rules(player, commit);
+        let (playouts, time) = (rules.playouts, rules.time);
         let answer = self.session.genmove(player, rules)?;
         let elapsed = start.elapsed();
         if commit {

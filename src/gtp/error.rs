@@ -34,6 +34,9 @@ pub enum GtpError {
     /// `loadsgf`: the file cannot be read, is not a record of this game, or has an
     /// illegal move.
     BadSgf(String),
+    /// `genmove_analyze` found no analysis of its move running (its search could not
+    /// start on its own thread).
+    NoAnalysis,
 }
 
 impl fmt::Display for GtpError {
@@ -50,6 +53,7 @@ impl fmt::Display for GtpError {
             GtpError::Search(why) => write!(f, "search failed: {why}"),
             GtpError::BadResign(r) => write!(f, "resign threshold {r} is not a win rate in [0, 1)"),
             GtpError::BadSgf(why) => write!(f, "cannot load SGF: {why}"),
+            GtpError::NoAnalysis => write!(f, "no analysis of the move is running"),
         }
     }
 }

@@ -108,6 +108,17 @@ pub trait Session: Send {
     fn analysis_line(&mut self, request: &Request) -> Option<String>;
     /// Ends the analysis (the search goes on pondering when the engine ponders).
     fn end_analysis(&mut self);
+    /// The colour to move in the position analysed, else in the game's position.
+    fn to_move(&self) -> Player;
+    /// Whether the analysis has spent `rules`' budget (its playouts, or its time since
+    /// it started).
+    fn analysis_spent(&mut self, rules: &GenMoveRules) -> bool;
+    /// Ends the analysis started for `player`'s move (`genmove_analyze`) and answers its
+    /// best move, played when `rules.commit`.
+    ///
+    /// # Errors
+    /// [`GtpError::Search`] when no analysis runs or its search failed.
+    fn finish_analysis_move(&mut self, player: Player, rules: &GenMoveRules) -> Result<GenMove, GtpError>;
 }
 
 /// A new session for `kind` at `size` (`None`: the game's usual size; another size of
@@ -398,5 +409,35 @@ impl<G: GtpGame> Session for GameSession<G> {
         if self.analysing.take().is_some() && !self.ponder {
             self.agent.stop_pondering();
         }
+    }
+
+    fn to_move(&self) -> Player {
+        self.analysing.as_ref().unwrap_or(self.position()).side_to_move()
+    }
+
+    fn analysis_spent(&mut self, rules: &GenMoveRules) -> bool {
+        let Some(snapshot) = self.agent.snapshot() else { return true };
+        snapshot.finished
+            || rules.playouts.is_some_and(|n| snapshot.playouts >= n)
+            || rules.time.is_some_and(|t| snapshot.elapsed >= t)
+    }
+
+    fn finish_analysis_move(&mut self, player: Player, rules: &GenMoveRules) -> Result<GenMove, GtpError> {
+        let position = self.analysing.take().ok_or(GtpError::NoAnalysis)?;
+        let finished = self.agent.finish_pondering().ok_or(GtpError::NoAnalysis)?;
+        finished.map_err(|e| GtpError::Search(e.into()))?;
+        let result = self.agent.last_search().ok_or(GtpError::NoAnalysis)?;
+        if self.resigns(result, rules.resign_below) {
+            return Ok(GenMove::Resign);
+        }
+        let mv = result.best_move.ok_or_else(|| GtpError::Search(SearchError::GameOver.into()))?;
+        let text = position.format_move(mv);
+        if rules.commit {
+            let mut next = position;
+            next.play_unchecked(mv);
+            self.history.push(next);
+            self.moves.push((player, mv));
+        }
+        Ok(GenMove::Move(text))
     }
 }

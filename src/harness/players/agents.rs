@@ -159,6 +159,19 @@ impl<G: SearchGame> MctsAgent<G> {
         self.search = Some(search);
     }
 
+    /// Stops pondering and keeps the search's result as this player's move search (its
+    /// [`Agent::last_search`]); the tree is kept for reuse at the next move. `None` when
+    /// it was not pondering.
+    ///
+    /// # Errors
+    /// The search's error.
+    pub fn finish_pondering(&mut self) -> Option<Result<(), SearchError>> {
+        let handle = self.pondering.take()?;
+        let finished = handle.stop();
+        self.search = Some(finished.search);
+        Some(finished.result.map(|result| self.last = Some(result)))
+    }
+
     /// Whether the search is pondering.
     pub fn is_pondering(&self) -> bool {
         self.pondering.as_ref().is_some_and(|h| !h.is_finished())
