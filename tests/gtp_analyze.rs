@@ -289,7 +289,7 @@ fn check_gogui<G: Game>(kind: GameKind, root: &G, ownership: bool) {
     assert!(counts > 0.0 && counts <= 3_000.0 + 1.0, "{counts}");
     let pv = answer(&mut engine, "parmcts-pv");
     let words: Vec<&str> = pv.strip_prefix("VAR").unwrap().split_whitespace().collect();
-    assert!(!words.is_empty() && words.len() % 2 == 0, "{pv}");
+    assert!(!words.is_empty() && words.len().is_multiple_of(2), "{pv}");
     let mut game = root.clone();
     for pair in words.chunks(2) {
         let colour = if game.side_to_move() == parmcts::Player::One { "b" } else { "w" };
