@@ -249,3 +249,66 @@ fn genmove_analyze_streams_the_moves_search_then_plays_it() {
     let legal = position.legal_moves().as_ref().contains(&d3);
     assert_eq!(responses[2].starts_with('='), legal, "{output:?}");
 }
+
+/// The response text of a successful command sent with `respond`.
+fn answer(engine: &mut Engine, line: &str) -> String {
+    let response = engine.respond(&parmcts::gtp::protocol::RawLine::Line(line.as_bytes().to_vec())).unwrap();
+    assert!(response.starts_with("= ") && response.ends_with("\n\n"), "{line}: {response:?}");
+    response[2..].trim_end().to_string()
+}
+
+/// GoGui's analysis commands, parsed: the visit heat map (`INFLUENCE` and `LABEL` of
+/// legal moves), the principal variation (`VAR`, replayed legally with the colours to
+/// move) and, in Go, the ownership of every point.
+fn check_gogui<G: Game>(kind: GameKind, root: &G, ownership: bool) {
+    let search = SearchConfig::builder().playouts(3_000).arena_nodes(1 << 20).seed(1).build().unwrap();
+    let mut engine = Engine::new(kind, EngineConfig { search, resign_below: 0.0, ponder: false }).unwrap();
+    let commands = answer(&mut engine, "gogui-analyze_commands");
+    let listed: Vec<&str> = commands.lines().map(|l| l.rsplit('/').next().unwrap()).collect();
+    let expected: &[&str] = if ownership {
+        &["parmcts-visits", "parmcts-pv", "parmcts-ownership"]
+    } else {
+        &["parmcts-visits", "parmcts-pv"]
+    };
+    assert_eq!(listed, expected);
+    assert!(commands.lines().all(|l| l.starts_with("gfx/")), "{commands}");
+    let visits = answer(&mut engine, "parmcts-visits");
+    let (influence, labels) = visits.split_once('\n').unwrap();
+    let pairs = |text: &str, head: &str| -> Vec<(String, f64)> {
+        let words: Vec<&str> = text.strip_prefix(head).unwrap().split_whitespace().collect();
+        words.chunks(2).map(|p| (p[0].to_string(), p[1].parse().unwrap())).collect()
+    };
+    let shares = pairs(influence, "INFLUENCE");
+    assert!(!shares.is_empty());
+    for (mv, share) in &shares {
+        root.parse_move(mv).unwrap();
+        assert!(*share > 0.0 && *share <= 1.0, "{share}");
+    }
+    assert!(shares.iter().any(|(_, s)| *s == 1.0), "the most visited move is full: {shares:?}");
+    let counts: f64 = pairs(labels, "LABEL").iter().map(|p| p.1).sum();
+    assert!(counts > 0.0 && counts <= 3_000.0 + 1.0, "{counts}");
+    let pv = answer(&mut engine, "parmcts-pv");
+    let words: Vec<&str> = pv.strip_prefix("VAR").unwrap().split_whitespace().collect();
+    assert!(!words.is_empty() && words.len().is_multiple_of(2), "{pv}");
+    let mut game = root.clone();
+    for pair in words.chunks(2) {
+        let colour = if game.side_to_move() == parmcts::Player::One { "b" } else { "w" };
+        assert_eq!(pair[0], colour, "{pv}");
+        let mv = game.parse_move(pair[1]).unwrap();
+        assert!(game.legal_moves().as_ref().contains(&mv), "{pv}");
+        game.play_unchecked(mv);
+    }
+    if ownership {
+        let owned = answer(&mut engine, "parmcts-ownership");
+        let values = pairs(&owned, "INFLUENCE");
+        assert_eq!(values.len(), root.legal_moves().as_ref().len() - 1, "every point (not the pass)");
+        assert!(values.iter().all(|(mv, x)| root.parse_move(mv).is_ok() && (-1.0..=1.0).contains(x)));
+    }
+}
+
+#[test]
+fn gogui_analysis_commands_draw_visits_the_line_and_go_ownership() {
+    check_gogui(GameKind::Othello, &Othello::new(), false);
+    check_gogui(GameKind::Go, &Go9::new(), true);
+    check_gogui(GameKind::Hex, &Hex11::new(), false);
+}

@@ -32,6 +32,88 @@ use super::error::GtpError;
 use crate::games::{Move, Player};
 use crate::search::SnapshotChild;
 
+/// What a GoGui analysis command draws on the board (`gogui-analyze_commands`), from
+/// the engine's search of the position (`reg_genmove`'s, at the move's budget).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Board {
+    /// A heat map of the root moves' visits (`parmcts-visits`).
+    Visits,
+    /// The principal variation (`parmcts-pv`).
+    Line,
+    /// Go's Monte-Carlo ownership (`parmcts-ownership`).
+    Ownership,
+}
+
+impl Board {
+    /// The board of a command name, if it is one.
+    pub fn of(command: &str) -> Option<Board> {
+        match command {
+            "parmcts-visits" => Some(Board::Visits),
+            "parmcts-pv" => Some(Board::Line),
+            "parmcts-ownership" => Some(Board::Ownership),
+            _ => None,
+        }
+    }
+}
+
+/// `gogui-analyze_commands`' answer: the graphics commands (GoGui's `gfx` type), the
+/// ownership map where the game has one.
+pub fn gogui_commands(ownership: bool) -> String {
+    let mut commands = "gfx/Visits/parmcts-visits\ngfx/Principal variation/parmcts-pv".to_string();
+    if ownership {
+        commands.push_str("\ngfx/Ownership/parmcts-ownership");
+    }
+    commands
+}
+
+/// GoGui's graphics commands (`INFLUENCE`, `LABEL`, `VAR`), one per line.
+pub mod gfx {
+    use std::fmt::Write as _;
+
+    use crate::games::{Move, Player};
+    use crate::gtp::GtpGame;
+    use crate::search::ChildResult;
+
+    /// The root moves' visits as a heat map: `INFLUENCE` of each visited move, its share
+    /// of the most visits (in (0, 1]), and a `LABEL` with its visits.
+    pub fn visits(children: &[ChildResult], name: impl Fn(Move) -> String) -> String {
+        let most = children.iter().map(|c| c.visits).max().unwrap_or(0).max(1);
+        let (mut influence, mut labels) = ("INFLUENCE".to_string(), "LABEL".to_string());
+        for child in children.iter().filter(|c| c.visits > 0) {
+            let _ = write!(influence, " {} {:.3}", name(child.mv), child.visits as f64 / most as f64);
+            let _ = write!(labels, " {} {}", name(child.mv), child.visits);
+        }
+        format!("{influence}\n{labels}")
+    }
+
+    /// The principal variation `pv` from `position`, each move with its mover's colour:
+    /// `VAR b d3 w c5 ...`.
+    pub fn line<G: GtpGame>(position: &G, pv: &[Move]) -> String {
+        let mut text = "VAR".to_string();
+        let mut game = position.clone();
+        for &mv in pv {
+            if game.outcome().is_some() {
+                break;
+            }
+            let colour = if game.side_to_move() == Player::One { 'b' } else { 'w' };
+            let _ = write!(text, " {colour} {}", game.format_move(mv));
+            game.play_unchecked(mv);
+        }
+        text
+    }
+
+    /// The ownership of each point (positive: Black's) as `INFLUENCE`; empty where the
+    /// game has none.
+    pub fn ownership(values: Option<Vec<(Move, f32)>>, name: impl Fn(Move) -> String) -> String {
+        let Some(values) = values else { return String::new() };
+        let mut text = "INFLUENCE".to_string();
+        for (mv, value) in values {
+            let _ = write!(text, " {} {value:.3}", name(mv));
+        }
+        text
+    }
+}
+
 /// Which engine's format the lines follow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dialect {

@@ -6,7 +6,7 @@ use std::io::{self, BufRead, Write};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use super::analyze::{Dialect, Request};
+use super::analyze::{Board, Dialect, Request};
 pub use super::config::EngineConfig;
 pub use super::error::GtpError;
 use super::game::FinalStatus;
@@ -49,6 +49,10 @@ pub const COMMANDS: &[&str] = &[
     "kata-analyze",
     "lz-genmove_analyze",
     "kata-genmove_analyze",
+    "gogui-analyze_commands",
+    "parmcts-visits",
+    "parmcts-pv",
+    "parmcts-ownership",
 ];
 
 /// The longest wait for the first line of an analysis, whatever its interval: a GUI
@@ -351,6 +355,19 @@ impl Engine {
             "hex-swap-rule" => self.hex_swap_rule(args),
             "loadsgf" => self.loadsgf_command(args),
             "printsgf" => expect(0).map(|_| self.session.record().trim_end().to_string()),
+            "gogui-analyze_commands" => {
+                expect(0)?;
+                Ok(super::analyze::gogui_commands(self.session.has_ownership()))
+            }
+            "parmcts-visits" | "parmcts-pv" | "parmcts-ownership" => {
+                expect(0)?;
+                let board = Board::of(name).ok_or_else(|| GtpError::UnknownCommand(name.to_string()))?;
+                if board != Board::Ownership {
+                    // The position's search, at the move's budget, not played.
+                    self.genmove(self.session.to_move(), false)?;
+                }
+                Ok(self.session.gfx(board))
+            }
             "lz-analyze" | "kata-analyze" | "lz-genmove_analyze" | "kata-genmove_analyze" => {
                 let dialect = if name.starts_with("lz-") { Dialect::Lz } else { Dialect::Kata };
                 let request = Request::parse(dialect, args)?;

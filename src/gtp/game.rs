@@ -155,10 +155,11 @@ pub trait GtpGame: SearchGame {
     /// ([`super::time::move_budget`]).
     fn moves_left(&self) -> u32;
 
-    /// The ownership of each point for `kata-analyze ownership true`, from the top-left
-    /// point row by row, in [-1, 1], positive for the first player (Black). Default:
-    /// none (games without territory).
-    fn ownership(&self) -> Option<Vec<f32>> {
+    /// The ownership of each point (`kata-analyze ownership true`, GoGui's ownership
+    /// map): each point's move and its value in [-1, 1], positive for the first player
+    /// (Black), from the top-left point row by row. Default: none (games without
+    /// territory).
+    fn ownership(&self) -> Option<Vec<(Move, f32)>> {
         None
     }
 }

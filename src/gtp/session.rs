@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use super::analyze::Request;
+use super::analyze::{gfx, Board, Request};
 use super::config::EngineConfig;
 use super::error::GtpError;
 use super::game::{colour_name, sized, with_gtp_game, FinalStatus, GtpGame};
@@ -110,6 +110,11 @@ pub trait Session: Send {
     fn end_analysis(&mut self);
     /// The colour to move in the position analysed, else in the game's position.
     fn to_move(&self) -> Player;
+    /// GoGui's graphics (`gfx`) of `board` for the game's position, from its last search
+    /// ([`super::analyze::Board`]).
+    fn gfx(&self, board: Board) -> String;
+    /// Whether the game reports ownership ([`GtpGame::ownership`]).
+    fn has_ownership(&self) -> bool;
     /// Whether the analysis has spent `rules`' budget (its playouts, or its time since
     /// it started).
     fn analysis_spent(&mut self, rules: &GenMoveRules) -> bool;
@@ -401,7 +406,7 @@ impl<G: GtpGame> Session for GameSession<G> {
         let ownership = if request.ownership { position.ownership() } else { None };
         // Positive for the side to move.
         let flip = if position.side_to_move() == Player::One { 1.0 } else { -1.0 };
-        let ownership = ownership.map(|v| v.into_iter().map(|x| x * flip).collect::<Vec<_>>());
+        let ownership = ownership.map(|v| v.into_iter().map(|(_, x)| x * flip).collect::<Vec<_>>());
         request.line(&snapshot.children, |mv| position.format_move(mv), ownership.as_deref())
     }
 
@@ -413,6 +418,25 @@ impl<G: GtpGame> Session for GameSession<G> {
 
     fn to_move(&self) -> Player {
         self.analysing.as_ref().unwrap_or(self.position()).side_to_move()
+    }
+
+    fn has_ownership(&self) -> bool {
+        G::new().ownership().is_some()
+    }
+
+    fn gfx(&self, board: Board) -> String {
+        let position = self.position();
+        match board {
+            Board::Visits => match self.agent.last_search() {
+                Some(result) => gfx::visits(&result.children, |mv| position.format_move(mv)),
+                None => String::new(),
+            },
+            Board::Line => {
+                let pv = self.agent.last_search().map_or(&[][..], |r| &r.pv[..]);
+                gfx::line(position, pv)
+            }
+            Board::Ownership => gfx::ownership(position.ownership(), |mv| position.format_move(mv)),
+        }
     }
 
     fn analysis_spent(&mut self, rules: &GenMoveRules) -> bool {

@@ -58,11 +58,12 @@ impl<const N: usize> GtpGame for Go<N> {
     /// Monte-Carlo ownership ([`Go::ownership`], [`OWNERSHIP_PLAYOUTS`] playouts with a
     /// fixed seed), turned to run from the top-left point (GTP's rows count from the
     /// bottom).
-    fn ownership(&self) -> Option<Vec<f32>> {
+    fn ownership(&self) -> Option<Vec<(Move, f32)>> {
         use rand_core::SeedableRng;
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(0);
         let bottom_up = Go::ownership(self, OWNERSHIP_PLAYOUTS, &mut rng);
-        Some(bottom_up.chunks(N).rev().flatten().copied().collect())
+        let top_down = (0..N).rev().flat_map(|row| (0..N).map(move |col| row * N + col));
+        Some(top_down.map(|point| (Move(point as u16), bottom_up[point])).collect())
     }
 
     /// Dead stones by Monte-Carlo ownership ([`Go::dead_stones`], from
