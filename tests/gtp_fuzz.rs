@@ -1,5 +1,6 @@
 //! The GTP engine under fuzzing: 100,000 random and mutated lines, each answered by one
-//! well-formed response.
+//! well-formed response (an analysis's `=` and its empty line included: its stream ends
+//! at the next line).
 
 mod common;
 
@@ -85,7 +86,7 @@ fn valid_line(rng: &mut Xoshiro256PlusPlus) -> Vec<u8> {
     let c = if rng.next_u32().is_multiple_of(2) { "b" } else { "w" };
     let n = rng.next_u32() % 400;
     let square = format!("{}{}", (b'a' + (rng.next_u32() % 8) as u8) as char, 1 + rng.next_u32() % 8);
-    let line = match rng.next_u32() % 16 {
+    let line = match rng.next_u32() % 20 {
         0..=3 => format!("play {c} {square}"),
         4 | 5 => format!("genmove {c}"),
         6 => "undo".to_string(),
@@ -97,6 +98,13 @@ fn valid_line(rng: &mut Xoshiro256PlusPlus) -> Vec<u8> {
         12 => format!("kgs-time_settings byoyomi {n} {} {}", n % 30, n % 4),
         13 => format!("reg_genmove {c}"),
         14 => format!("known_command {}", pick(rng, COMMANDS)),
+        // The analysis commands, streaming until the next line.
+        15 => format!("lz-analyze {c} {}", n % 3),
+        16 => format!("kata-analyze interval {} ownership {} maxmoves {}", n % 3, n % 2 == 0, n % 5),
+        17 => format!("{} {c} 1", if n % 2 == 0 { "lz-genmove_analyze" } else { "kata-genmove_analyze" }),
+        18 => {
+            ["gogui-analyze_commands", "parmcts-visits", "parmcts-pv", "parmcts-ownership"][n as usize % 4].to_string()
+        }
         _ => format!("{} protocol_version", rng.next_u32() % 100),
     };
     line.into_bytes()
