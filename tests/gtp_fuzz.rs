@@ -100,8 +100,8 @@ fn valid_line(rng: &mut Xoshiro256PlusPlus) -> Vec<u8> {
         14 => format!("known_command {}", pick(rng, COMMANDS)),
         // The analysis commands, streaming until the next line.
         15 => format!("lz-analyze {c} {}", n % 3),
-        16 => format!("kata-analyze interval {} ownership {} maxmoves {}", n % 3, n % 2 == 0, n % 5),
-        17 => format!("{} {c} 1", if n % 2 == 0 { "lz-genmove_analyze" } else { "kata-genmove_analyze" }),
+        16 => format!("kata-analyze interval {} ownership {} maxmoves {}", n % 3, n.is_multiple_of(2), n % 5),
+        17 => format!("{} {c} 1", if n.is_multiple_of(2) { "lz-genmove_analyze" } else { "kata-genmove_analyze" }),
         18 => {
             ["gogui-analyze_commands", "parmcts-visits", "parmcts-pv", "parmcts-ownership"][n as usize % 4].to_string()
         }
