@@ -29,6 +29,7 @@ use std::fmt::Write as _;
 use std::time::Duration;
 
 use super::error::GtpError;
+use super::protocol::parse_colour;
 use crate::games::{Move, Player};
 use crate::search::SnapshotChild;
 
@@ -162,7 +163,7 @@ impl Request {
         };
         let mut rest = args;
         if let Some((first, tail)) = rest.split_first() {
-            if let Some(player) = colour(first) {
+            if let Some(player) = parse_colour(first) {
                 request.player = Some(player);
                 rest = tail;
             }
@@ -247,14 +248,6 @@ fn lower_bound(value: f64, visits: u64) -> f64 {
 /// A fraction of one in ten-thousandths.
 fn per_10k(x: f64) -> i64 {
     (x.clamp(0.0, 1.0) * 10_000.0).round() as i64
-}
-
-fn colour(text: &str) -> Option<Player> {
-    match text.to_ascii_lowercase().as_str() {
-        "b" | "black" => Some(Player::One),
-        "w" | "white" => Some(Player::Two),
-        _ => None,
-    }
 }
 
 /// An interval in centiseconds (at least [`MIN_INTERVAL`], at most a day).

@@ -553,11 +553,7 @@ impl Engine {
 
 /// `b`, `black`, `w` or `white`, any case.
 fn colour(text: &str) -> Result<Player, GtpError> {
-    match text.to_ascii_lowercase().as_str() {
-        "b" | "black" => Ok(Player::One),
-        "w" | "white" => Ok(Player::Two),
-        _ => Err(GtpError::Syntax(format!("invalid color '{text}'"))),
-    }
+    protocol::parse_colour(text).ok_or_else(|| GtpError::Syntax(format!("invalid color '{text}'")))
 }
 
 /// The most seconds a time argument may give (over 31 years).

@@ -3,6 +3,8 @@
 
 use std::io::{self, BufRead};
 
+use crate::games::Player;
+
 /// The longest command line read (bytes, newline excluded). A longer line is answered
 /// with an error and skipped to its newline; no command of the protocol comes near it.
 pub const MAX_LINE: usize = 64 * 1024;
@@ -94,6 +96,15 @@ impl<'a> CommandLine<'a> {
         let id = tokens.next_if(|t| t.bytes().all(|b| b.is_ascii_digit()));
         let name = tokens.next();
         CommandLine { id, name, args: tokens.collect() }
+    }
+}
+
+/// A GTP colour: `b`, `black`, `w` or `white`, any case.
+pub fn parse_colour(text: &str) -> Option<Player> {
+    match text.to_ascii_lowercase().as_str() {
+        "b" | "black" => Some(Player::One),
+        "w" | "white" => Some(Player::Two),
+        _ => None,
     }
 }
 

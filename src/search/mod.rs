@@ -407,7 +407,7 @@ impl Search {
         let workers_per_tree = with_driver!(self.config.mode, |driver| driver.workers_per_tree(self.config.threads));
         let per_worker = match self.config.eval_batch {
             0 => self.last_lanes as u32,
-            batch => self.config.eval_in_flight.unwrap_or(2 * batch).div_ceil(workers_per_tree),
+            _ => drivers::batched::walks_per_worker(&self.config, workers_per_tree as usize) as u32,
         };
         workers_per_tree * per_worker
     }

@@ -15,6 +15,7 @@ use std::time::Duration;
 
 use crate::evaluator::queue::{BatchShape, EvalQueue, Inbox, Ticket};
 use crate::games::SearchGame;
+use crate::search::config::SearchConfig;
 use crate::search::iteration::{Step, Walk, Worker};
 use crate::search::stop::PlayoutBudget;
 use crate::tree::TreeOps;
@@ -26,11 +27,9 @@ use super::Job;
 /// Records the batch sizes in `job.batch_sizes`.
 pub(crate) fn with_queue<G: SearchGame, R>(job: &Job<'_, G>, workers: usize, f: impl FnOnce(&EvalQueue<G>) -> R) -> R {
     let config = job.config;
-    let size = config.eval_batch as usize;
-    let in_flight = config.eval_in_flight.map_or(2 * size, |n| n as usize);
     let shape = BatchShape {
-        size,
-        per_worker: in_flight.div_ceil(workers).max(1),
+        size: config.eval_batch as usize,
+        per_worker: walks_per_worker(config, workers),
         workers,
         wait: Duration::from_micros(u64::from(config.eval_wait_us)),
     };
@@ -48,6 +47,13 @@ pub(crate) fn with_queue<G: SearchGame, R>(job: &Job<'_, G>, workers: usize, f: 
     });
     let _ = job.batch_sizes.set(queue.batch_sizes());
     result
+}
+
+/// The walks in flight each of `workers` workers keeps for `config`'s batches: its share
+/// of `eval-in-flight` (twice the batch when unset), at least one.
+pub(crate) fn walks_per_worker(config: &SearchConfig, workers: usize) -> usize {
+    let in_flight = config.eval_in_flight.map_or(2 * config.eval_batch as usize, |n| n as usize);
+    in_flight.div_ceil(workers).max(1)
 }
 
 /// Closes its queue when dropped.
