@@ -61,3 +61,19 @@ pub(crate) fn two_planes(me: u64, opp: u64, cells: usize, out: &mut [f32]) {
         *o = (opp >> i & 1) as f32;
     }
 }
+
+/// Writes a board's stones into two planes of `cells`, from `me`'s view: plane 0 where
+/// `stone_at(i)` is `me`, plane 1 where it is the other player (Go and Hex).
+pub(crate) fn stone_planes(
+    cells: usize,
+    me: super::Player,
+    stone_at: impl Fn(usize) -> Option<super::Player>,
+    out: &mut [f32],
+) {
+    let (mine, theirs) = out[..2 * cells].split_at_mut(cells);
+    for (i, (m, o)) in mine.iter_mut().zip(theirs.iter_mut()).enumerate() {
+        let stone = stone_at(i);
+        *m = f32::from(u8::from(stone == Some(me)));
+        *o = f32::from(u8::from(stone == Some(me.other())));
+    }
+}

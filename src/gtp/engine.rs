@@ -355,6 +355,23 @@ impl Engine {
             "hex-swap-rule" => self.hex_swap_rule(args),
             "loadsgf" => self.loadsgf_command(args),
             "printsgf" => expect(0).map(|_| self.session.record().trim_end().to_string()),
+            "gogui-analyze_commands"
+            | "parmcts-visits"
+            | "parmcts-pv"
+            | "parmcts-ownership"
+            | "lz-analyze"
+            | "kata-analyze"
+            | "lz-genmove_analyze"
+            | "kata-genmove_analyze" => self.analysis_command(name, args),
+            _ => Err(GtpError::UnknownCommand(name.to_string())),
+        }
+    }
+
+    /// The analysis commands: GoGui's boards, and the streams (`lz-analyze` and the
+    /// others), which start here and run in [`Engine::serve`]'s loop.
+    fn analysis_command(&mut self, name: &str, args: &[&str]) -> Reply {
+        let expect = |n: usize| expect_args(name, args, n);
+        match name {
             "gogui-analyze_commands" => {
                 expect(0)?;
                 Ok(super::analyze::gogui_commands(self.session.has_ownership()))

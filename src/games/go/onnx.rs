@@ -1,6 +1,7 @@
 //! Go's input encoding for neural networks ([`OnnxEncoding`], feature `onnx`).
 
 use super::Go;
+use crate::games::onnx::stone_planes;
 use crate::games::{Game, Move, OnnxEncoding};
 
 /// Two planes of N rows × N columns, from the side to move's view: plane 0 its stones,
@@ -16,13 +17,7 @@ impl<const N: usize> OnnxEncoding for Go<N> {
     const POLICY_SIZE: usize = N * N + 1;
 
     fn encode(&self, out: &mut [f32]) {
-        let me = self.side_to_move();
-        let (mine, theirs) = out[..2 * N * N].split_at_mut(N * N);
-        for (i, (m, o)) in mine.iter_mut().zip(theirs.iter_mut()).enumerate() {
-            let stone = self.stone_at(Move(i as u16));
-            *m = f32::from(u8::from(stone == Some(me)));
-            *o = f32::from(u8::from(stone == Some(me.other())));
-        }
+        stone_planes(N * N, self.side_to_move(), |i| self.stone_at(Move(i as u16)), out);
     }
 
     fn policy_index(&self, mv: Move) -> Option<usize> {

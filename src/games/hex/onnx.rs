@@ -1,6 +1,7 @@
 //! Hex's input encoding for neural networks ([`OnnxEncoding`], feature `onnx`).
 
 use super::Hex;
+use crate::games::onnx::stone_planes;
 use crate::games::{Game, Move, OnnxEncoding, Player};
 
 /// Three planes of N rows × N columns, from the side to move's view: plane 0 its
@@ -18,14 +19,8 @@ impl<const N: usize> OnnxEncoding for Hex<N> {
     fn encode(&self, out: &mut [f32]) {
         let me = self.side_to_move();
         let cells = N * N;
-        let (stones, colour) = out[..3 * cells].split_at_mut(2 * cells);
-        let (mine, theirs) = stones.split_at_mut(cells);
-        for (i, (m, o)) in mine.iter_mut().zip(theirs.iter_mut()).enumerate() {
-            let stone = self.stone_at(Move(i as u16));
-            *m = f32::from(u8::from(stone == Some(me)));
-            *o = f32::from(u8::from(stone == Some(me.other())));
-        }
-        colour.fill(f32::from(u8::from(me == Player::One)));
+        stone_planes(cells, me, |i| self.stone_at(Move(i as u16)), out);
+        out[2 * cells..3 * cells].fill(f32::from(u8::from(me == Player::One)));
     }
 
     fn policy_index(&self, mv: Move) -> Option<usize> {

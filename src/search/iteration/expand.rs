@@ -4,7 +4,7 @@
 use rand_core::RngCore;
 
 use crate::evaluator::{afterstate_value, Evaluator};
-use crate::games::{random_below, PlayoutPolicy, SearchGame, Turn};
+use crate::games::{random_below, Move, PlayoutPolicy, SearchGame, Turn};
 use crate::tree::{NodeId, TreeOps};
 
 use crate::search::params::Priors;
@@ -90,26 +90,7 @@ pub(crate) fn expand<G: SearchGame, T: TreeOps, R: RngCore>(
             // Unnormalised priors, on the stack (no allocation on the search's path).
             let mut weights = [0.0f32; MAX_PRIOR_MOVES];
             let weights = &mut weights[..moves.len()];
-            match priors {
-                Priors::Strengths(gammas) => {
-                    let strengths = PlayoutPolicy { gammas, ..PlayoutPolicy::default() };
-                    for (w, &m) in weights.iter_mut().zip(moves.iter()) {
-                        *w = strengths.strength(state, m).max(0.0);
-                    }
-                }
-                Priors::Evaluator(evaluator) => {
-                    if !evaluator.priors(state, moves, weights) {
-                        weights.fill(0.0);
-                    }
-                }
-                // The batch's moves are the legal moves in generation order; these may be
-                // pruned and shuffled (a move it has no prior for gets none).
-                Priors::Given { moves: given, priors } => {
-                    for (w, m) in weights.iter_mut().zip(moves.iter()) {
-                        *w = given.iter().position(|g| g == m).map_or(0.0, |k| priors[k]);
-                    }
-                }
-            }
+            prior_weights(state, moves, priors, weights);
             let total: f32 = weights.iter().sum();
             for (i, (&mv, &w)) in moves.iter().zip(weights.iter()).enumerate() {
                 let prior = if total > 0.0 && total.is_finite() { (w / total * 65535.0).round() as u16 } else { 0 };
@@ -122,6 +103,31 @@ pub(crate) fn expand<G: SearchGame, T: TreeOps, R: RngCore>(
             // This node stays a leaf; the search goes on from the leaves.
             tree.publish(node, NodeId(0), 0);
             Expanded::ArenaFull
+        }
+    }
+}
+
+/// The unnormalised priors of `moves` (legal in `state`) from `priors`, into `weights`
+/// (one per move; all zero: none).
+fn prior_weights<G: SearchGame>(state: &G, moves: &[Move], priors: Priors<'_, G>, weights: &mut [f32]) {
+    match priors {
+        Priors::Strengths(gammas) => {
+            let strengths = PlayoutPolicy { gammas, ..PlayoutPolicy::default() };
+            for (w, &m) in weights.iter_mut().zip(moves.iter()) {
+                *w = strengths.strength(state, m).max(0.0);
+            }
+        }
+        Priors::Evaluator(evaluator) => {
+            if !evaluator.priors(state, moves, weights) {
+                weights.fill(0.0);
+            }
+        }
+        // The batch's moves are the legal moves in generation order; these may be pruned
+        // and shuffled (a move it has no prior for gets none).
+        Priors::Given { moves: given, priors } => {
+            for (w, m) in weights.iter_mut().zip(moves.iter()) {
+                *w = given.iter().position(|g| g == m).map_or(0.0, |k| priors[k]);
+            }
         }
     }
 }
