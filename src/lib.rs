@@ -42,6 +42,8 @@
 #![warn(unreachable_pub)]
 
 pub mod alphabeta;
+#[cfg(feature = "harness")]
+pub mod analysis;
 mod atomics;
 pub mod evaluator;
 pub mod expectimax;

@@ -216,7 +216,7 @@ impl Request {
             if order > 0 {
                 line.push(' ');
             }
-            let (winrate, prior, lcb) = (child.value, child.prior, lower_bound(child.value, child.visits));
+            let (winrate, prior, lcb) = (child.value, child.prior, child.lower_bound());
             let _ = write!(line, "info move {} visits {} ", name(child.mv), child.visits);
             let _ = match self.dialect {
                 Dialect::Lz => {
@@ -237,12 +237,6 @@ impl Request {
         }
         Some(line)
     }
-}
-
-/// `value` (a mean of `visits` results in [0, 1]) less 1.96 standard errors, at least 0.
-fn lower_bound(value: f64, visits: u64) -> f64 {
-    let n = visits.max(1) as f64;
-    (value - 1.96 * (value * (1.0 - value) / n).sqrt()).max(0.0)
 }
 
 /// A fraction of one in ten-thousandths.
@@ -288,13 +282,13 @@ mod tests {
         let children = [child(1, 10, 0.6), child(2, 0, 0.5), child(3, 30, 0.4)];
         let lz = Request::parse(Dialect::Lz, &[]).unwrap();
         let line = lz.line(&children, name, None).unwrap();
-        let lcb = per_10k(lower_bound(0.4, 30));
+        let lcb = per_10k(child(3, 30, 0.4).lower_bound());
         assert_eq!(
             line,
             format!(
                 "info move m3 visits 30 winrate 4000 prior 2500 lcb {lcb} order 0 pv m3 m9 \
                  info move m1 visits 10 winrate 6000 prior 2500 lcb {} order 1 pv m1 m9",
-                per_10k(lower_bound(0.6, 10))
+                per_10k(child(1, 10, 0.6).lower_bound())
             )
         );
         let kata = Request::parse(Dialect::Kata, &["ownership", "true", "maxmoves", "1"]).unwrap();

@@ -14,7 +14,7 @@ pub const MAX_LINE: usize = 64 * 1024;
 pub enum RawLine {
     /// A line of at most [`MAX_LINE`] bytes (without its newline).
     Line(Vec<u8>),
-    /// A line over [`MAX_LINE`] bytes: skipped.
+    /// A line over [`MAX_LINE`] bytes (or the bound given): skipped.
     TooLong,
 }
 
@@ -24,6 +24,14 @@ pub enum RawLine {
 /// # Errors
 /// The reader's I/O error (interruptions are retried).
 pub fn read_line<R: BufRead>(input: &mut R) -> io::Result<Option<RawLine>> {
+    read_line_within(input, MAX_LINE)
+}
+
+/// [`read_line`] with another bound: lines over `max` bytes are [`RawLine::TooLong`].
+///
+/// # Errors
+/// The reader's I/O error (interruptions are retried).
+pub fn read_line_within<R: BufRead>(input: &mut R, max: usize) -> io::Result<Option<RawLine>> {
     let mut line = Vec::new();
     let mut too_long = false;
     let mut read_any = false;
@@ -46,7 +54,7 @@ pub fn read_line<R: BufRead>(input: &mut R) -> io::Result<Option<RawLine>> {
             None => (available, available.len(), false),
         };
         if !too_long {
-            if line.len() + chunk.len() > MAX_LINE {
+            if line.len() + chunk.len() > max {
                 too_long = true;
                 line = Vec::new();
             } else {

@@ -64,6 +64,12 @@ impl SearchConfig {
         SearchConfigBuilder { config: SearchConfig::defaults() }
     }
 
+    /// A builder holding this configuration, for settings applied on top of it
+    /// ([`SearchConfigBuilder::apply_settings`]) and validated again.
+    pub fn to_builder(&self) -> SearchConfigBuilder {
+        SearchConfigBuilder { config: self.clone() }
+    }
+
     /// Arena capacity in nodes, from [`SearchConfig::arena_nodes`] or
     /// [`SearchConfig::memory_mb`] (for root-parallel: shared out between the trees).
     pub fn arena_capacity(&self) -> u64 {

@@ -6,6 +6,7 @@
 
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
+use std::time::Duration;
 
 use super::drivers::{with_driver, Driver};
 use super::snapshot::{Control, Snapshot};
@@ -143,6 +144,20 @@ impl SearchHandle {
     /// Whether the search has ended (its budget spent, its root proven, or stopped).
     pub fn is_finished(&self) -> bool {
         self.thread.as_ref().is_none_or(JoinHandle::is_finished)
+    }
+
+    /// Waits at most `timeout` for the search to end by itself; whether it has ended
+    /// (then [`SearchHandle::snapshot`] gives its result and [`SearchHandle::wait`]
+    /// returns at once).
+    pub fn wait_timeout(&self, timeout: Duration) -> bool {
+        self.control.wait_finished(timeout)
+    }
+
+    /// Asks every worker to stop at its next chunk boundary and returns at once: the
+    /// search's end, and its result in [`SearchHandle::snapshot`], follow within
+    /// microseconds ([`SearchHandle::wait`] or [`SearchHandle::wait_timeout`] for them).
+    pub fn request_stop(&self) {
+        self.control.request_stop();
     }
 
     /// Stops every worker at its next chunk boundary and returns what the search found.

@@ -76,6 +76,16 @@ pub struct SnapshotChild {
     pub pv: Vec<Move>,
 }
 
+impl SnapshotChild {
+    /// A lower confidence bound of [`SnapshotChild::value`]: the value less 1.96
+    /// standard errors of a mean of `visits` results in [0, 1] (the normal
+    /// approximation), at least 0. Leela Zero's and KataGo's `lcb`.
+    pub fn lower_bound(&self) -> f64 {
+        let n = self.visits.max(1) as f64;
+        (self.value - 1.96 * (self.value * (1.0 - self.value) / n).sqrt()).max(0.0)
+    }
+}
+
 /// The handle's side of a running search, consulted by its [`Stopper`](super::stop::Stopper).
 #[derive(Debug, Default)]
 pub(crate) struct Control {
@@ -184,6 +194,20 @@ impl Control {
             self.pending.store(false, Ordering::Relaxed);
             self.answered.notify_all();
         }
+    }
+
+    /// Waits at most `timeout` for the run's end; whether it has ended.
+    pub(super) fn wait_finished(&self, timeout: Duration) -> bool {
+        let until = Instant::now() + timeout;
+        let mut views = lock(&self.views);
+        while views.finished.is_none() {
+            let left = until.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return false;
+            }
+            views = self.answered.wait_timeout(views, left).unwrap_or_else(PoisonError::into_inner).0;
+        }
+        true
     }
 
     /// Records the run's end: later snapshots show its result.

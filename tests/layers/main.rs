@@ -29,7 +29,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("policy", &["policy"]),
     ("search and its drivers", &["search"]),
     ("harness", &["harness", "harness/*"]),
-    ("front ends", &["gtp", "games/*/gtp"]),
+    ("front ends", &["gtp", "games/*/gtp", "analysis"]),
 ];
 
 /// One source file, with its code with comments, strings and test-only items blanked

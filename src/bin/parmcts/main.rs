@@ -7,6 +7,7 @@
 //! Exit codes: 0 success, 2 bad input (arguments, specs, positions, settings), 1 a
 //! failure at run time (I/O, a violated invariant).
 
+mod analysis;
 mod bench;
 mod common;
 #[cfg(test)]
@@ -51,6 +52,8 @@ enum Command {
     Search(Box<search::SearchArgs>),
     /// Play one game between two players, printing the board as it goes.
     Play(play::PlayArgs),
+    /// A JSON-lines analysis engine on stdin and stdout (KataGo's protocol, every game).
+    Analysis(Box<analysis::AnalysisArgs>),
     /// Talk GTP on stdin and stdout: an engine for GUIs (GoGui, Sabaki) and referees.
     Gtp(Box<gtp::GtpArgs>),
     /// Solve a Connect Four position (Pons's score convention) or an Othello endgame exactly.
@@ -86,6 +89,7 @@ fn main() -> ExitCode {
         Command::Play(args) => play::run(&args),
         Command::Solve(args) => solve::run(&args),
         Command::Gtp(args) => gtp::run(&args),
+        Command::Analysis(args) => analysis::run(&args),
         Command::Match(args) => matches::run(&args),
         Command::Ladder(args) => ladder::run(&args),
         Command::Bench(args) => bench::run(&args),
