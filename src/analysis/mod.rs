@@ -132,6 +132,11 @@ impl Engine {
         }
     }
 
+    /// Turns queued, not yet started (for a caller that paces its queries).
+    pub fn queued(&self) -> usize {
+        self.pool.queued()
+    }
+
     /// Whether writing a reply has failed (the reader gone).
     pub fn output_failed(&self) -> bool {
         self.out.failed()

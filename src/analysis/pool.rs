@@ -173,6 +173,11 @@ impl Pool {
         self.shared.work.notify_all();
     }
 
+    /// Turns queued, not yet started.
+    pub fn queued(&self) -> usize {
+        self.shared.lock().waiting.len()
+    }
+
     /// Terminates the turns of query `id` (`None`: every query), only `turns` if given:
     /// queued ones are dropped and answered `noResults`, running ones are stopped and
     /// report what they found.

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use super::pool::{Job, JobContext, Slot};
 use super::position::{turns, Extras, Ownership, Warnings};
 use super::query::{FieldError, Query};
-use super::report::{line, Problem, Turn};
+use super::report::{line, NoResults, Problem, Turn};
 use super::AnalysisConfig;
 use crate::games::SearchGame;
 use crate::gtp::game::with_gtp_game;
@@ -137,8 +137,11 @@ impl<G: SearchGame + Send + 'static> TurnSpec<G> {
     /// Searches the turn on the thread's kept search (a new one when the settings
     /// differ), reporting as asked, and writes its final analysis.
     fn run(self, slot: &mut Slot, ctx: &JobContext<'_>) {
+        // The kept search serves when only the budget differs (its arenas stay).
         let search = match slot.take() {
-            Some(search) if search.config() == &self.config => Ok(search),
+            Some(mut search) if self.same_but_budget(search.config()) => {
+                search.set_budget(self.config.playouts, self.config.time).map(|()| search).map_err(Into::into)
+            }
             _ => Search::new(self.config.clone()),
         };
         let handle = match search.map(|s| s.start(self.position.clone())) {
@@ -155,6 +158,11 @@ impl<G: SearchGame + Send + 'static> TurnSpec<G> {
         *slot = Some(finished.search);
         if let Err(e) = finished.result {
             return self.fail(ctx, &e.to_string());
+        }
+        if ctx.cancelled() && snapshot.children.iter().all(|c| c.visits == 0) {
+            // Terminated before a playout: as if it had not started.
+            let reply = NoResults { id: &self.id, turn_number: self.number, is_during_search: false, no_results: true };
+            return ctx.out.send(&line(&reply));
         }
         ctx.out.send(&line(&self.turn().analysis(&snapshot, self.ownership.and_then(|f| f(&self.position)))));
     }
@@ -185,6 +193,12 @@ impl<G: SearchGame + Send + 'static> TurnSpec<G> {
                 }
             }
         }
+    }
+
+    /// Whether `kept` is this turn's configuration but for the budget.
+    fn same_but_budget(&self, kept: &SearchConfig) -> bool {
+        let budget = SearchConfig { playouts: self.config.playouts, time: self.config.time, ..kept.clone() };
+        budget == self.config
     }
 
     fn turn(&self) -> Turn<'_, G> {
