@@ -36,8 +36,26 @@ const TERMINATE_ALL: &str = r#"{"id":"{ID}","action":"terminate_all"}"#;
 
 /// Values a mutation puts in place of a JSON value.
 const VALUES: &[&str] = &[
-    "0", "-1", "1e400", "18446744073709551616", "0.5", "true", "null", "\"\"", "\"x\"", "[]", "{}", "[[\"B\"]]",
-    "[\"B\",\"Q4\"]", "\"pass\"", "1.25", "999999999", "\"tromp-taylor\"", "[0,1,2,3,4,5]", "\"go19\"", "\"W\"",
+    "0",
+    "-1",
+    "1e400",
+    "18446744073709551616",
+    "0.5",
+    "true",
+    "null",
+    "\"\"",
+    "\"x\"",
+    "[]",
+    "{}",
+    "[[\"B\"]]",
+    "[\"B\",\"Q4\"]",
+    "\"pass\"",
+    "1.25",
+    "999999999",
+    "\"tromp-taylor\"",
+    "[0,1,2,3,4,5]",
+    "\"go19\"",
+    "\"W\"",
 ];
 
 fn below(rng: &mut Xoshiro256PlusPlus, n: usize) -> usize {
@@ -47,7 +65,8 @@ fn below(rng: &mut Xoshiro256PlusPlus, n: usize) -> usize {
 /// One line: random bytes, a valid line, or a valid line mutated once or twice.
 fn fuzz_line(rng: &mut Xoshiro256PlusPlus, n: usize) -> String {
     let id = format!("L{n}");
-    let source = if n > LINES / 10 * 9 && below(rng, 1000) == 0 { TERMINATE_ALL } else { CORPUS[below(rng, CORPUS.len())] };
+    let source =
+        if n > LINES / 10 * 9 && below(rng, 1000) == 0 { TERMINATE_ALL } else { CORPUS[below(rng, CORPUS.len())] };
     let mut line = source.replace("{ID}", &id);
     match below(rng, 10) {
         0 => return (0..below(rng, 60)).map(|_| char::from(32 + below(rng, 95) as u8)).collect(),
