@@ -256,10 +256,11 @@ pub fn show_move<G: Game>(
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::games::{Einstein, TicTacToe};
     use std::collections::VecDeque;
     use std::sync::{Arc, Mutex};
+
+    use super::*;
+    use crate::games::{Einstein, TicTacToe};
 
     /// Decides from a script, then plays the first legal move; logs the take-backs it
     /// sees and the `undoable` it was told.

@@ -1,15 +1,17 @@
 //! The match harness behind `parmcts match`: two player specs, colours alternating,
 //! optional paired random openings, games in parallel, a running tally with Elo and an
-//! optional SPRT that stops early.
+//! optional SPRT that stops early. Each game is one [`Referee`]'s; a person at the board
+//! (`human`) plays at a console, one game after another.
 
 mod move_times;
 mod openings;
 mod rank_zero;
 pub mod stats;
 
-use rayon::iter::{ParallelBridge, ParallelIterator};
 use std::ops::ControlFlow;
 use std::sync::{Mutex, PoisonError};
+
+use rayon::iter::{ParallelBridge, ParallelIterator};
 
 use crate::alphabeta::Evaluate;
 use crate::games::{Game, Outcome, Player, SearchGame};
