@@ -277,6 +277,7 @@ impl Einstein {
 impl Game for Einstein {
     const NAME: &'static str = "einstein";
     const HAS_CHANCE: bool = true;
+    const MARKS: [&'static str; 2] = ["R", "B"];
     /// Six die faces, or two movable pieces with three steps each.
     type Moves = MoveList<6>;
 

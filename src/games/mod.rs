@@ -244,6 +244,10 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// (minimax, alpha-beta) refuse the game.
     const HAS_CHANCE: bool = false;
 
+    /// How [`Game::render`] marks each player's pieces (by [`Player::index`]): `X` and
+    /// `O` by default. A person at the board is told which they play.
+    const MARKS: [&'static str; 2] = ["X", "O"];
+
     /// The legal-move list type, usually [`MoveList<N>`] with `N` the most moves a
     /// position can have.
     type Moves: AsRef<[Move]> + AsMut<[Move]> + IntoIterator<Item = Move>;

@@ -2,7 +2,9 @@
 //! matches and what is measured with them. An embedder of the search needs none of it.
 //!
 //! * [`players`]: every kind of player (MCTS, alpha-beta, minimax, expectimax, random,
-//!   GTP engines) behind one trait, built from a spec string.
+//!   GTP engines, a person at the board) behind one trait, built from a spec string.
+//! * [`referee`]: one game's turns (dice, take-backs, quits), shared by `play` and
+//!   `match`.
 //! * [`mod@matches`]: the match harness (alternating colours, openings, Elo with its
 //!   interval, records) and [`pool`], the threads it plays on.
 //! * [`benchmark`], [`scale`] and [`model`]: throughput, scaling across threads and the
@@ -17,6 +19,7 @@ pub mod matches;
 pub mod model;
 pub mod players;
 pub mod pool;
+pub mod referee;
 pub mod report;
 pub mod scale;
 pub mod training;

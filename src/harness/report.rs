@@ -140,9 +140,14 @@ impl SearchReport {
 pub struct PlayReport {
     /// The game's name.
     pub game: &'static str,
-    /// `p1`, `p2` or `draw`.
+    /// `p1`, `p2`, `draw`, or `abandoned` (a person at the board quit: no result).
     pub result: &'static str,
-    /// The moves played.
+    /// `rules`, `resignation`, `forfeit` or `quit`.
+    pub ending: &'static str,
+    /// Who resigned, forfeited (and why) or quit: `p1 quit`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    /// The moves played (die rolls included; the moves taken back left out).
     pub moves: Vec<String>,
 }
 
@@ -229,6 +234,10 @@ pub struct MatchReport {
     /// The games lost by forfeit (an illegal move, or an external engine that crashed,
     /// answered nonsense or timed out), in completion order.
     pub forfeits: Vec<ForfeitReport>,
+    /// The game (0-based) a person at the board quit, which ended the match; it counts
+    /// for nobody.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub abandoned: Option<u64>,
 }
 
 /// A game lost by forfeit, in a [`MatchReport`].
@@ -282,6 +291,7 @@ impl MatchReport {
                 .iter()
                 .map(|f| ForfeitReport { game: f.game, by: f.by, reason: f.reason.clone() })
                 .collect(),
+            abandoned: summary.abandoned,
         }
     }
 }

@@ -8,7 +8,7 @@ use clap::Args;
 
 use parmcts::alphabeta::Evaluate;
 use parmcts::gtp::sgf::{self, Decision, GameToRecord, RecordWriter};
-use parmcts::harness::matches::{run_match_from, Ending, GameRecord, MatchConfig, Openings, Sprt};
+use parmcts::harness::matches::{run_match_with_console, Ending, GameRecord, MatchConfig, Openings, Sprt, Tally};
 use parmcts::harness::players::PlayerSpec;
 use parmcts::harness::report::{MatchReport, MoveTimesReport, RecordLine};
 use parmcts::{with_game, ConnectFourBoard, Einstein, GameKind};
@@ -18,7 +18,7 @@ use crate::common::{
     at_least_one, cluster_for, game_parser, out, parse_position, parse_spec, print_json, progress_bar, rank,
     BoardFlags, Failure,
 };
-use crate::play::SPEC_HELP;
+use crate::play::{console, SPEC_HELP};
 
 #[derive(Args, Debug)]
 #[command(after_help = SPEC_HELP)]
@@ -122,30 +122,27 @@ fn run_game<G: Evaluate + SearchGame>(args: &MatchArgs, start: impl Fn(u64) -> G
         Some(config) => cluster_for(config)?,
         None => None,
     };
-    let records = match &args.records {
-        Some(path) if rank() == 0 => Some(Mutex::new(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|e| Failure::flag("--records", format!("'{}': {e}", path.display())))?,
-        )),
-        _ => None,
-    };
+    let records = records_file(args)?;
     let sgf = match &args.sgf {
         Some(dir) => Some(sgf_folder(args.game, dir)?),
         None => None,
     };
     let config =
         MatchConfig { games: args.games, openings, parallel_games: args.parallel_games, seed: args.seed, sprt };
+    // A person at the board plays at a console (stdout, or stderr with --json), where the
+    // games are drawn: no progress bar then.
+    let console = if p1.is_human() || p2.is_human() { console(true, args.json) } else { None };
     let bar = progress_bar(
         Some(args.games),
         "{bar:40} {pos}/{len} games  {msg}  [{elapsed_precise} < {eta_precise}]",
-        rank() != 0,
+        rank() != 0 || console.is_some(),
     );
     let record_error = Mutex::new(None);
-    let summary = run_match_from(start, &p1, &p2, &config, |record, tally| {
+    let summary = run_match_with_console(start, &p1, &p2, &config, console.as_ref(), |record, tally| {
         bar.inc(1);
+        if let Some(console) = &console {
+            console.say(&game_line(record, tally));
+        }
         bar.set_message(format!("+{} ={} -{}  elo {:+.0}", tally.wins, tally.draws, tally.losses, tally.elo()));
         if let Some(file) = &records {
             let line = serde_json::to_string(&RecordLine::new(record, [&args.p1, &args.p2]));
@@ -173,11 +170,41 @@ fn run_game<G: Evaluate + SearchGame>(args: &MatchArgs, start: impl Fn(u64) -> G
     if rank() != 0 {
         return Ok(());
     }
+    if let (Some(console), Some(game)) = (&console, summary.abandoned) {
+        let finished = summary.tally.games();
+        console.say(&format!("game {} abandoned: the match ends with {finished} games finished", game + 1));
+    }
     if args.json {
         return print_json(&report);
     }
     print_text(&report);
     Ok(())
+}
+
+/// The `--records` file, opened for appending (on rank 0 only).
+fn records_file(args: &MatchArgs) -> Result<Option<Mutex<std::fs::File>>, Failure> {
+    match &args.records {
+        Some(path) if rank() == 0 => {
+            let file = std::fs::OpenOptions::new().create(true).append(true).open(path);
+            let file = file.map_err(|e| Failure::flag("--records", format!("'{}': {e}", path.display())))?;
+            Ok(Some(Mutex::new(file)))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// A finished game's line for the people at the board: `game 1: p2 wins (rules); p1 0, p2 1, draws 0`.
+fn game_line(record: &GameRecord, tally: &Tally) -> String {
+    let result = match record.result {
+        "draw" => "a draw".to_string(),
+        winner => format!("{winner} wins"),
+    };
+    let ending = match &record.ending {
+        Ending::Forfeit { reason } => format!("forfeit: {reason}"),
+        ending => ending.name().to_string(),
+    };
+    let (p1, p2, draws) = (tally.wins, tally.losses, tally.draws);
+    format!("game {}: {result} ({ending}); so far p1 {p1}, p2 {p2}, draws {draws}", record.index + 1)
 }
 
 /// The SGF writer of `game` and the folder `dir`, created.
@@ -217,7 +244,9 @@ fn print_text(r: &MatchReport) {
     out!("{} vs {} in {} ({} games)", r.p1, r.p2, r.game, r.games);
     out!("p1 wins {}  draws {}  p2 wins {}", r.p1_wins, r.draws, r.p2_wins);
     let ([slo, shi], [elo_lo, elo_hi]) = (r.score_ci95, r.elo_ci95);
-    out!("score {:.3} [{slo:.3}, {shi:.3}]  elo {:+.1} [{elo_lo:+.1}, {elo_hi:+.1}] (95 %)", r.score, r.elo);
+    if r.games > 0 {
+        out!("score {:.3} [{slo:.3}, {shi:.3}]  elo {:+.1} [{elo_lo:+.1}, {elo_hi:+.1}] (95 %)", r.score, r.elo);
+    }
     for f in &r.forfeits {
         out!("game {}: {} forfeited: {}", f.game, f.by, f.reason);
     }

@@ -1,6 +1,7 @@
 //! The match harness behind `parmcts match`: two player specs, colours alternating,
 //! optional paired random openings, games in parallel, a running tally with Elo and an
-//! optional SPRT that stops early.
+//! optional SPRT that stops early. Each game is one [`Referee`]'s; a person at the board
+//! (`human`) plays at a console, one game after another.
 
 mod move_times;
 mod openings;
@@ -9,16 +10,15 @@ pub mod stats;
 
 use std::ops::ControlFlow;
 use std::sync::{Mutex, PoisonError};
-use std::time::Instant;
 
-use rand_core::SeedableRng;
-use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::iter::{ParallelBridge, ParallelIterator};
 
 use crate::alphabeta::Evaluate;
-use crate::games::{Game, GameError, Outcome, Player, SearchGame};
-use crate::harness::players::{Agent, PlayerError, PlayerSpec};
+use crate::games::{Game, Outcome, Player, SearchGame};
+use crate::harness::players::{Agent, Console, PlayerError, PlayerSpec, Seat};
 use crate::harness::pool::{worker_pool, PoolStartError};
+pub use crate::harness::referee::Ending;
+use crate::harness::referee::{show_move, Referee, Step};
 pub use move_times::{MovePlayouts, MoveTimes};
 use openings::{nth_opening, random_opening};
 pub use openings::{BadOpenings, Openings, MAX_ALL_OPENINGS, MAX_OPENING_WALK};
@@ -64,32 +64,6 @@ pub struct GameRecord {
     pub move_playouts: [Vec<u64>; 2],
 }
 
-/// How a game ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Ending {
-    /// By the rules (the game's own end: a win or a draw on the board).
-    Rules,
-    /// The loser resigned.
-    Resignation,
-    /// The loser forfeited: it chose an illegal move, or its external engine crashed,
-    /// answered what is not a move, refused a legal move or did not answer in time.
-    Forfeit {
-        /// What went wrong, as the referee saw it.
-        reason: String,
-    },
-}
-
-impl Ending {
-    /// `rules`, `resignation` or `forfeit`: the name in reports.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Ending::Rules => "rules",
-            Ending::Resignation => "resignation",
-            Ending::Forfeit { .. } => "forfeit",
-        }
-    }
-}
-
 /// A game lost by forfeit, in a [`MatchSummary`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Forfeit {
@@ -112,6 +86,9 @@ pub struct MatchSummary {
     pub move_times: [Option<MoveTimes>; 2],
     /// The games lost by forfeit, in completion order.
     pub forfeits: Vec<Forfeit>,
+    /// The game a person at the board quit, which ended the match; it counts for
+    /// nobody.
+    pub abandoned: Option<u64>,
 }
 
 /// Why a match could not be played.
@@ -145,6 +122,8 @@ pub enum MatchError {
     Player(PlayerError),
     /// The pool of threads playing the games could not be started.
     ThreadPool(PoolStartError),
+    /// A person at the board (`human`) was to play games at the same time.
+    HumanInParallel,
 }
 
 impl std::fmt::Display for MatchError {
@@ -163,6 +142,9 @@ impl std::fmt::Display for MatchError {
             MatchError::IllegalMove { mv, reason } => write!(f, "a player chose an illegal move '{mv}': {reason}"),
             MatchError::Player(e) => e.fmt(f),
             MatchError::ThreadPool(e) => e.fmt(f),
+            MatchError::HumanInParallel => {
+                write!(f, "--parallel-games must be 1 with a human player (a person plays one game at a time)")
+            }
         }
     }
 }
@@ -172,108 +154,140 @@ impl std::error::Error for MatchError {}
 /// Distinguishes the referee's dice from the openings' and players' generators.
 const DICE_SEEDS: u64 = 0xD1CE_D1CE_0BAD_5EED;
 
-/// Plays one game; `p1_first` says which spec moves first.
+/// Plays game `index` (the first spec moves first in the even ones); `None` when a person
+/// at the board abandoned it.
 fn play_game<G: Evaluate + SearchGame>(
     start: &G,
     specs: [&PlayerSpec; 2],
     index: u64,
     config: &MatchConfig,
-) -> Result<GameRecord, MatchError> {
+    console: Option<&Console>,
+) -> Result<Option<GameRecord>, MatchError> {
     if start.outcome().is_some() {
         return Err(MatchError::Player(PlayerError::GameOver));
     }
     let p1_first = index.is_multiple_of(2);
-    let (mut game, opening) = match config.openings {
+    let (game, opening) = match config.openings {
         Openings::Start => (start.clone(), Vec::new()),
         Openings::Random(plies) => random_opening(start, plies, config.seed ^ (index / 2).wrapping_mul(0x9E37_79B9))?,
         Openings::All(plies) => nth_opening(start, plies, index / 2)?,
     };
-    // agents[0] moves for Player::One.
+    // agents[0] moves for Player::One; `names` are their seats.
+    let names = if p1_first { ["p1", "p2"] } else { ["p2", "p1"] };
     let seed = config.seed.wrapping_add(index.wrapping_mul(1_000_003));
+    let mut agents = seat_players::<G>(specs, p1_first, seed, console)?;
+    // The referee's dice: one sequence per pair, so both colourings of a paired game
+    // see the same rolls.
+    let mut referee = Referee::new(game, config.seed ^ DICE_SEEDS ^ (index / 2).wrapping_mul(0x9E37_79B9));
+    if let Some(console) = console {
+        referee = referee.narrated(console.clone(), names);
+        let [one, two] = G::MARKS;
+        referee.announce(&format!(
+            "game {} of {}: {} is {one} and moves first, {} is {two}",
+            index + 1,
+            config.games,
+            names[0],
+            names[1]
+        ));
+    }
+    let mut times = GameTimes::default();
+    let end = match replay_opening(&mut agents, start, &opening)? {
+        Some(refused) => refused,
+        None => referee_game(&mut referee, &mut agents, p1_first, &mut times)?,
+    };
+    let (outcome, ending) = match end {
+        Step::Finished { outcome, ending } => (outcome, ending),
+        _ => return Ok(None),
+    };
+    let mut moves = referee.moves();
+    if ending == Ending::Resignation {
+        moves.push("resign".to_string());
+    }
+    let result = match outcome {
+        Outcome::Draw => "draw",
+        Outcome::Win(winner) if (winner == Player::One) == p1_first => "p1",
+        Outcome::Win(_) => "p2",
+    };
+    let GameTimes { move_ms, move_playouts } = times;
+    Ok(Some(GameRecord {
+        index,
+        p1_first,
+        opening,
+        moves,
+        result,
+        ending,
+        setup: start.setup(),
+        move_ms,
+        move_playouts,
+    }))
+}
+
+/// The players of a game by side (`[0]` moves first): `specs` (`p1`, `p2`) in the order
+/// `p1_first` says, seeded from `seed`.
+fn seat_players<G: Evaluate + SearchGame>(
+    specs: [&PlayerSpec; 2],
+    p1_first: bool,
+    seed: u64,
+    console: Option<&Console>,
+) -> Result<[Box<dyn Agent<G>>; 2], MatchError> {
     let (first, second) = if p1_first { (specs[0], specs[1]) } else { (specs[1], specs[0]) };
-    let mut agents = [
-        against_distributed(first.build_with_evaluation::<G>(seed).map_err(MatchError::Player)?, first, second),
-        against_distributed(
-            second.build_with_evaluation::<G>(seed ^ 0xABCD).map_err(MatchError::Player)?,
-            second,
-            first,
-        ),
-    ];
-    // The side that lost other than by the rules, and how.
-    let mut lost: Option<(Player, Ending)> = None;
-    // Players that keep their own board (external engines) follow the opening.
+    let labels = if p1_first { ["p1", "p2"] } else { ["p2", "p1"] };
+    let build = |spec: &PlayerSpec, other: &PlayerSpec, label, seed| {
+        let seat = Seat { label, opponent: other, console };
+        let agent = spec.build_seated::<G>(seed, &seat).map_err(MatchError::Player)?;
+        Ok(against_distributed(agent, spec, other))
+    };
+    Ok([build(first, second, labels[0], seed)?, build(second, first, labels[1], seed ^ 0xABCD)?])
+}
+
+/// Shows the moves of the opening, played from `start`, to players that keep their own
+/// board (external engines); `Some` of the game's end when one fails to follow.
+fn replay_opening<G: Game>(
+    agents: &mut [Box<dyn Agent<G>>; 2],
+    start: &G,
+    opening: &[String],
+) -> Result<Option<Step>, MatchError> {
     let mut replay = start.clone();
-    for text in &opening {
+    for text in opening {
         let mv =
             replay.parse_move(text).map_err(|e| MatchError::IllegalMove { mv: text.clone(), reason: e.to_string() })?;
-        if let Some(refused) = observe_all(&mut agents, &replay, mv)? {
-            lost = Some(refused);
-            break;
+        if let Some(refused) = show_move(agents, &replay, mv).map_err(MatchError::Player)? {
+            return Ok(Some(refused));
         }
         replay.play_unchecked(mv);
     }
-    let mut moves = Vec::new();
-    let mut move_ms = [Vec::new(), Vec::new()];
-    let mut move_playouts = [Vec::new(), Vec::new()];
-    // The referee's dice: one sequence per pair, so both colourings of a paired game
-    // see the same rolls.
-    let mut dice = Xoshiro256PlusPlus::seed_from_u64(config.seed ^ DICE_SEEDS ^ (index / 2).wrapping_mul(0x9E37_79B9));
-    while lost.is_none() && game.outcome().is_none() {
-        if let Some(mv) = crate::games::roll(&game, &mut dice) {
-            moves.push(game.format_move(mv));
-            lost = observe_all(&mut agents, &game, mv)?;
-            game.play_unchecked(mv);
-            continue;
-        }
-        let mover = game.side_to_move();
-        let started = Instant::now();
-        let mv = match agents[mover.index()].choose(&game) {
-            Ok(mv) => mv,
-            Err(PlayerError::Resigned) => {
-                lost = Some((mover, Ending::Resignation));
-                moves.push("resign".to_string());
-                break;
+    Ok(None)
+}
+
+/// Each spec's move times and playouts in one game (`p1`'s, then `p2`'s).
+#[derive(Default)]
+struct GameTimes {
+    move_ms: [Vec<f64>; 2],
+    move_playouts: [Vec<u64>; 2],
+}
+
+/// Runs `referee`'s game to its end (`Step::Finished` or `Step::Abandoned`, returned),
+/// timing each move by spec.
+fn referee_game<G: Game>(
+    referee: &mut Referee<G>,
+    agents: &mut [Box<dyn Agent<G>>; 2],
+    p1_first: bool,
+    times: &mut GameTimes,
+) -> Result<Step, MatchError> {
+    loop {
+        match referee.step(agents).map_err(MatchError::Player)? {
+            Step::Played { mover, thought, .. } => {
+                // agents[0] is p1's exactly when p1 moves first.
+                let spec = usize::from((mover == Player::One) != p1_first);
+                times.move_ms[spec].push(thought.as_secs_f64() * 1e3);
+                if let Some(search) = agents[mover.index()].last_search() {
+                    times.move_playouts[spec].push(search.playouts);
+                }
             }
-            Err(e) if e.forfeits() => {
-                lost = Some((mover, Ending::Forfeit { reason: e.to_string() }));
-                break;
-            }
-            Err(e) => return Err(MatchError::Player(e)),
-        };
-        // agents[0] is p1's exactly when p1 moves first.
-        let spec = usize::from((mover == Player::One) != p1_first);
-        move_ms[spec].push(started.elapsed().as_secs_f64() * 1e3);
-        if let Some(search) = agents[mover.index()].last_search() {
-            move_playouts[spec].push(search.playouts);
+            Step::Rolled(_) | Step::TookBack { .. } => {}
+            end @ (Step::Finished { .. } | Step::Abandoned { .. }) => return Ok(end),
         }
-        let text = game.format_move(mv);
-        if let Err(e) = game.clone().try_play(mv) {
-            let reason = match e {
-                GameError::IllegalMove(_) => e.to_string(),
-                e => format!("move '{text}': {e}"),
-            };
-            lost = Some((mover, Ending::Forfeit { reason }));
-            break;
-        }
-        moves.push(text);
-        lost = observe_all(&mut agents, &game, mv)?;
-        game.play_unchecked(mv);
     }
-    let (outcome, ending) = match lost {
-        Some((loser, ending)) => (Some(Outcome::Win(loser.other())), ending),
-        None => (game.outcome(), Ending::Rules),
-    };
-    let first_won = match outcome {
-        Some(Outcome::Win(Player::One)) => Some(true),
-        Some(Outcome::Win(Player::Two)) => Some(false),
-        _ => None,
-    };
-    let result = match first_won {
-        None => "draw",
-        Some(w) if w == p1_first => "p1",
-        Some(_) => "p2",
-    };
-    Ok(GameRecord { index, p1_first, opening, moves, result, ending, setup: start.setup(), move_ms, move_playouts })
 }
 
 /// `agent`, played by `spec` against `other`: against a distributed player (which every
@@ -285,26 +299,6 @@ fn against_distributed<G: Game>(agent: Box<dyn Agent<G>>, spec: &PlayerSpec, oth
         return Box::new(RankZeroAgent::new(agent));
     }
     agent
-}
-
-/// Shows the legal move `mv`, played from `before`, to both players. An external engine
-/// that fails to follow forfeits: `Some((its side, the forfeit))`.
-///
-/// # Errors
-/// [`MatchError::Player`] when one of the crate's own players fails (see [`crate::harness::players::PlayerError::forfeits`]).
-fn observe_all<G: Game>(
-    agents: &mut [Box<dyn Agent<G>>; 2],
-    before: &G,
-    mv: crate::games::Move,
-) -> Result<Option<(Player, Ending)>, MatchError> {
-    for side in [Player::One, Player::Two] {
-        match agents[side.index()].observe(before, mv) {
-            Ok(()) => {}
-            Err(e) if e.forfeits() => return Ok(Some((side, Ending::Forfeit { reason: e.to_string() }))),
-            Err(e) => return Err(MatchError::Player(e)),
-        }
-    }
-    Ok(None)
 }
 
 /// What the games of a match have gathered so far, shared by the pool's threads.
@@ -319,19 +313,26 @@ struct Progress {
     move_playouts: [Vec<u64>; 2],
     /// The games lost by forfeit.
     forfeits: Vec<Forfeit>,
+    /// The game a person at the board quit.
+    abandoned: Option<u64>,
 }
 
 impl Progress {
-    /// Counts a finished game, shows it to `on_game` and says whether to stop (an error,
-    /// or an SPRT verdict).
+    /// Counts finished game `index` (`None`: abandoned), shows it to `on_game` and says
+    /// whether to stop (an error, an abandoned game, or an SPRT verdict).
     fn record(
         &mut self,
-        record: Result<GameRecord, MatchError>,
+        index: u64,
+        record: Result<Option<GameRecord>, MatchError>,
         config: &MatchConfig,
         on_game: &impl Fn(&GameRecord, &Tally),
     ) -> ControlFlow<()> {
         let record = match record {
-            Ok(record) => record,
+            Ok(Some(record)) => record,
+            Ok(None) => {
+                self.abandoned.get_or_insert(index);
+                return ControlFlow::Break(());
+            }
             Err(e) => {
                 self.error.get_or_insert(e);
                 return ControlFlow::Break(());
@@ -388,18 +389,21 @@ pub fn run_match<G: Evaluate + SearchGame>(
     run_match_from(|_| start.clone(), p1, p2, config, on_game)
 }
 
-/// [`run_match`] with a start position per pair of games: games `2k` and `2k + 1` (the
-/// two colourings) start from `start(k)`, which must depend on `k` alone so that a match
-/// is reproducible (Connect Four's random variant boards, drawn from the seed and `k`).
+/// [`run_match_from`] with a console for people at the board: a `human` spec plays
+/// there, and every game is drawn there, ply by ply (a person sees the other side's
+/// moves). With a `human` spec the games are played one after another (more than one
+/// at a time is [`MatchError::HumanInParallel`]); a person's `quit` ends the game and
+/// the match ([`MatchSummary::abandoned`]; the game counts for nobody).
 ///
 /// # Errors
-/// As [`run_match`]; a start position that is already over is
-/// [`PlayerError::GameOver`].
-pub fn run_match_from<G: Evaluate + SearchGame>(
+/// As [`run_match_from`]; [`PlayerError::NeedsConsole`] for a `human` spec without a
+/// console.
+pub fn run_match_with_console<G: Evaluate + SearchGame>(
     start: impl Fn(u64) -> G + Sync,
     p1: &PlayerSpec,
     p2: &PlayerSpec,
     config: &MatchConfig,
+    console: Option<&Console>,
     on_game: impl Fn(&GameRecord, &Tally) + Sync,
 ) -> Result<MatchSummary, MatchError> {
     if config.games == 0 {
@@ -409,13 +413,16 @@ pub fn run_match_from<G: Evaluate + SearchGame>(
         return Err(MatchError::ZeroParallelGames);
     }
     let threads = config.parallel_games.min(usize::try_from(config.games).unwrap_or(usize::MAX));
+    if threads > 1 && (p1.is_human() || p2.is_human()) {
+        return Err(MatchError::HumanInParallel);
+    }
     let progress = Mutex::new(Progress::default());
     if threads == 1 {
         // One game at a time on the calling thread (a distributed player's searches must
         // stay on the thread that initialised MPI).
         for index in 0..config.games {
-            let record = play_game(&start(index / 2), [p1, p2], index, config);
-            let flow = progress.lock().unwrap_or_else(PoisonError::into_inner).record(record, config, &on_game);
+            let record = play_game(&start(index / 2), [p1, p2], index, config, console);
+            let flow = progress.lock().unwrap_or_else(PoisonError::into_inner).record(index, record, config, &on_game);
             if flow.is_break() {
                 break;
             }
@@ -430,17 +437,40 @@ pub fn run_match_from<G: Evaluate + SearchGame>(
     // Whether the match stopped early is read from `progress` below.
     let _: ControlFlow<()> = pool.install(|| {
         (0..config.games).par_bridge().try_for_each(|index| {
-            let record = play_game(&start(index / 2), [p1, p2], index, config);
-            progress.lock().unwrap_or_else(PoisonError::into_inner).record(record, config, &on_game)
+            let record = play_game(&start(index / 2), [p1, p2], index, config, console);
+            progress.lock().unwrap_or_else(PoisonError::into_inner).record(index, record, config, &on_game)
         })
     });
     summarise(progress, config)
 }
 
+/// [`run_match`] with a start position per pair of games: games `2k` and `2k + 1` (the
+/// two colourings) start from `start(k)`, which must depend on `k` alone so that a match
+/// is reproducible (Connect Four's random variant boards, drawn from the seed and `k`).
+///
+/// # Errors
+/// As [`run_match`]; a start position that is already over is
+/// [`PlayerError::GameOver`].
+pub fn run_match_from<G: Evaluate + SearchGame>(
+    start: impl Fn(u64) -> G + Sync,
+    p1: &PlayerSpec,
+    p2: &PlayerSpec,
+    config: &MatchConfig,
+    on_game: impl Fn(&GameRecord, &Tally) + Sync,
+) -> Result<MatchSummary, MatchError> {
+    run_match_with_console(start, p1, p2, config, None, on_game)
+}
+
 /// The summary of a match from its progress.
 fn summarise(progress: Mutex<Progress>, config: &MatchConfig) -> Result<MatchSummary, MatchError> {
-    let Progress { tally, error, move_ms: [p1_ms, p2_ms], move_playouts: [p1_playouts, p2_playouts], forfeits } =
-        progress.into_inner().unwrap_or_else(PoisonError::into_inner);
+    let Progress {
+        tally,
+        error,
+        move_ms: [p1_ms, p2_ms],
+        move_playouts: [p1_playouts, p2_playouts],
+        forfeits,
+        abandoned,
+    } = progress.into_inner().unwrap_or_else(PoisonError::into_inner);
     if let Some(e) = error {
         return Err(e);
     }
@@ -450,5 +480,6 @@ fn summarise(progress: Mutex<Progress>, config: &MatchConfig) -> Result<MatchSum
         sprt,
         move_times: [MoveTimes::of(p1_ms, p1_playouts), MoveTimes::of(p2_ms, p2_playouts)],
         forfeits,
+        abandoned,
     })
 }

@@ -61,6 +61,17 @@ impl<G: Game> Agent<G> for GtpAgent {
         let command = format!("play {} {}", colour_name(before.side_to_move()), before.format_move(mv));
         self.client(before)?.send(&command).map_err(PlayerError::Gtp).map(drop)
     }
+
+    /// GTP's `undo`, once per ply taken back (an engine not started yet has nothing to
+    /// take back).
+    fn take_back(&mut self, _position: &G, plies: usize) -> Result<(), PlayerError> {
+        self.own = None;
+        let Some(client) = self.client.as_mut() else { return Ok(()) };
+        for _ in 0..plies {
+            client.send("undo").map_err(PlayerError::Gtp)?;
+        }
+        Ok(())
+    }
 }
 
 /// Plays uniformly random legal moves.
@@ -217,6 +228,12 @@ impl<G: SearchGame> Agent<G> for MctsAgent<G> {
 
     fn last_search(&self) -> Option<&SearchResult> {
         self.last.as_ref()
+    }
+
+    /// Forgets the tree kept for reuse: the position it knew is gone from the game.
+    fn take_back(&mut self, _position: &G, _plies: usize) -> Result<(), PlayerError> {
+        self.last_root = None;
+        Ok(())
     }
 }
 

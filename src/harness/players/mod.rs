@@ -6,12 +6,17 @@
 //! `expectimax:depth=3` / `expectimax:time-ms=200` (expectimax with Star1 pruning, the
 //! baseline for games with dice: [`crate::expectimax`]).
 //!
+//! `human` is a person at the board ([`HumanAgent`]): it reads moves and commands from a
+//! [`Console`] the front end gives it, and asks the referee to take moves back or to
+//! end the game ([`Decision`]).
+//!
 //! The keys of an `mcts:` spec are the same as the `search` command's flags: both go
 //! through [`crate::search::SETTINGS`], so a flag and a spec key can never disagree.
 
 mod agents;
 mod baseline;
 pub mod gtp_client;
+mod human;
 mod spec;
 
 use std::fmt;
@@ -33,7 +38,8 @@ pub use gtp_client::{colour_name, ClientError, GtpClient};
 
 pub use agents::{AlphaBetaAgent, ExpectimaxAgent, GtpAgent, MctsAgent, MinimaxAgent, RandomAgent, GTP_TIMEOUT};
 pub use baseline::{EvalSpec, DEFAULT_TT_MB};
-pub use spec::{PlayerSpec, SpecError};
+pub use human::{Console, Hint, HumanAgent, HINT_PLAYOUTS};
+pub use spec::{PlayerSpec, Seat, SpecError};
 
 /// Why a player could not move.
 #[derive(Clone, Debug, PartialEq)]
@@ -76,6 +82,12 @@ pub enum PlayerError {
         /// Whether its error lost it the game.
         forfeit: bool,
     },
+    /// A person at the board (`human`) needs a console to read and write, which only
+    /// `play` and `match` give ([`PlayerSpec::build_seated`]).
+    NeedsConsole,
+    /// The person at the board quit, or their input ended, where the game's loop could
+    /// not take it as a [`Decision::Quit`] (a plain [`Agent::choose`]).
+    Abandoned,
 }
 
 impl PlayerError {
@@ -109,6 +121,10 @@ impl fmt::Display for PlayerError {
             PlayerError::GtpMove { reply, reason } => write!(f, "gtp player answered '{reply}': {reason}"),
             PlayerError::Resigned => write!(f, "the player resigned"),
             PlayerError::OnRankZero { .. } => write!(f, "the player failed on MPI rank 0 (reported there)"),
+            PlayerError::NeedsConsole => {
+                write!(f, "a human player needs a console: it plays in `play` and `match` only")
+            }
+            PlayerError::Abandoned => write!(f, "the person at the board quit"),
             PlayerError::ChanceTurns(game) => {
                 write!(
                     f,
@@ -146,6 +162,18 @@ impl From<AbError> for PlayerError {
     }
 }
 
+/// What a player does at its turn ([`Agent::decide`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// Play this legal move.
+    Move(Move),
+    /// Take back this player's last move and every ply played since (a person's `undo`):
+    /// the game goes back to this player's previous turn.
+    Undo,
+    /// End the game without a result (a person's `quit`, or the end of their input).
+    Quit,
+}
+
 /// Anything that picks moves: the one interface `play` and matches use.
 pub trait Agent<G: Game>: Send {
     /// Chooses a legal move in `game` (which is not over).
@@ -166,6 +194,28 @@ pub trait Agent<G: Game>: Send {
     /// [`PlayerError`] if the player cannot follow (its engine refused the move).
     fn observe(&mut self, before: &G, mv: Move) -> Result<(), PlayerError> {
         let _ = (before, mv);
+        Ok(())
+    }
+
+    /// Decides what to do in `game` (which is not over): a move, or, for a person at
+    /// the board, a request to take moves back or to quit. `undoable` says whether this
+    /// player has a move in this game that the referee can take back. The default plays
+    /// [`Agent::choose`]'s move.
+    ///
+    /// # Errors
+    /// As [`Agent::choose`].
+    fn decide(&mut self, game: &G, undoable: bool) -> Result<Decision, PlayerError> {
+        let _ = undoable;
+        self.choose(game).map(Decision::Move)
+    }
+
+    /// Sees the game set back by `plies` plies to `position` (a person's undo, by either
+    /// side): players that keep their own board or tree follow.
+    ///
+    /// # Errors
+    /// [`PlayerError`] if the player cannot follow (its engine refused to undo).
+    fn take_back(&mut self, position: &G, plies: usize) -> Result<(), PlayerError> {
+        let _ = (position, plies);
         Ok(())
     }
 }

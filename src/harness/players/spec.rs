@@ -7,8 +7,8 @@ use super::*;
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum SpecError {
-    /// The player kind is not `random`, `mcts`, `minimax`, `alphabeta`, `expectimax` or
-    /// `gtp`.
+    /// The player kind is not `random`, `mcts`, `minimax`, `alphabeta`, `expectimax`,
+    /// `gtp` or `human`.
     UnknownPlayer(String),
     /// An option is not `key=value`.
     MalformedOption {
@@ -59,7 +59,7 @@ impl fmt::Display for SpecError {
             SpecError::UnknownPlayer(text) => write!(
                 f,
                 "unknown player '{text}' (expected random, mcts:key=value,..., minimax:depth=D, alphabeta:..., \
-                 expectimax:depth=D|time-ms=T or gtp:COMMAND)"
+                 expectimax:depth=D|time-ms=T, gtp:COMMAND or human)"
             ),
             SpecError::MalformedOption { spec, option } => {
                 write!(f, "bad option '{option}' in '{spec}' (expected key=value)")
@@ -111,6 +111,22 @@ pub enum PlayerSpec {
     },
     /// An external engine over GTP (`gtp:COMMAND LINE`): the program and its arguments.
     Gtp(Vec<String>),
+    /// A person at the board ([`HumanAgent`]), built with a console
+    /// ([`PlayerSpec::build_seated`]).
+    Human,
+}
+
+/// Where a player sits in a game of `play` or `match`: its seat's name, the spec across
+/// the board (a person's hints search with its settings when it is an MCTS player) and
+/// the console of the people at the board, if any.
+#[derive(Clone, Copy, Debug)]
+pub struct Seat<'a> {
+    /// `p1` or `p2`.
+    pub label: &'static str,
+    /// The other seat's spec.
+    pub opponent: &'a PlayerSpec,
+    /// Where a `human` player reads and writes.
+    pub console: Option<&'a Console>,
 }
 
 /// Splits `key=value,...` options, naming the first malformed or repeated one.
@@ -136,8 +152,8 @@ impl PlayerSpec {
     /// `alphabeta:depth=D` / `alphabeta:time-ms=T` (both allowed; `tt-mb=M` sizes the
     /// table, `eval=heuristic|network|FILE` picks the cut-off score),
     /// `expectimax:depth=D` / `expectimax:time-ms=T` (both allowed; depth at most
-    /// [`crate::expectimax::MAX_DEPTH`]) or `gtp:COMMAND LINE`. An `mcts` spec with no budget
-    /// gets 10,000 playouts.
+    /// [`crate::expectimax::MAX_DEPTH`]), `gtp:COMMAND LINE` or `human` (a person at the
+    /// board). An `mcts` spec with no budget gets 10,000 playouts.
     ///
     /// # Errors
     /// [`SpecError`] naming the unknown player, key or bad value.
@@ -157,8 +173,10 @@ impl PlayerSpec {
         let options = self::options(text, options)?;
         match kind {
             "random" if options.is_empty() => Ok(PlayerSpec::Random),
-            "random" => {
-                Err(SpecError::UnknownOption { player: "random", key: options[0].0.into(), expected: "none".into() })
+            "human" if options.is_empty() => Ok(PlayerSpec::Human),
+            "random" | "human" => {
+                let player = if kind == "human" { "human" } else { "random" };
+                Err(SpecError::UnknownOption { player, key: options[0].0.into(), expected: "none".into() })
             }
             "mcts" => parse_mcts(text, options),
             "minimax" => parse_minimax(text, options),
@@ -182,7 +200,7 @@ impl PlayerSpec {
         match self {
             PlayerSpec::Mcts(config) => config.time(),
             PlayerSpec::AlphaBeta { limits, .. } | PlayerSpec::Expectimax { limits } => limits.time,
-            PlayerSpec::Random | PlayerSpec::Minimax { .. } | PlayerSpec::Gtp(_) => None,
+            PlayerSpec::Random | PlayerSpec::Minimax { .. } | PlayerSpec::Gtp(_) | PlayerSpec::Human => None,
         }
     }
 
@@ -192,6 +210,7 @@ impl PlayerSpec {
     ///
     /// # Errors
     /// [`PlayerError::NeedsEvaluation`] for a minimax, alpha-beta or expectimax spec;
+    /// [`PlayerError::NeedsConsole`] for `human`;
     /// [`PlayerError::Search`] if the search memory cannot be set up.
     pub fn build<G: SearchGame>(&self, seed: u64) -> Result<Box<dyn Agent<G>>, PlayerError> {
         Ok(match self {
@@ -201,6 +220,7 @@ impl PlayerSpec {
             PlayerSpec::Minimax { .. } => return Err(PlayerError::NeedsEvaluation("minimax")),
             PlayerSpec::AlphaBeta { .. } => return Err(PlayerError::NeedsEvaluation("alphabeta")),
             PlayerSpec::Expectimax { .. } => return Err(PlayerError::NeedsEvaluation("expectimax")),
+            PlayerSpec::Human => return Err(PlayerError::NeedsConsole),
         })
     }
 
@@ -228,8 +248,33 @@ impl PlayerSpec {
             PlayerSpec::Expectimax { limits } => {
                 Box::new(ExpectimaxAgent { search: Expectimax::new(), limits: *limits })
             }
-            PlayerSpec::Random | PlayerSpec::Mcts(_) | PlayerSpec::Gtp(_) => self.build(seed)?,
+            PlayerSpec::Random | PlayerSpec::Mcts(_) | PlayerSpec::Gtp(_) | PlayerSpec::Human => self.build(seed)?,
         })
+    }
+
+    /// Builds any player as [`PlayerSpec::build_with_evaluation`] does, and a person at
+    /// the board at `seat`'s console.
+    ///
+    /// # Errors
+    /// As [`PlayerSpec::build_with_evaluation`]; [`PlayerError::NeedsConsole`] for
+    /// `human` at a seat without a console.
+    pub fn build_seated<G: Evaluate + SearchGame>(
+        &self,
+        seed: u64,
+        seat: &Seat,
+    ) -> Result<Box<dyn Agent<G>>, PlayerError> {
+        match (self, seat.console) {
+            (PlayerSpec::Human, Some(console)) => {
+                let hint = Hint::against(seat.opponent).map_err(|e| PlayerError::Search(SearchError::Config(e)))?;
+                Ok(Box::new(HumanAgent::new(console.clone(), seat.label, hint)))
+            }
+            _ => self.build_with_evaluation(seed),
+        }
+    }
+
+    /// Whether this is a person at the board (`human`).
+    pub fn is_human(&self) -> bool {
+        matches!(self, PlayerSpec::Human)
     }
 }
 
