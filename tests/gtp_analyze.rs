@@ -1,94 +1,17 @@
 //! Live analysis over GTP (`lz-analyze`, `kata-analyze`) in every game the GTP engine
 //! serves: the engine reads its input on a thread of its own (`Engine::serve`) and
 //! streams `info` lines until the next command. Every line printed is parsed with the
-//! grammar of the extensions (KataGo's GTP extensions document, Sabaki's engine-analysis
-//! guide), and any line that does not parse fails the test.
-//!
-//! ```text
-//! response  := "=" [id] "\n" { line "\n" } "\n"
-//! line      := entry { " " entry } [ " ownership" { " " float } ]
-//! entry     := "info move " vertex " visits " int " winrate " number " prior " number
-//!              " lcb " number " order " int " pv " vertex { " " vertex }
-//! number    := int in 0..=10000 (lz-analyze) | float in [0, 1] (kata-analyze)
-//! ```
+//! grammar of the extensions (`tests/common/analysis.rs`), and any line that does not
+//! parse fails the test.
+
+mod common;
 
 use std::io::{BufReader, Write};
 use std::time::{Duration, Instant};
 
+use common::analysis::parse_line;
 use parmcts::gtp::{Engine, EngineConfig};
 use parmcts::{Game, GameKind, Go9, Hex11, Othello, SearchConfig};
-
-/// What one parsed line holds: per entry (move, visits, order), and the ownership values.
-#[derive(Debug)]
-struct Line {
-    entries: Vec<(String, u64, usize)>,
-    ownership: Vec<f64>,
-}
-
-/// Parses one analysis line of `dialect` (`"lz"` or `"kata"`) for `root`, or says why not.
-fn parse_line<G: Game>(text: &str, kata: bool, root: &G) -> Result<Line, String> {
-    let mut words = text.split(' ').peekable();
-    let mut entries = Vec::new();
-    let number = |word: Option<&str>| -> Result<f64, String> {
-        let word = word.ok_or("a number is missing")?;
-        if kata {
-            let x: f64 = word.parse().map_err(|_| format!("'{word}' is not a float"))?;
-            (0.0..=1.0).contains(&x).then_some(x).ok_or(format!("{x} outside [0, 1]"))
-        } else {
-            let x: u32 = word.parse().map_err(|_| format!("'{word}' is not an integer"))?;
-            (x <= 10_000).then_some(f64::from(x) / 1e4).ok_or(format!("{x} above 10000"))
-        }
-    };
-    let expect = |word: Option<&str>, key: &str| -> Result<(), String> {
-        (word == Some(key)).then_some(()).ok_or(format!("expected '{key}', got {word:?}"))
-    };
-    while words.peek() == Some(&"info") {
-        words.next();
-        expect(words.next(), "move")?;
-        let mv = words.next().ok_or("no move")?.to_string();
-        root.parse_move(&mv).map_err(|e| format!("move {mv}: {e}"))?;
-        expect(words.next(), "visits")?;
-        let visits: u64 = words.next().and_then(|w| w.parse().ok()).ok_or("bad visits")?;
-        for key in ["winrate", "prior", "lcb"] {
-            expect(words.next(), key)?;
-            number(words.next())?;
-        }
-        expect(words.next(), "order")?;
-        let order: usize = words.next().and_then(|w| w.parse().ok()).ok_or("bad order")?;
-        expect(words.next(), "pv")?;
-        let first = words.next().ok_or("an empty pv")?;
-        if first != mv {
-            return Err(format!("the pv of {mv} starts with {first}"));
-        }
-        while words.peek().is_some_and(|w| *w != "info" && *w != "ownership") {
-            words.next();
-        }
-        entries.push((mv, visits, order));
-    }
-    let mut ownership = Vec::new();
-    if words.peek() == Some(&"ownership") {
-        words.next();
-        for word in words.by_ref() {
-            let x: f64 = word.parse().map_err(|_| format!("ownership '{word}'"))?;
-            if !(-1.0..=1.0).contains(&x) {
-                return Err(format!("ownership {x} outside [-1, 1]"));
-            }
-            ownership.push(x);
-        }
-    }
-    if let Some(rest) = words.next() {
-        return Err(format!("unexpected '{rest}'"));
-    }
-    if entries.is_empty() {
-        return Err("no entry".to_string());
-    }
-    for (i, entry) in entries.iter().enumerate() {
-        if entry.2 != i || (i > 0 && entry.1 > entries[i - 1].1) {
-            return Err(format!("entry {i} out of order: {entries:?}"));
-        }
-    }
-    Ok(Line { entries, ownership })
-}
 
 /// Runs an engine of `kind` on `script` (each line sent after its pause), returns its
 /// whole output.
@@ -135,7 +58,7 @@ fn othello_streams_lz_analyze_until_the_next_command() {
         assert!(parsed.ownership.is_empty());
     }
     // The search went on between lines: the best move's visits grow.
-    let visits = |line: &String| parse_line(line, false, &Othello::new()).unwrap().entries[0].1;
+    let visits = |line: &String| parse_line(line, false, &Othello::new()).unwrap().entries[0].visits;
     assert!(visits(&lines[lines.len() - 1]) > visits(&lines[0]), "{lines:?}");
     // The command after the stream is answered on the engine's board.
     let rest: Vec<&str> = output.split("\n\n").collect();
@@ -242,7 +165,7 @@ fn genmove_analyze_streams_the_moves_search_then_plays_it() {
         // The move is one the last line lists (the search went on after it, and the
         // final-move rule chooses), and it is played.
         let last = parse_line(infos[infos.len() - 1], kata, &position).unwrap();
-        assert!(last.entries.iter().any(|e| e.0 == mv), "{mv} not in {last:?}");
+        assert!(last.entries.iter().any(|e| e.mv == mv), "{mv} not in {last:?}");
         position.play_sequence(mv).unwrap();
     }
     // Both moves were played on the engine's board: Black's d3 is accepted there exactly

@@ -19,7 +19,7 @@
 //! `lz-genmove_analyze [player] [interval] ...` (and `kata-genmove_analyze`) streams the
 //! same lines while the engine searches its move within the move's budget (the clock's,
 //! or the command line's), then writes `play MOVE` (or `play resign`) and the empty line;
-//! the move is played.
+//! the move is played, and a pondering engine ponders after it as after `genmove`.
 //!
 //! `W` is the move's mean result for the side to move (a draw counting one half), `P`
 //! its prior, `L` a lower confidence bound of `W` (the normal approximation, 1.96

@@ -11,7 +11,8 @@ pub struct EngineConfig {
     /// Resign when the best move's win rate is below this (0 never), a few moves into
     /// the game and with the search confident ([`super::session::RESIGN_MIN_PLIES`]).
     pub resign_below: f64,
-    /// Ponder: after each move the engine plays, search on the opponent's time until the
-    /// next `genmove`, keeping the subtree of the position it then finds.
+    /// Ponder: after each move the engine plays (`genmove`, or the `genmove_analyze`
+    /// commands), search on the opponent's time until the engine next searches, keeping
+    /// the subtree of the position it then finds.
     pub ponder: bool,
 }

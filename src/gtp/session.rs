@@ -119,7 +119,8 @@ pub trait Session: Send {
     /// it started).
     fn analysis_spent(&mut self, rules: &GenMoveRules) -> bool;
     /// Ends the analysis started for `player`'s move (`genmove_analyze`) and answers its
-    /// best move, played when `rules.commit`.
+    /// best move, played when `rules.commit` (and then pondered after, as `genmove`'s
+    /// moves are, when the engine ponders).
     ///
     /// # Errors
     /// [`GtpError::Search`] when no analysis runs or its search failed.
@@ -185,6 +186,15 @@ impl<G: GtpGame> GameSession<G> {
     fn position(&self) -> &G {
         // `history` always holds the start position.
         &self.history[self.history.len() - 1]
+    }
+
+    /// Ponders on `position`, reached by the engine's own move, when the engine ponders
+    /// and the game goes on: on the opponent's time, until the next search (a mode no
+    /// handle drives, `dist`, does not ponder).
+    fn ponder_after_own_move(&mut self, position: &G) {
+        if self.ponder && position.outcome().is_none() {
+            self.agent.ponder(position);
+        }
     }
 
     /// The resign rule: enabled, a few moves into the game, and the search sure of it (a
@@ -295,11 +305,7 @@ impl<G: GtpGame> Session for GameSession<G> {
             next.play_unchecked(mv);
             self.history.push(next.clone());
             self.moves.push((player, mv));
-            if self.ponder && next.outcome().is_none() {
-                // On the opponent's time, until the next genmove (a mode no handle
-                // drives, `dist`, does not ponder).
-                self.agent.ponder(&next);
-            }
+            self.ponder_after_own_move(&next);
         }
         Ok(GenMove::Move(text))
     }
@@ -459,9 +465,64 @@ impl<G: GtpGame> Session for GameSession<G> {
         if rules.commit {
             let mut next = position;
             next.play_unchecked(mv);
-            self.history.push(next);
+            self.history.push(next.clone());
             self.moves.push((player, mv));
+            // A move chosen with its analysis is the engine's own move as much as
+            // `genmove`'s: the engine ponders after it alike.
+            self.ponder_after_own_move(&next);
         }
         Ok(GenMove::Move(text))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::othello::Othello;
+    use crate::games::Game;
+    use crate::search::SearchConfig;
+
+    /// The root moves of the search pondering now, once it has expanded its root
+    /// (`None`: not pondering).
+    fn pondered_moves(session: &GameSession<Othello>) -> Option<Vec<Move>> {
+        for _ in 0..1_000 {
+            let children = session.agent.snapshot()?.children;
+            if !children.is_empty() {
+                let mut moves: Vec<Move> = children.iter().map(|c| c.mv).collect();
+                // A reused root keeps its children's order.
+                moves.sort_by_key(|m| m.0);
+                return Some(moves);
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        panic!("the pondering search never expanded its root");
+    }
+
+    /// With pondering on, the engine ponders on the opponent's position after each of its
+    /// own moves, whether `genmove` or `genmove_analyze` chose it; with it off, after
+    /// neither.
+    #[test]
+    fn the_engine_ponders_after_genmove_and_genmove_analyze_alike() {
+        let rules = GenMoveRules { playouts: Some(200), time: None, resign_below: 0.0, commit: true };
+        for ponder in [false, true] {
+            let search = SearchConfig::builder().playouts(200).arena_nodes(1 << 18).seed(1).build().unwrap();
+            let mut session = GameSession::<Othello>::new(&EngineConfig { search, resign_below: 0.0, ponder }).unwrap();
+            session.genmove(Player::One, rules).unwrap();
+            let replies = |s: &GameSession<Othello>| {
+                let mut moves = s.position().legal_moves().as_ref().to_vec();
+                moves.sort_by_key(|m| m.0);
+                moves
+            };
+            let expected = ponder.then(|| replies(&session));
+            assert_eq!(pondered_moves(&session), expected, "after genmove, ponder {ponder}");
+            session.analyze(Some(Player::Two)).unwrap();
+            while !session.analysis_spent(&rules) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            session.finish_analysis_move(Player::Two, &rules).unwrap();
+            assert_eq!(session.history.len(), 3);
+            let expected = ponder.then(|| replies(&session));
+            assert_eq!(pondered_moves(&session), expected, "after genmove_analyze, ponder {ponder}");
+        }
     }
 }
