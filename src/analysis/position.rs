@@ -1,6 +1,6 @@
 //! A query's game as positions: the start (`initialPosition`, the rules, the komi, the
 //! `initialStones`, the `initialPlayer`), then the position after each move, for the
-//! turns asked. What a game offers beyond [`Game`] (a colour put to move, komi, setup
+//! turns asked. What a game offers beyond [`Game`](crate::Game) (a colour put to move, komi, setup
 //! stones, ownership) comes from its [`GtpGame`] impl where it has one ([`Extras::gtp`]).
 
 use super::query::{FieldError, Placed, Query};
@@ -12,7 +12,7 @@ use crate::gtp::GtpGame;
 /// point row by row), where it has territory ([`GtpGame::ownership`]).
 pub type Ownership<G> = fn(&G) -> Option<Vec<(Move, f32)>>;
 
-/// What the analysis uses of a game beyond [`Game`]: its [`GtpGame`] side where it has
+/// What the analysis uses of a game beyond [`Game`](crate::Game): its [`GtpGame`] side where it has
 /// one, else the plain rules.
 pub struct Extras<G> {
     /// Makes a player the side to move where the rules allow it.
