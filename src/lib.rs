@@ -59,8 +59,10 @@ mod tree;
 pub mod weights;
 
 #[cfg(feature = "onnx")]
-pub use evaluator::onnx::{OnnxEncoding, OnnxError, OnnxEvaluator};
+pub use evaluator::onnx::{OnnxError, OnnxEvaluator};
 pub use evaluator::{Evaluator, NTupleBoard, NTupleNetwork, NetworkError};
+#[cfg(feature = "encoding")]
+pub use games::OnnxEncoding;
 pub use games::{
     BoardError, ConnectFour, ConnectFourBoard, Einstein, Game, GameError, GameKind, Go, Go13, Go19, Go9, Hex, Hex11,
     Hex13, Hex19, Hex9, Move, MoveList, MovesPlayed, Othello, Outcome, Player, Playouts, SearchGame, TicTacToe, Tuning,

@@ -142,6 +142,8 @@ fn match_json_fields_and_records() {
     let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines.len(), 6);
     assert!(lines.iter().all(|l| l["opening"].as_array().unwrap().len() == 1 && l["result"].is_string()));
+    // Tic-tac-toe has no resignation: the plies are the opening's and the moves after it.
+    assert!(lines.iter().all(|l| l["plies"].as_u64() == Some(1 + l["moves"].as_array().unwrap().len() as u64)));
     let _ = std::fs::remove_file(&records);
 }
 

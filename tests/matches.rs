@@ -122,6 +122,10 @@ fn all_openings_are_played_once_a_pair_in_turn() {
     assert!(err.contains("all:99") && err.contains("fewer plies"), "{err}");
     assert_eq!("all:3".parse::<Openings>(), Ok(Openings::All(3)));
     assert!("all:x".parse::<Openings>().is_err());
+    // The setting's text reads back as the same setting.
+    for openings in [Openings::Start, Openings::Random(2), Openings::All(3)] {
+        assert_eq!(openings.to_string().parse::<Openings>(), Ok(openings));
+    }
 }
 
 /// Every move is timed and credited to the spec that made it: a timed MCTS player's

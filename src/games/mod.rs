@@ -74,7 +74,9 @@ pub mod einstein;
 pub mod evaluate;
 pub mod go;
 pub mod hex;
-#[cfg(feature = "onnx")]
+#[cfg(feature = "encoding")]
+mod encoder;
+#[cfg(feature = "encoding")]
 mod onnx;
 pub mod othello;
 pub mod perft;
@@ -94,7 +96,9 @@ pub use einstein::Einstein;
 pub use evaluate::Evaluate;
 pub use go::{Go, Go13, Go19, Go9};
 pub use hex::{Hex, Hex11, Hex13, Hex19, Hex9};
-#[cfg(feature = "onnx")]
+#[cfg(feature = "encoding")]
+pub use encoder::{encoder, Encoder};
+#[cfg(feature = "encoding")]
 pub use onnx::OnnxEncoding;
 pub use othello::Othello;
 pub use playout::{roulette, roulette_by, sample_weighted, MovesPlayed, PlayoutPolicy, Playouts, MAX_FEATURE_GROUPS};

@@ -1,4 +1,5 @@
-//! A game's input encoding for neural networks ([`OnnxEncoding`], feature `onnx`): the
+//! A game's input encoding for neural networks ([`OnnxEncoding`], feature `encoding`,
+//! which `onnx` turns on): the
 //! tensor an ONNX model reads for one position and the slot of each move in the model's
 //! policy output. Declared with the games, like [`NTupleBoard`](super::NTupleBoard), so
 //! that each game's folder holds its own encoding; [`crate::evaluator::onnx`] runs the

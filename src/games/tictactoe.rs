@@ -237,7 +237,7 @@ impl crate::games::NTupleBoard for TicTacToe {
 /// Two planes of 3 rows × 3 columns, from the side to move's view: plane 0 its marks,
 /// plane 1 its opponent's; cell `i` (the move index, 0-8 row-major from the top-left)
 /// is element `i` of its plane. The policy has 9 logits: move `Move(i)` is slot `i`.
-#[cfg(feature = "onnx")]
+#[cfg(feature = "encoding")]
 impl super::OnnxEncoding for TicTacToe {
     const PLANES: usize = 2;
     const HEIGHT: usize = 3;

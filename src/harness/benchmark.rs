@@ -6,7 +6,9 @@ use std::time::{Duration, Instant};
 
 use crate::games::{Player, PlayoutPolicy, SearchGame};
 use crate::search::iteration::worker_rng;
-use crate::search::{resolve_gammas, search_playouts, ConfigError, Mode, Search, SearchConfig, SearchError, MAX_LANES};
+use crate::search::{
+    resolve_gammas, search_playouts, ConfigError, Mode, Search, SearchConfig, SearchError, MAX_LANES, MAX_THREADS,
+};
 
 /// What one benchmark row measures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -163,7 +165,8 @@ pub fn time_mcts<G: SearchGame>(root: &G, config: &SearchConfig) -> Result<Durat
 ///
 /// # Errors
 /// [`SearchError`] from the first configuration that cannot run (a `base` without a
-/// playout budget is [`crate::ConfigError::NoBudget`]). `on_run` is called after each
+/// playout budget is [`crate::ConfigError::NoBudget`], a thread count of 0 or past
+/// [`MAX_THREADS`] its [`ConfigError`]). `on_run` is called after each
 /// timed run (for progress).
 pub fn bench_game<G: SearchGame>(
     root: &G,
@@ -174,6 +177,12 @@ pub fn bench_game<G: SearchGame>(
     on_run: &dyn Fn(),
 ) -> Result<Vec<BenchRow>, SearchError> {
     let playouts = base.playouts().ok_or(ConfigError::NoBudget)?;
+    // The MCTS rows' counts are checked with their configurations; the pure rows' here.
+    match threads.iter().find(|&&t| t == 0 || t > MAX_THREADS) {
+        Some(0) => return Err(ConfigError::ZeroThreads.into()),
+        Some(&got) => return Err(ConfigError::TooManyThreads { got, max: MAX_THREADS }.into()),
+        None => {}
+    }
     let mut plan: Vec<(BenchMode, usize)> = vec![(BenchMode::Mcts(Mode::Sequential), 1)];
     for &mode in modes {
         for &t in threads {
@@ -242,5 +251,24 @@ pub fn median(values: &[f64]) -> f64 {
         0 => f64::NAN,
         _ if n % 2 == 1 => sorted[n / 2],
         _ => (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Game, TicTacToe};
+
+    #[test]
+    fn thread_counts_out_of_range_are_refused_before_anything_runs() {
+        let base = SearchConfig::builder().playouts(10).build().unwrap();
+        let run = |threads: &[usize]| {
+            bench_game(&TicTacToe::new(), &[BenchMode::Pure], threads, 1, &base, &|| panic!("a run was timed"))
+        };
+        assert!(matches!(run(&[1, 0]), Err(SearchError::Config(ConfigError::ZeroThreads))));
+        let too_many = run(&[MAX_THREADS + 1]);
+        assert!(matches!(too_many, Err(SearchError::Config(ConfigError::TooManyThreads { .. }))), "{too_many:?}");
+        let rows = bench_game(&TicTacToe::new(), &[BenchMode::Pure], &[1], 1, &base, &|| ()).unwrap();
+        assert_eq!(rows.iter().map(|r| (r.mode, r.threads)).collect::<Vec<_>>(), [(BenchMode::Pure, 1)]);
     }
 }

@@ -9,12 +9,14 @@
 //!   interval, records) and [`pool`], the threads it plays on.
 //! * [`benchmark`], [`scale`] and [`model`]: throughput, scaling across threads and the
 //!   contention model that predicts it.
+//! * [`ladder`]: what more search is worth, doubling by doubling.
 //! * [`training`]: Coulom's minorization-maximization fit of move strengths.
 //! * [`connect4`]: move quality and game review against the exact Connect Four solver.
 //! * [`report`]: the `Serialize` reports behind every `parmcts … --json`.
 
 pub mod benchmark;
 pub mod connect4;
+pub mod ladder;
 pub mod matches;
 pub mod model;
 pub mod players;

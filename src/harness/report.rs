@@ -296,6 +296,31 @@ impl MatchReport {
     }
 }
 
+/// One rung of a [`LadderReport`]: `playouts` per move against half as many.
+#[derive(Clone, Debug, Serialize)]
+pub struct RungReport {
+    /// Playouts per move of the rung's first player (the second has half as many).
+    pub playouts: u64,
+    /// Elo above the lowest rung: the sum of the doublings so far.
+    pub elo_total: f64,
+    /// The rung's match.
+    #[serde(flatten)]
+    pub report: MatchReport,
+}
+
+/// `parmcts ladder`.
+#[derive(Clone, Debug, Serialize)]
+pub struct LadderReport {
+    /// The game's name.
+    pub game: &'static str,
+    /// The player without its budget.
+    pub player: String,
+    /// How the games start (`start`, `random:R` or `all:R`).
+    pub openings: String,
+    /// The rungs, lowest first.
+    pub rungs: Vec<RungReport>,
+}
+
 /// One line of a match's `--records` file.
 #[derive(Clone, Debug, Serialize)]
 pub struct RecordLine<'a> {
@@ -308,6 +333,9 @@ pub struct RecordLine<'a> {
     pub opening: &'a [String],
     /// The moves after the opening.
     pub moves: &'a [String],
+    /// Plies played from the start position: the opening's and those after it (die
+    /// rolls included; a resignation is no ply).
+    pub plies: usize,
     /// `p1`, `p2` or `draw`.
     pub result: &'static str,
     /// `rules`, `resignation` or `forfeit`.
@@ -333,6 +361,8 @@ impl<'a> RecordLine<'a> {
             board: record.setup.as_deref(),
             opening: &record.opening,
             moves: &record.moves,
+            plies: (record.opening.len() + record.moves.len())
+                .saturating_sub(usize::from(record.ending == Ending::Resignation)),
             result: record.result,
             ending: record.ending.name(),
             forfeit: match &record.ending {

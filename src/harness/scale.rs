@@ -58,6 +58,10 @@ pub enum ScaleError {
     Match(MatchError),
     /// The plan has nothing to measure (named).
     EmptyPlan(&'static str),
+    /// A mode of the plan is not a parallel one (tree, root, sync).
+    NotParallel(Mode),
+    /// The time factors are not increasing factors of at least 1.
+    TimeFactors(Vec<u32>),
 }
 
 impl std::fmt::Display for ScaleError {
@@ -66,6 +70,13 @@ impl std::fmt::Display for ScaleError {
             ScaleError::Search(e) => e.fmt(f),
             ScaleError::Match(e) => e.fmt(f),
             ScaleError::EmptyPlan(what) => write!(f, "nothing to measure: {what}"),
+            ScaleError::NotParallel(mode) => {
+                write!(
+                    f,
+                    "mode '{mode}': the parallel modes are tree, root and sync (the sequential search is the baseline)"
+                )
+            }
+            ScaleError::TimeFactors(k) => write!(f, "time factors {k:?}: increasing factors of at least 1"),
         }
     }
 }
@@ -228,8 +239,9 @@ pub fn crossing(points: &[(u32, f64)]) -> Crossing {
 /// budgets are set per measurement). `on_game` is called after every match game.
 ///
 /// # Errors
-/// [`ScaleError`] for an empty plan, a configuration that cannot run, or a match that
-/// cannot be played.
+/// [`ScaleError`] for an empty plan, a mode that is not parallel, time factors that
+/// are not increasing, a configuration that cannot run, or a match that cannot be
+/// played; the plan's own faults before anything is measured.
 pub fn run_scale<G: Evaluate + SearchGame>(
     plan: &ScalePlan,
     base: &SearchConfig,
@@ -240,6 +252,13 @@ pub fn run_scale<G: Evaluate + SearchGame>(
     }
     if plan.time_factors.is_empty() || plan.games == 0 {
         return Err(ScaleError::EmptyPlan("no time factors or no games"));
+    }
+    // The baseline is always measured; the simulator has no throughput to scale.
+    if let Some(&mode) = plan.modes.iter().find(|&&m| matches!(m, Mode::Sequential | Mode::Virtual | Mode::Auto)) {
+        return Err(ScaleError::NotParallel(mode));
+    }
+    if plan.time_factors.contains(&0) || plan.time_factors.windows(2).any(|w| w[0] >= w[1]) {
+        return Err(ScaleError::TimeFactors(plan.time_factors.clone()));
     }
     let root = G::new();
     // The sequential row is kept: it is the baseline of the equal-playout matches.
@@ -341,6 +360,29 @@ mod tests {
         assert_eq!(crossing(&[(1, 0.6), (2, 0.55)]), Crossing::Above(2.0));
         assert_eq!(crossing(&[(1, 0.4), (2, 0.3)]), Crossing::Below(1.0));
         assert_eq!(Crossing::Above(4.0).to_string(), ">4");
+    }
+
+    #[test]
+    fn a_plan_that_measures_nothing_parallel_is_refused_before_it_runs() {
+        let plan = |modes: Vec<Mode>, time_factors: Vec<u32>| ScalePlan {
+            modes,
+            threads: vec![1, 2],
+            time: Duration::from_millis(1),
+            time_factors,
+            games: 2,
+            opening_plies: 2,
+            repeats: 1,
+            bench_playouts: 10,
+            seed: 1,
+        };
+        let base = SearchConfig::builder().playouts(1).build().unwrap();
+        let run = |plan: &ScalePlan| run_scale::<crate::TicTacToe>(plan, &base, &|| panic!("a game was played"));
+        let err = run(&plan(vec![Mode::TreeParallel, Mode::Sequential], vec![1, 2])).unwrap_err();
+        assert!(matches!(err, ScaleError::NotParallel(Mode::Sequential)), "{err}");
+        assert!(err.to_string().contains("tree, root and sync"), "{err}");
+        for k in [vec![0, 1], vec![2, 2], vec![4, 2]] {
+            assert!(matches!(run(&plan(vec![Mode::TreeParallel], k)), Err(ScaleError::TimeFactors(_))));
+        }
     }
 
     #[test]

@@ -13,7 +13,7 @@ use super::{
 };
 
 mod classes;
-#[cfg(feature = "onnx")]
+#[cfg(feature = "encoding")]
 mod onnx;
 pub mod solver;
 

@@ -51,7 +51,7 @@ mod board;
 #[cfg(feature = "harness")]
 mod gtp;
 pub mod heavy;
-#[cfg(feature = "onnx")]
+#[cfg(feature = "encoding")]
 mod onnx;
 pub mod patterns;
 mod playout;

@@ -50,7 +50,7 @@
 pub mod cells;
 #[cfg(feature = "harness")]
 mod gtp;
-#[cfg(feature = "onnx")]
+#[cfg(feature = "encoding")]
 mod onnx;
 mod playout;
 

@@ -48,7 +48,7 @@ mod gtp;
 mod kernels;
 mod notation;
 mod ntuple;
-#[cfg(feature = "onnx")]
+#[cfg(feature = "encoding")]
 mod onnx;
 mod playout;
 pub mod solver;

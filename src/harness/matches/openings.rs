@@ -21,6 +21,17 @@ pub enum Openings {
     All(u32),
 }
 
+/// The setting's text: `start`, `random:R` or `all:R`.
+impl std::fmt::Display for Openings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Openings::Start => write!(f, "start"),
+            Openings::Random(plies) => write!(f, "random:{plies}"),
+            Openings::All(plies) => write!(f, "all:{plies}"),
+        }
+    }
+}
+
 /// The most openings [`Openings::All`] enumerates.
 pub const MAX_ALL_OPENINGS: u64 = 100_000;
 
