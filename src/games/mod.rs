@@ -71,11 +71,11 @@ mod capabilities;
 pub mod connect4;
 pub mod connect4x;
 pub mod einstein;
+#[cfg(feature = "encoding")]
+mod encoder;
 pub mod evaluate;
 pub mod go;
 pub mod hex;
-#[cfg(feature = "encoding")]
-mod encoder;
 #[cfg(feature = "encoding")]
 mod onnx;
 pub mod othello;
@@ -93,11 +93,11 @@ pub use capabilities::{square_symmetries, Endgame, NTupleBoard, Solved};
 pub use connect4::ConnectFour;
 pub use connect4x::{BoardError, ConnectFourBoard};
 pub use einstein::Einstein;
+#[cfg(feature = "encoding")]
+pub use encoder::{encoder, Encoder};
 pub use evaluate::Evaluate;
 pub use go::{Go, Go13, Go19, Go9};
 pub use hex::{Hex, Hex11, Hex13, Hex19, Hex9};
-#[cfg(feature = "encoding")]
-pub use encoder::{encoder, Encoder};
 #[cfg(feature = "encoding")]
 pub use onnx::OnnxEncoding;
 pub use othello::Othello;
