@@ -70,7 +70,7 @@ fn start_search(
 }
 
 /// The seconds ``n`` searches of ``position`` take in Rust alone, with the settings of
-/// ``search``: the baseline of the bindings' per-call overhead (python/benchmarks.py).
+/// ``search``: the baseline of the bindings' per-call overhead (python/benchmarks/bindings.py).
 #[pyfunction(name = "_time_searches")]
 #[pyo3(signature = (position, n, **settings))]
 fn time_searches(py: Python<'_>, position: &Position, n: usize, settings: Option<&Bound<'_, PyDict>>) -> PyResult<f64> {

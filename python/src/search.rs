@@ -91,7 +91,7 @@ fn finish<G: SearchGame + Send + Sync + 'static>(
 
 /// `_time_searches(position, n, **settings)`: the seconds `n` searches take in Rust
 /// alone (configuration, allocation, search), the baseline of the bindings' per-call
-/// overhead (python/benchmarks.py).
+/// overhead (python/benchmarks/bindings.py).
 pub fn time_searches<G: SearchGame + Send + Sync>(
     py: Python<'_>,
     game: &G,

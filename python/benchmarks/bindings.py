@@ -9,7 +9,7 @@ difference measured side by side in one run:
    against the same model evaluated in Rust (`LinearEvaluator`): evaluations per second,
    and the share of the search's time the Python evaluator held the GIL.
 
-usage: python python/benchmarks.py [BINARY [REPEATS]]   (defaults: target/release/parmcts 5)
+usage: python python/benchmarks/bindings.py [BINARY [REPEATS]]   (defaults: target/release/parmcts 5)
 """
 
 import json
