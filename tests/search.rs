@@ -235,3 +235,25 @@ fn lanes_spread_by_virtual_loss() {
     let cfg = config(2, 4).lanes(2).virtual_loss(0).build().unwrap();
     assert_eq!(visited(&run_checked(&root, cfg)), 1, "without virtual loss both lanes take one child");
 }
+
+#[test]
+fn an_arena_larger_than_the_memory_available_is_refused_up_front() {
+    // The largest arena, its AMAF and value arrays and the spare arena of tree reuse:
+    // about 300 GB, more than any machine this runs on has available.
+    let config = SearchConfig::builder()
+        .playouts(10)
+        .arena_nodes(parmcts::search::MAX_ARENA_NODES)
+        .rave(1000.0)
+        .reuse(true)
+        .build()
+        .unwrap();
+    match parmcts::Search::new(config) {
+        Err(parmcts::SearchError::Config(parmcts::ConfigError::ArenaOverMemory { bytes, available })) => {
+            assert!(bytes > available && bytes > 250 << 30, "{bytes} {available}");
+        }
+        other => panic!("an arena of 300 GB was not refused: {other:?}"),
+    }
+    // What fits is taken as before.
+    let small = SearchConfig::builder().playouts(10).memory_mb(64).build().unwrap();
+    assert!(parmcts::Search::new(small).is_ok());
+}

@@ -56,6 +56,16 @@ pub enum ConfigError {
         /// The most accepted.
         max: u64,
     },
+    /// The arenas (every tree's nodes and side arrays, and the spare arena of tree reuse)
+    /// need more memory than the machine has available: refused when the search is
+    /// set up ([`Search::new`](super::Search::new)) rather than killed by the operating
+    /// system when the pages are touched.
+    ArenaOverMemory {
+        /// Bytes the arenas need.
+        bytes: u64,
+        /// Bytes available (Linux's `MemAvailable`, within the process's cgroup limit).
+        available: u64,
+    },
     /// The mode name is not one of [`Mode::ALL`](super::Mode::ALL).
     UnknownMode(String),
     /// `mode=dist` in a build without the `mpi` feature.
@@ -153,6 +163,12 @@ impl fmt::Display for ConfigError {
             ConfigError::ArenaTooLarge { nodes, max } => {
                 write!(f, "arena of {nodes} nodes is too large (at most {max} nodes)")
             }
+            ConfigError::ArenaOverMemory { bytes, available } => write!(
+                f,
+                "the arenas need {} MiB, more than the {} MiB of memory available (a smaller --memory-mb or --nodes)",
+                bytes >> 20,
+                available >> 20
+            ),
             ConfigError::UnknownMode(m) => {
                 let names: Vec<&str> = super::Mode::ALL.iter().map(|m| m.name()).collect();
                 write!(f, "unknown mode '{m}' (expected one of {})", names.join(", "))
@@ -246,6 +262,7 @@ impl ConfigError {
             ConfigError::NoBudget
             | ConfigError::ArenaTooSmall { .. }
             | ConfigError::ArenaTooLarge { .. }
+            | ConfigError::ArenaOverMemory { .. }
             | ConfigError::Conflict { .. } => return None,
         })
     }

@@ -60,7 +60,7 @@ use crate::evaluator::Evaluator;
 use crate::games::{Game, Move, SearchGame};
 use crate::solver::solved_to_play;
 use crate::tree::invariants::{self, Expectations, InvariantViolation};
-use crate::tree::{Arena, ExclusiveTree, Expansion, NodeId, Proof, SharedTree, TreeOps};
+use crate::tree::{available_bytes, Arena, ExclusiveTree, Expansion, NodeId, Proof, SharedTree, TreeOps};
 use crate::weights::MoveWeights;
 use drivers::{with_driver, Driver, Job, Summed};
 use evaluators::Evaluators;
@@ -111,9 +111,18 @@ impl Search {
     /// Allocates the arenas (lazily zeroed: pages cost nothing until used).
     ///
     /// # Errors
-    /// [`SearchError::Config`] if the arena size does not fit the node index.
+    /// [`SearchError::Config`] if the arena size does not fit the node index, or the
+    /// arenas need more memory than the machine has available
+    /// ([`ConfigError::ArenaOverMemory`]).
     pub fn new(config: SearchConfig) -> Result<Search, SearchError> {
         let (trees, per_tree) = (drivers::trees(&config), drivers::nodes_per_tree(&config));
+        // Refused here, not killed later: the pages are touched only as the tree grows.
+        let (amaf, values) = (config.rave.is_some_and(|k| k > 0.0), config.may_keep_values());
+        let arenas = trees as u64 + u64::from(config.reuse);
+        let bytes = Arena::bytes(per_tree, amaf, values).saturating_mul(arenas);
+        if let Some(available) = available_bytes().filter(|&available| bytes > available) {
+            return Err(ConfigError::ArenaOverMemory { bytes, available }.into());
+        }
         // With their side arrays (AMAF statistics, implicit minimax values) where the
         // search keeps them: the spare arena too, or the first reuse would allocate them.
         let new_arena = || -> Result<Arena, SearchError> {

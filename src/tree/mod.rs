@@ -16,3 +16,4 @@ pub(crate) use arena::CapacityError;
 pub use arena::NODE_BYTES;
 pub use node::Proof;
 pub(crate) use node::{Expansion, NodeId, Stats};
+pub(crate) use zeroed::available_bytes;
