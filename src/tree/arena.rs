@@ -9,6 +9,26 @@ use crate::atomics::{AtomicU32, AtomicU64, Exclusive, Ordering};
 /// Bytes per node (pinned by a const assert in `node.rs`).
 pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
 
+/// The bytes of memory this process may still have: Linux's `MemAvailable`
+/// (`/proc/meminfo`), capped by the cgroup's limit less its use (`memory.max` and
+/// `memory.current`, cgroup v2) where one is set; `None` where neither can be read (other
+/// systems), and then no arena is refused for its size.
+pub(crate) fn available_bytes() -> Option<u64> {
+    let read = |path: &str| std::fs::read_to_string(path).ok();
+    let meminfo = read("/proc/meminfo").and_then(|text| {
+        let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+        let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kib.saturating_mul(1024))
+    });
+    let number = |path: &str| read(path).and_then(|t| t.trim().parse::<u64>().ok());
+    let cgroup = number("/sys/fs/cgroup/memory.max")
+        .map(|max| max.saturating_sub(number("/sys/fs/cgroup/memory.current").unwrap_or(0)));
+    match (meminfo, cgroup) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
 /// A fixed-capacity array of nodes with a lock-free bump allocator. Node 0 is the root.
 #[derive(Debug)]
 pub(crate) struct Arena {

@@ -12,8 +12,7 @@ mod zeroed;
 
 pub(crate) use access::{ExclusiveTree, SharedTree, TreeOps};
 pub(crate) use arena::Arena;
-pub(crate) use arena::CapacityError;
 pub use arena::NODE_BYTES;
+pub(crate) use arena::{available_bytes, CapacityError};
 pub use node::Proof;
 pub(crate) use node::{Expansion, NodeId, Stats};
-pub(crate) use zeroed::available_bytes;
