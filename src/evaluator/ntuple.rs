@@ -14,6 +14,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::NTupleBoard;
+use crate::games::one_line;
 
 /// The first four bytes of a network file.
 pub const MAGIC: &[u8; 4] = b"PMNT";
@@ -99,16 +100,16 @@ pub enum NetworkError {
 impl fmt::Display for NetworkError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            NetworkError::Io { path, reason } => write!(f, "network file '{path}': {reason}"),
+            NetworkError::Io { path, reason } => write!(f, "network file '{}': {reason}", one_line(path)),
             NetworkError::Malformed { path: Some(path), reason } => {
-                write!(f, "network file '{path}' is malformed: {reason}")
+                write!(f, "network file '{}' is malformed: {}", one_line(path), one_line(reason))
             }
-            NetworkError::Malformed { path: None, reason } => write!(f, "malformed network: {reason}"),
+            NetworkError::Malformed { path: None, reason } => write!(f, "malformed network: {}", one_line(reason)),
             NetworkError::UnsupportedVersion(v) => {
                 write!(f, "network format version {v} is not supported (this build reads {FORMAT_VERSION})")
             }
             NetworkError::WrongGame { expected, found } => {
-                write!(f, "the network is for '{found}', not for {expected}")
+                write!(f, "the network is for '{}', not for {expected}", one_line(found))
             }
             NetworkError::NoBoard { game, cells } => {
                 write!(f, "{game} has no board for n-tuple networks ({cells} cells; 1 to {MAX_CELLS} needed)")

@@ -85,6 +85,7 @@ mod registry;
 pub mod tictactoe;
 pub mod tuning;
 
+use std::borrow::Cow;
 use std::fmt;
 
 use rand_core::RngCore;
@@ -204,16 +205,35 @@ impl fmt::Display for GameError {
             GameError::BadMove(m) => write!(f, "malformed move {}", quoted(m)),
             GameError::IllegalMove(m) => write!(f, "illegal move {}", quoted(m)),
             GameError::GameOver => write!(f, "the game is already over"),
-            GameError::BadPosition(p) => write!(f, "bad position: {p}"),
+            GameError::BadPosition(p) => write!(f, "bad position: {}", one_line(p)),
         }
     }
 }
 
 impl std::error::Error for GameError {}
 
+/// `text` with its control characters (line breaks, tabs, escapes) written as Rust
+/// writes them in a string literal (`\n`, `\t`, `\u{1b}`): user text quoted in an error
+/// message keeps the message on one line.
+pub(crate) fn one_line(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return Cow::Borrowed(text);
+    }
+    let mut escaped = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() {
+            escaped.extend(c.escape_default());
+        } else {
+            escaped.push(c);
+        }
+    }
+    Cow::Owned(escaped)
+}
+
 /// A move's text in quotes, with the note after it outside them: `a1 (move 3)` becomes
 /// `'a1' (move 3)`.
 fn quoted(text: &str) -> String {
+    let text = one_line(text);
     match text.split_once(" (") {
         Some((mv, note)) => format!("'{mv}' ({note}"),
         None => format!("'{text}'"),

@@ -211,7 +211,7 @@ pub struct UnknownGame(pub String);
 
 impl fmt::Display for UnknownGame {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown game '{}' (expected {})", self.0, GameKind::names())
+        write!(f, "unknown game '{}' (expected {})", super::one_line(&self.0), GameKind::names())
     }
 }
 

@@ -35,7 +35,8 @@ pub struct UnknownBenchMode(pub String);
 
 impl std::fmt::Display for UnknownBenchMode {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "unknown bench mode '{}' (expected pure, seq, tree, root, sync or virtual)", self.0)
+        let text = crate::games::one_line(&self.0);
+        write!(f, "unknown bench mode '{text}' (expected pure, seq, tree, root, sync or virtual)")
     }
 }
 

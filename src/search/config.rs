@@ -23,7 +23,7 @@ pub use super::options::{
     DEFAULT_BIAS_K, DEFAULT_DIST_BATCH, DEFAULT_EXPAND_THRESHOLD, SECURE_A,
 };
 use super::setting::{SettingText, ShownText};
-use crate::games::{NTupleBoard, Tuning};
+use crate::games::{one_line, NTupleBoard, Tuning};
 
 /// [`Setting::default`] of a setting whose default each game fills.
 const PER_GAME: &str = "per game";
@@ -97,10 +97,10 @@ impl fmt::Display for SettingError {
         match self {
             SettingError::UnknownKey(key) => {
                 let keys: Vec<&str> = SETTINGS.iter().map(|s| s.key).collect();
-                write!(f, "unknown option '{key}' (expected one of: {})", keys.join(", "))
+                write!(f, "unknown option '{}' (expected one of: {})", one_line(key), keys.join(", "))
             }
             SettingError::BadValue { key, value, expected } => {
-                write!(f, "bad value '{value}' for {key} (expected {expected})")
+                write!(f, "bad value '{}' for {key} (expected {})", one_line(value), one_line(expected))
             }
             SettingError::Repeated(key) => write!(f, "{key} given twice"),
         }

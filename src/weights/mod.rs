@@ -16,7 +16,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::games::Playouts;
+use crate::games::{one_line, Playouts};
 
 /// One gamma per move feature of a game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -99,19 +99,25 @@ pub enum WeightsError {
 impl fmt::Display for WeightsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            WeightsError::Unreadable { path, reason } => write!(f, "cannot read weights file '{path}': {reason}"),
-            WeightsError::Malformed { path: Some(path), reason } => write!(f, "{path}: bad weights file: {reason}"),
-            WeightsError::Malformed { path: None, reason } => write!(f, "bad weights file: {reason}"),
-            WeightsError::WrongGame { expected, found } => write!(f, "weights are for '{found}', not {expected}"),
+            WeightsError::Unreadable { path, reason } => {
+                write!(f, "cannot read weights file '{}': {reason}", one_line(path))
+            }
+            WeightsError::Malformed { path: Some(path), reason } => {
+                write!(f, "{}: bad weights file: {}", one_line(path), one_line(reason))
+            }
+            WeightsError::Malformed { path: None, reason } => write!(f, "bad weights file: {}", one_line(reason)),
+            WeightsError::WrongGame { expected, found } => {
+                write!(f, "weights are for '{}', not {expected}", one_line(found))
+            }
             WeightsError::NoFeatures { game } => write!(f, "{game} has no move features to weight"),
             WeightsError::WrongFeatures { game, expected, found } => {
                 write!(f, "weights name features {found:?}, but {game} has {expected:?}")
             }
             WeightsError::WrongGammaCount { gammas, features } => write!(f, "{gammas} gammas for {features} features"),
             WeightsError::BadGamma { feature, value } => {
-                write!(f, "gamma of '{feature}' must be positive and finite (got {value})")
+                write!(f, "gamma of '{}' must be positive and finite (got {value})", one_line(feature))
             }
-            WeightsError::Unwritable { path, reason } => write!(f, "cannot write '{path}': {reason}"),
+            WeightsError::Unwritable { path, reason } => write!(f, "cannot write '{}': {reason}", one_line(path)),
             WeightsError::BadTemperature(t) => write!(f, "temperature {t} must be a positive finite number"),
         }
     }

@@ -102,7 +102,9 @@ impl std::fmt::Display for BoardError {
             BoardError::Blocked { col, row } => {
                 write!(f, "bad blocked cell '{col},{row}' (expected a column and a row on the board, both from 1)")
             }
-            BoardError::Malformed(text) => write!(f, "bad board '{text}' (expected WxH or WxH@COL,ROW)"),
+            BoardError::Malformed(text) => {
+                write!(f, "bad board '{}' (expected WxH or WxH@COL,ROW)", super::one_line(text))
+            }
         }
     }
 }

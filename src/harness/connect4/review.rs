@@ -36,7 +36,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::games::{ConnectFour, Game, Outcome};
+use crate::games::{one_line, ConnectFour, Game, Outcome};
 use crate::harness::connect4::quality::{map_with_solvers, PoolError};
 use crate::harness::pool::PoolStartError;
 use crate::solver::connect4::{SolveError, Solver, DEFAULT_TT_ENTRIES};
@@ -100,9 +100,13 @@ pub enum ReviewError {
 impl fmt::Display for ReviewError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ReviewError::Unreadable { path, reason } => write!(f, "cannot read records file '{path}': {reason}"),
-            ReviewError::Malformed { source, line, reason } => write!(f, "{source}, line {line}: {reason}"),
-            ReviewError::NoGames { source } => write!(f, "{source}: no games"),
+            ReviewError::Unreadable { path, reason } => {
+                write!(f, "cannot read records file '{}': {reason}", one_line(path))
+            }
+            ReviewError::Malformed { source, line, reason } => {
+                write!(f, "{}, line {line}: {}", one_line(source), one_line(reason))
+            }
+            ReviewError::NoGames { source } => write!(f, "{}: no games", one_line(source)),
             ReviewError::MixedPlayers { line } => {
                 write!(f, "line {line}: the game is between other players than line 1's (review one match at a time)")
             }

@@ -46,7 +46,8 @@ pub struct BadOpenings(pub String);
 
 impl std::fmt::Display for BadOpenings {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "--openings '{}': expected random:R or all:R (R plies), or start", self.0)
+        let text = crate::games::one_line(&self.0);
+        write!(f, "--openings '{text}': expected random:R or all:R (R plies), or start")
     }
 }
 

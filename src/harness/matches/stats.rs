@@ -135,7 +135,8 @@ pub struct BadSprt {
 
 impl std::fmt::Display for BadSprt {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "--sprt '{}': {}", self.text, self.why)
+        let (text, why) = (crate::games::one_line(&self.text), crate::games::one_line(&self.why));
+        write!(f, "--sprt '{text}': {why}")
     }
 }
 

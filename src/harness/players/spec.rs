@@ -2,6 +2,7 @@
 
 use super::baseline::{Baseline, Player, ALPHABETA, EXPECTIMAX, MINIMAX};
 use super::*;
+use crate::games::one_line;
 
 /// A bad player spec, naming the bad part.
 #[derive(Clone, Debug, PartialEq)]
@@ -58,20 +59,21 @@ impl fmt::Display for SpecError {
         match self {
             SpecError::UnknownPlayer(text) => write!(
                 f,
-                "unknown player '{text}' (expected random, mcts:key=value,..., minimax:depth=D, alphabeta:..., \
-                 expectimax:depth=D|time-ms=T, gtp:COMMAND or human)"
+                "unknown player '{}' (expected random, mcts:key=value,..., minimax:depth=D, alphabeta:..., \
+                 expectimax:depth=D|time-ms=T, gtp:COMMAND or human)",
+                one_line(text)
             ),
             SpecError::MalformedOption { spec, option } => {
-                write!(f, "bad option '{option}' in '{spec}' (expected key=value)")
+                write!(f, "bad option '{}' in '{}' (expected key=value)", one_line(option), one_line(spec))
             }
             SpecError::UnknownOption { player, key, expected } => {
-                write!(f, "unknown option '{key}' for {player} (expected {expected})")
+                write!(f, "unknown option '{}' for {player} (expected {expected})", one_line(key))
             }
-            SpecError::BadValue { key, value } => write!(f, "bad value '{value}' for {key}"),
-            SpecError::Repeated(key) => write!(f, "{key} given twice"),
-            SpecError::Missing { spec, needs } => write!(f, "player '{spec}': {needs}"),
+            SpecError::BadValue { key, value } => write!(f, "bad value '{}' for {}", one_line(value), one_line(key)),
+            SpecError::Repeated(key) => write!(f, "{} given twice", one_line(key)),
+            SpecError::Missing { spec, needs } => write!(f, "player '{}': {needs}", one_line(spec)),
             SpecError::Setting(e) => e.fmt(f),
-            SpecError::Config { spec, error } => write!(f, "player '{spec}': {error}"),
+            SpecError::Config { spec, error } => write!(f, "player '{}': {error}", one_line(spec)),
         }
     }
 }

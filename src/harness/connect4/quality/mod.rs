@@ -43,7 +43,7 @@ use std::time::Instant;
 use rayon::iter::{IndexedParallelIterator, IntoParallelRefIterator, ParallelIterator};
 use serde::Serialize;
 
-use crate::games::{ConnectFour, Game, Move, Outcome};
+use crate::games::{one_line, ConnectFour, Game, Move, Outcome};
 use crate::harness::matches::Tally;
 use crate::harness::players::{Agent, PlayerError, PlayerSpec, SpecError};
 use crate::harness::pool::{worker_pool, PoolStartError};
@@ -119,11 +119,13 @@ pub enum QualityError {
 impl fmt::Display for QualityError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            QualityError::Unreadable { path, reason } => write!(f, "cannot read positions file '{path}': {reason}"),
-            QualityError::Malformed { source, line, text, reason } => {
-                write!(f, "{source}, line {line}: '{text}': {reason}")
+            QualityError::Unreadable { path, reason } => {
+                write!(f, "cannot read positions file '{}': {reason}", one_line(path))
             }
-            QualityError::NoPositions { source } => write!(f, "{source}: no positions"),
+            QualityError::Malformed { source, line, text, reason } => {
+                write!(f, "{}, line {line}: '{}': {}", one_line(source), one_line(text), one_line(reason))
+            }
+            QualityError::NoPositions { source } => write!(f, "{}: no positions", one_line(source)),
             QualityError::ScoreMismatch { line, moves, file, solver } => {
                 write!(f, "line {line} ('{moves}'): the file's score is {file} but the solver finds {solver}")
             }
