@@ -170,11 +170,12 @@ fn written(game: &SgfGame) -> String {
     text + ")"
 }
 
-/// The parts of a read record that a record written afresh keeps (setup stones sorted:
-/// the writer groups them by colour).
+/// The parts of a read record that a record written afresh keeps (setup stones as a
+/// set: the writer groups them by colour, and a point list names a point once).
 fn sgf_parts(game: &SgfGame) -> String {
     let mut setup = game.moves[..game.setup].to_vec();
     setup.sort();
+    setup.dedup();
     format!(
         "{} {:?} {:?} {setup:?} {:?} {:?}",
         game.game,
@@ -468,4 +469,17 @@ fn profile_floats_read_back_exactly() {
     let reread: ContentionProfile = serde_json::from_str(&again).expect("read back");
     assert_eq!(reread.rows[0].transfers.to_bits(), profile.rows[0].transfers.to_bits(), "{again}");
     assert_eq!(Ok(profile.rows[0].transfers), "7.777723596653677777777778".parse::<f64>(), "as Rust reads it");
+}
+
+/// Found by the fuzzing: `GM[01]` is Go's number, but `sgf-parse` reads only `GM[1]` as
+/// Go, so the record was read as Go without Go's point lists (`aa:bb` kept as a point)
+/// and passes; it is refused, naming the rule. The game is the root's `GM`.
+#[test]
+fn go_records_must_say_gm_1() {
+    let error = read_record("(;GM[01]SZ[5]KM[1e300]AB[aa:bb]PL[B])").unwrap_err().to_string();
+    assert_eq!(error, "a Go record's game number must be written GM[1]");
+    assert!(read_record("(;GM[+1];B[dd])").is_err());
+    let game = read_record("(;GM[1]SZ[5]AB[aa:bb])").expect("a Go record");
+    assert_eq!((game.game, game.setup), (1, 4));
+    assert_eq!(read_record("(;GM[11]SZ[11];GM[1];B[f6])").expect("a Hex record").game, 11);
 }

@@ -187,7 +187,15 @@ pub fn read_record(text: &str) -> Result<SgfGame, SgfError> {
     let Some(tree) = trees.into_iter().next() else { return Err(SgfError("not SGF: no game".to_string())) };
     match tree {
         GameTree::GoGame(root) => read_nodes(&root, go_value),
-        GameTree::Unknown(root) => read_nodes(&root, unknown_value),
+        GameTree::Unknown(root) => {
+            let game = read_nodes(&root, unknown_value)?;
+            // `sgf-parse` reads a tree as Go's only for the text `GM[1]`: Go's number
+            // written another way (`GM[01]`) would lose Go's passes and point lists.
+            if game.game == 1 {
+                return Err(SgfError("a Go record's game number must be written GM[1]".to_string()));
+            }
+            Ok(game)
+        }
     }
 }
 
@@ -265,7 +273,8 @@ fn read_nodes<P: sgf_parse::SgfProp>(root: &SgfNode<P>, value: fn(&P) -> Value) 
     for (depth, node) in root.main_variation().enumerate() {
         for prop in node.properties() {
             match value(prop) {
-                Value::Game(n) => game.game = n,
+                // A root property: the tree's game is the root's.
+                Value::Game(n) if depth == 0 => game.game = n,
                 Value::Size(w, h) if w == h => game.size = Some(u32::from(w)),
                 Value::Size(w, h) => return Err(SgfError(format!("the board is {w}x{h}: only square boards"))),
                 Value::Komi(k) if k.is_finite() => game.komi = Some(k),
@@ -281,7 +290,7 @@ fn read_nodes<P: sgf_parse::SgfProp>(root: &SgfNode<P>, value: fn(&P) -> Value) 
                 Value::Setup(..) | Value::Removal => {
                     return Err(SgfError(format!("node {depth} adds or removes stones: only games are read")))
                 }
-                Value::Komi(_) | Value::Other => {}
+                Value::Game(_) | Value::Komi(_) | Value::Other => {}
             }
         }
     }
