@@ -1,5 +1,5 @@
 //! The GTP engine under fuzzing: 100,000 random and mutated lines of Othello, and 10,000
-//! of each of Go and Hex (every command, every board size through `boardsize`, records
+//! (`PARMCTS_FUZZ_INPUTS`) of each of Go and Hex (every command, every board size through `boardsize`, records
 //! through `loadsgf`), each answered by one well-formed response (an analysis's `=` and
 //! its empty line included: its stream ends at the next line), each error on one line.
 
@@ -8,7 +8,7 @@ mod common;
 use std::io::BufReader;
 use std::path::Path;
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -190,6 +190,7 @@ fn responses(output: Vec<u8>, expected: usize, lines: usize) -> Vec<String> {
     let errors = responses.iter().filter(|r| r.starts_with('?')).count();
     let successes = responses.len() - errors;
     assert!(errors > lines / 10 && successes > lines / 10, "{successes} successes, {errors} errors");
+    println!("gtp: {lines} lines, {successes} successes, {errors} errors");
     responses
 }
 
@@ -273,14 +274,16 @@ fn board_line(rng: &mut Xoshiro256PlusPlus, family: &str, files: &[String]) -> V
     line.into_bytes()
 }
 
-/// 10,000 lines of Go (from 9x9) or Hex (from 11x11), every board size reached by
-/// `boardsize`, on an engine of a few playouts a move, within two minutes.
+/// `PARMCTS_FUZZ_INPUTS` lines (10,000 by default) of Go (from 9x9) or Hex (from
+/// 11x11), every board size reached by `boardsize`, on an engine of a few playouts a
+/// move, within two minutes for each 10,000 lines.
 fn fuzz_board_game(kind: GameKind, family: &'static str, seed: u64) {
-    const LINES: usize = 10_000;
+    let lines = common::fuzz::inputs();
     let dir = std::env::temp_dir().join(format!("parmcts-gtp-fuzz-{family}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a folder for the records");
     let files = sgf_files(&dir);
-    let (input, expected) = fuzz_input(seed, LINES, &mut |rng| board_line(rng, family, &files));
+    let start = Instant::now();
+    let (input, expected) = fuzz_input(seed, lines, &mut |rng| board_line(rng, family, &files));
     let (done, finished) = mpsc::channel();
     std::thread::spawn(move || {
         let settings = [("playouts", "8"), ("nodes", "20000"), ("seed", "1")];
@@ -292,10 +295,12 @@ fn fuzz_board_game(kind: GameKind, family: &'static str, seed: u64) {
         let run = e.run(BufReader::with_capacity(61, &input[..]), &mut output).map(|()| output);
         let _ = done.send((run, e.has_quit()));
     });
-    let (run, quit) = finished.recv_timeout(Duration::from_secs(120)).expect("the engine answers within two minutes");
+    let patience = Duration::from_secs(120 * (1 + lines as u64 / 10_000));
+    let (run, quit) = finished.recv_timeout(patience).expect("the engine answers in time");
     let _ = std::fs::remove_dir_all(&dir);
     assert!(!quit);
-    responses(run.expect("the run"), expected, LINES);
+    responses(run.expect("the run"), expected, lines);
+    println!("gtp {family}: {:.1} s", start.elapsed().as_secs_f64());
 }
 
 #[test]
