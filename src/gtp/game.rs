@@ -12,7 +12,7 @@ use crate::games::{GameError, GameKind, Move, Player, SearchGame};
 
 /// The letters of SGF point coordinates: column `col` and row `row` counted from the
 /// top-left corner, both 0-based (`aa` is the top-left point), each `a`-`z` then `A`-`Z`
-/// as FF[4] writes boards up to 52 (`?` past them).
+/// as `FF[4]` writes boards up to 52 (`?` past them).
 pub fn point(col: usize, row: usize) -> String {
     const LETTERS: &[u8; 52] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
     let letter = |i: usize| LETTERS.get(i).map_or('?', |&b| char::from(b));
