@@ -1,5 +1,5 @@
-//! The GTP engine: the commands, answered over any
-//! reader and writer ([`Engine::run`]) or one line at a time ([`Engine::respond`]).
+//! The GTP engine: the commands, answered over any reader and writer ([`Engine::run`])
+//! or one line at a time ([`Engine::respond`]).
 
 use std::fmt;
 use std::io::{self, BufRead, Write};
@@ -306,8 +306,7 @@ impl Engine {
                 self.quit = true;
                 Ok(String::new())
             }
-            // GTP gives one size; HexGui sends width and height (`boardsize 11 11`), taken
-            // when they are equal.
+            // GTP gives one size; HexGui sends width and height (`boardsize 11 11`), if equal.
             "boardsize" => match args {
                 [size] => self.boardsize(size),
                 [width, height] if width == height => self.boardsize(width),
