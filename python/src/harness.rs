@@ -5,7 +5,6 @@
 //! with the whole report as its `report` attribute), `scale` as a dict.
 
 use std::sync::{Mutex, PoisonError};
-use std::time::Duration;
 
 use parmcts::games::othello::PlayoutBuild;
 use parmcts::games::Evaluate;
@@ -14,7 +13,7 @@ use parmcts::harness::ladder::{run_ladder, LadderError, LadderPlan};
 use parmcts::harness::matches::{run_match, MatchConfig, MatchError, Openings};
 use parmcts::harness::players::{PlayerError, PlayerSpec};
 use parmcts::harness::report::{BenchReport, BenchRowReport, MatchReport, RecordLine};
-use parmcts::harness::scale::{run_scale, ScaleError, ScalePlan};
+use parmcts::harness::scale::{run_scale, ScaleError, ScalePlan, ScaleSizes};
 use parmcts::search::{Mode, Playout, SearchConfig, SearchConfigBuilder};
 use parmcts::weights::WeightsError;
 use parmcts::{with_game, Game, GameKind, SearchError, SearchGame};
@@ -275,24 +274,14 @@ fn scale(
     let kind = game_kind(game)?;
     let modes = modes.iter().map(|m| m.parse::<Mode>().map_err(|e| bad(format!("modes: {e}"))));
     let modes = modes.collect::<PyResult<Vec<_>>>()?;
-    let (time_ms, time_factors, games, repeats) =
-        if quick { (5, vec![1, 2], 10, 3) } else { (time_ms, k, games, repeat) };
-    for (arg, value) in [("time_ms", time_ms), ("games", games), ("repeat", repeats as u64)] {
+    let sizes = ScaleSizes { time_ms, time_factors: k, games, repeats: repeat };
+    let plan = ScalePlan::new(kind, modes, threads, sizes, quick, seed);
+    let time_ms = u64::try_from(plan.time.as_millis()).unwrap_or(u64::MAX);
+    for (arg, value) in [("time_ms", time_ms), ("games", plan.games), ("repeat", plan.repeats as u64)] {
         at_least_one(arg, value)?;
     }
     let pairs = settings_except(settings, "scale", &["mode", "threads", "time-ms", "playouts", "seed"])?;
     let base = build(SearchConfig::builder().playouts(1).seed(seed), &pairs)?;
-    let plan = ScalePlan {
-        modes,
-        threads,
-        time: Duration::from_millis(time_ms),
-        time_factors,
-        games,
-        opening_plies: 2,
-        repeats,
-        bench_playouts: kind.bench_playouts() / if quick { 10 } else { 2 },
-        seed,
-    };
     let report = py.detach(|| with_game!(kind, G => run_scale::<G>(&plan, &base, &|| ())));
     let report = report.map_err(|e| match e {
         ScaleError::Search(e) => failure(&e, None),

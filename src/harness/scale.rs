@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::games::{Evaluate, SearchGame};
+use crate::games::{Evaluate, GameKind, SearchGame};
 use crate::harness::benchmark::{bench_game, BenchMode};
 use crate::harness::matches::{run_match, MatchConfig, MatchError, Openings, Tally};
 use crate::harness::players::PlayerSpec;
@@ -46,6 +46,53 @@ pub struct ScalePlan {
     pub bench_playouts: u64,
     /// Seed of the openings and players.
     pub seed: u64,
+}
+
+/// The sizes of a scale run that `--quick` replaces.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScaleSizes {
+    /// Time per move `T` of the parallel player, in milliseconds.
+    pub time_ms: u64,
+    /// The factors `k` of the sequential player's time `k·T`.
+    pub time_factors: Vec<u32>,
+    /// Games per match.
+    pub games: u64,
+    /// Repeats per throughput row.
+    pub repeats: usize,
+}
+
+impl ScaleSizes {
+    /// `--quick`'s sizes: the whole run in seconds, a smoke test rather than a measurement.
+    pub fn quick() -> ScaleSizes {
+        ScaleSizes { time_ms: 5, time_factors: vec![1, 2], games: 10, repeats: 3 }
+    }
+}
+
+impl ScalePlan {
+    /// The plan for `game` of `sizes` (with `quick`, [`ScaleSizes::quick`] instead): two
+    /// random plies opening each pair of games, and half the game's benchmark budget per
+    /// throughput run (a tenth when quick).
+    pub fn new(
+        game: GameKind,
+        modes: Vec<Mode>,
+        threads: Vec<usize>,
+        sizes: ScaleSizes,
+        quick: bool,
+        seed: u64,
+    ) -> Self {
+        let ScaleSizes { time_ms, time_factors, games, repeats } = if quick { ScaleSizes::quick() } else { sizes };
+        ScalePlan {
+            modes,
+            threads,
+            time: Duration::from_millis(time_ms),
+            time_factors,
+            games,
+            opening_plies: 2,
+            repeats,
+            bench_playouts: game.bench_playouts() / if quick { 10 } else { 2 },
+            seed,
+        }
+    }
 }
 
 /// A scale run that cannot go on.

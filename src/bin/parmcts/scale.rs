@@ -2,12 +2,11 @@
 //! throughput speedup, search overhead at equal playouts and strength speedup.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use clap::Args;
 
 use parmcts::alphabeta::Evaluate;
-use parmcts::harness::scale::{run_scale, ScalePlan, ScaleReport};
+use parmcts::harness::scale::{run_scale, ScalePlan, ScaleReport, ScaleSizes};
 use parmcts::search::{Mode, SearchConfig};
 use parmcts::{with_game, GameKind, SearchGame};
 
@@ -78,29 +77,17 @@ fn plan(args: &ScaleArgs) -> Result<ScalePlan, Failure> {
         return Err(Failure::flag("--modes", format!("bad value '{m}': the parallel modes are tree, root and sync")));
     }
     let threads = parse_threads("--threads", &args.threads)?;
-    let mut time_factors: Vec<u32> = parse_list("--k", &args.k)?;
+    let time_factors: Vec<u32> = parse_list("--k", &args.k)?;
     if time_factors.contains(&0) || time_factors.windows(2).any(|w| w[0] >= w[1]) {
         return Err(Failure::flag("--k", format!("bad value '{}' (increasing factors of at least 1)", args.k)));
     }
-    let (mut time_ms, mut games, mut repeats) = (args.time_ms, args.games, args.repeat);
-    if args.quick {
-        (time_ms, games, repeats, time_factors) = (5, 10, 3, vec![1, 2]);
-    }
-    for (flag, value) in [("--time-ms", time_ms), ("--games", games), ("--repeat", repeats as u64)] {
+    let sizes = ScaleSizes { time_ms: args.time_ms, time_factors, games: args.games, repeats: args.repeat };
+    let plan = ScalePlan::new(args.game, modes, threads, sizes, args.quick, args.seed);
+    let time_ms = u64::try_from(plan.time.as_millis()).unwrap_or(u64::MAX);
+    for (flag, value) in [("--time-ms", time_ms), ("--games", plan.games), ("--repeat", plan.repeats as u64)] {
         at_least_one(flag, value)?;
     }
-    let bench_playouts = args.game.bench_playouts() / if args.quick { 10 } else { 2 };
-    Ok(ScalePlan {
-        modes,
-        threads,
-        time: Duration::from_millis(time_ms),
-        time_factors,
-        games,
-        opening_plies: 2,
-        repeats,
-        bench_playouts,
-        seed: args.seed,
-    })
+    Ok(plan)
 }
 
 pub fn run(args: &ScaleArgs) -> Result<(), Failure> {
