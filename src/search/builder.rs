@@ -10,12 +10,11 @@ use super::config::{
     ConfigError, Evaluation, Mode, SearchConfig, SearchConfigBuilder, Setting, SettingError, DEFAULT_ARENA_NODES,
     MAX_DIST_BATCH,
 };
-use super::drivers::{nodes_per_tree, with_driver, Driver};
+use super::drivers::{self, nodes_per_tree, with_driver, Driver};
 use super::limits::{
     MAX_ARENA_NODES, MAX_EVAL_BATCH, MAX_EVAL_DEPTH, MAX_EVAL_IN_FLIGHT, MAX_EVAL_THREADS, MAX_EVAL_WAIT_US, MAX_LANES,
     MAX_PLAYOUTS, MAX_THREADS, MIN_ARENA_NODES,
 };
-use crate::tree::NODE_BYTES;
 
 impl SearchConfigBuilder {
     /// Applies `key=value` settings in order ([`SETTINGS`](super::SETTINGS)), rejecting an unknown key
@@ -335,7 +334,12 @@ fn check_leaves_and_arena(cfg: &mut SearchConfig) -> Result<(), ConfigError> {
             return Err(ConfigError::conflict("nodes", nodes, "memory-mb", mb, "both size the arena; give one"));
         }
         (Some(nodes), None) => nodes,
-        (None, Some(mb)) => mb.saturating_mul(1 << 20) / NODE_BYTES as u64,
+        // `memory-mb` bounds all of it: every tree's nodes with the side arrays the
+        // configuration allows, and tree reuse's spare arena (which a reused tree fills).
+        (None, Some(mb)) => {
+            let trees = drivers::trees(cfg) as u64;
+            mb.saturating_mul(1 << 20) / (cfg.bytes_per_node() * cfg.arenas()) * trees
+        }
         (None, None) => DEFAULT_ARENA_NODES,
     };
     if cfg.arena_capacity > MAX_ARENA_NODES {
@@ -377,7 +381,38 @@ mod tests {
         assert!(b().implicit(0.0).eval(Evaluation::None).build().is_ok());
         assert!(matches!(b().implicit(0.5).eval(Evaluation::None).build(), Err(ConfigError::Conflict { .. })));
         assert!(b().build().is_ok());
-        assert_eq!(b().memory_mb(24).build().unwrap().arena_capacity(), (24 << 20) / 24);
+        // `memory-mb` counts the side arrays and the spare arena: 24 + 8 + 4 bytes a node.
+        let capacity = |b: SearchConfigBuilder| b.memory_mb(36).build().unwrap().arena_capacity();
+        assert_eq!(capacity(b().reuse(false)), 1 << 20);
+        assert_eq!(capacity(b()), 1 << 19);
+        assert_eq!(capacity(b().reuse(false).rave(0.0).implicit(0.0)), (36 << 20) / 24);
+    }
+
+    /// `memory-mb` bounds every arena a search may fill, with every side array it may
+    /// keep, in every mode that keeps trees in this process.
+    #[test]
+    fn memory_mb_bounds_every_arena_and_side_array() {
+        use crate::tree::Arena;
+        for mode in [Mode::Sequential, Mode::TreeParallel, Mode::RootParallel, Mode::Synced, Mode::Virtual] {
+            let threads: &[usize] = if mode == Mode::Sequential { &[1] } else { &[1, 2, 3, 7] };
+            let combinations = threads.iter().flat_map(|&t| {
+                [false, true].into_iter().flat_map(move |reuse| {
+                    [None, Some(0.0), Some(300.0)]
+                        .into_iter()
+                        .flat_map(move |rave| [None, Some(0.0)].map(|implicit| (t, reuse, rave, implicit)))
+                })
+            });
+            for (threads, reuse, rave, implicit) in combinations {
+                let mut b = SearchConfig::builder().playouts(1).mode(mode).threads(threads).reuse(reuse).memory_mb(5);
+                b = if let Some(k) = rave { b.rave(k) } else { b };
+                b = if let Some(a) = implicit { b.implicit(a) } else { b };
+                let cfg = b.build().unwrap();
+                let (amaf, values) = (rave != Some(0.0), implicit != Some(0.0));
+                let arenas = super::drivers::trees(&cfg) as u64 + u64::from(reuse);
+                let bytes = super::nodes_per_tree(&cfg) * Arena::bytes_per_node(amaf, values) * arenas;
+                assert!(bytes <= 5 << 20 && bytes > (5 << 20) * 9 / 10, "{mode:?} {threads} {reuse}: {bytes}");
+            }
+        }
     }
 
     /// Values are checked as stored (32-bit floats), sizes and thread counts are capped,

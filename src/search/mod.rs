@@ -117,9 +117,7 @@ impl Search {
     pub fn new(config: SearchConfig) -> Result<Search, SearchError> {
         let (trees, per_tree) = (drivers::trees(&config), drivers::nodes_per_tree(&config));
         // Refused here, not killed later: the pages are touched only as the tree grows.
-        let (amaf, values) = (config.rave.is_some_and(|k| k > 0.0), config.may_keep_values());
-        let arenas = trees as u64 + u64::from(config.reuse);
-        let bytes = Arena::bytes(per_tree, amaf, values).saturating_mul(arenas);
+        let bytes = per_tree.saturating_mul(config.bytes_per_node()).saturating_mul(config.arenas());
         if let Some(available) = available_bytes().filter(|&available| bytes > available) {
             return Err(ConfigError::ArenaOverMemory { bytes, available }.into());
         }

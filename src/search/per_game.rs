@@ -14,6 +14,23 @@ impl SearchConfig {
     pub fn may_keep_values(&self) -> bool {
         self.implicit != Some(0.0) && self.eval != Evaluation::None
     }
+
+    /// Whether a search may keep RAVE's AMAF statistics, for any game: `rave` set above 0,
+    /// or left to the game (whose default may turn it on at its first run).
+    pub fn may_keep_amaf(&self) -> bool {
+        self.rave.is_none_or(|k| k > 0.0)
+    }
+
+    /// The arenas a search with this configuration may fill: one per tree, and tree
+    /// reuse's spare arena.
+    pub(crate) fn arenas(&self) -> u64 {
+        crate::search::drivers::trees(self) as u64 + u64::from(self.reuse)
+    }
+
+    /// The most bytes a node may take with every side array the configuration allows.
+    pub(crate) fn bytes_per_node(&self) -> u64 {
+        crate::tree::Arena::bytes_per_node(self.may_keep_amaf(), self.may_keep_values())
+    }
 }
 
 #[cfg(test)]

@@ -63,19 +63,18 @@ impl std::fmt::Display for CapacityError {
 impl std::error::Error for CapacityError {}
 
 impl Arena {
+    /// The bytes a node takes, with AMAF statistics and implicit values where asked.
+    pub(crate) fn bytes_per_node(amaf: bool, values: bool) -> u64 {
+        let per_node = NODE_BYTES
+            + if amaf { std::mem::size_of::<AtomicU64>() } else { 0 }
+            + if values { std::mem::size_of::<AtomicU32>() } else { 0 };
+        per_node as u64
+    }
+
     /// An arena of `capacity` nodes holding only a fresh root.
     ///
     /// # Errors
     /// [`CapacityError`] when `capacity` is below 2 or does not fit a `u32` index.
-    /// The bytes an arena of `capacity` nodes takes, with AMAF statistics and implicit
-    /// values where asked.
-    pub(crate) fn bytes(capacity: u64, amaf: bool, values: bool) -> u64 {
-        let per_node = NODE_BYTES
-            + if amaf { std::mem::size_of::<AtomicU64>() } else { 0 }
-            + if values { std::mem::size_of::<AtomicU32>() } else { 0 };
-        capacity.saturating_mul(per_node as u64)
-    }
-
     pub(crate) fn new(capacity: u64) -> Result<Arena, CapacityError> {
         if !(2..=u32::MAX as u64).contains(&capacity) {
             return Err(CapacityError { requested: capacity });
