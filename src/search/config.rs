@@ -349,8 +349,8 @@ search_settings! {
     /// Arena capacity in nodes (24 bytes each; a mode with a tree per thread shares it between the trees).
     arena_nodes("nodes", "N", "16777216 (384 MiB)"): Option<u64> = None;
         set(nodes: u64) => Some(nodes); text u64;
-    /// Memory for the trees in MiB (an alternative to nodes): every arena, with the side
-    /// arrays the settings allow (RAVE, implicit values) and tree reuse's spare arena.
+    /// Memory for the trees in MiB, side arrays and reuse's spare arena included (an
+    /// alternative to nodes).
     memory_mb("memory-mb", "MB", "384"): Option<u64> = None;
         set(mb: u64) => Some(mb); text u64;
     /// Visits a leaf needs before it is expanded (at least 1).
