@@ -9,6 +9,7 @@ use std::sync::{Mutex, PoisonError};
 use parmcts::games::othello::PlayoutBuild;
 use parmcts::games::Evaluate;
 use parmcts::harness::benchmark::{bench_game, BenchMode};
+use parmcts::harness::interrupt::Interrupt;
 use parmcts::harness::ladder::{run_ladder, LadderError, LadderPlan};
 use parmcts::harness::matches::{run_match, MatchConfig, MatchError, Openings};
 use parmcts::harness::players::{PlayerError, PlayerSpec};
@@ -217,7 +218,7 @@ fn run_bench(
     let rows = py.detach(|| {
         let mut rows = Vec::new();
         for (kind, base) in &configs {
-            let game_rows = with_game!(*kind, G => bench_game(&G::new(), &modes, &threads, repeat, base, &|| ()))?;
+            let game_rows = with_game!(*kind, G => bench_game(&G::new(), &modes, &threads, repeat, base, &|| (), &Interrupt::default()))?;
             rows.extend(game_rows.iter().map(BenchRowReport::from));
         }
         Ok::<_, SearchError>(rows)
@@ -282,7 +283,7 @@ fn scale(
     }
     let pairs = settings_except(settings, "scale", &["mode", "threads", "time-ms", "playouts", "seed"])?;
     let base = build(SearchConfig::builder().playouts(1).seed(seed), &pairs)?;
-    let report = py.detach(|| with_game!(kind, G => run_scale::<G>(&plan, &base, &|| ())));
+    let report = py.detach(|| with_game!(kind, G => run_scale::<G>(&plan, &base, &|| (), &Interrupt::default())));
     let report = report.map_err(|e| match e {
         ScaleError::Search(e) => failure(&e, None),
         ScaleError::Match(e) => match_failure(e),

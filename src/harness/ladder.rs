@@ -161,6 +161,11 @@ pub fn run_ladder<G: Evaluate + SearchGame>(
         progress.rung_started(playouts);
         let summary =
             run_match(&G::new(), &p1, &p2, &plan.matches, |_, tally| progress.game_finished(playouts, tally))?;
+        // A rung interrupted before any game finished has nothing to report.
+        if summary.interrupted && summary.tally.games() == 0 {
+            report.interrupted = true;
+            break;
+        }
         let matched = MatchReport::new::<G>(&p1_text, &p2_text, &summary, [None, None]);
         elo_total += matched.elo;
         let rung = RungReport { playouts, elo_total, report: matched };

@@ -124,12 +124,15 @@ fn run_game<G: Evaluate + SearchGame>(args: &LadderArgs) -> Result<(), Failure> 
     // budget a search takes, fails at once.
     let progress = Progress { bar: Mutex::new(ProgressBar::hidden()), games: args.games, text: !args.json };
     let report = run_ladder::<G>(&plan, &progress).map_err(failure)?;
+    // An interrupted rung may end without finishing its bar.
+    progress.bar.lock().unwrap_or_else(PoisonError::into_inner).finish_and_clear();
     if args.json {
         return print_json(&report);
     }
     if report.interrupted {
         let rungs = rungs(&plan).map_or(0, |r| r.len());
-        out!("interrupted after {} of {rungs} rungs", report.rungs.len());
+        let complete = report.rungs.iter().filter(|r| !r.report.interrupted).count();
+        out!("interrupted after {complete} of {rungs} rungs");
     }
     Ok(())
 }

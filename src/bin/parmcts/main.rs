@@ -6,7 +6,7 @@
 //! Every error is one line on stderr starting with `error:` that names the bad value.
 //! Exit codes: 0 success, 2 bad input (arguments, specs, positions, settings), 1 a
 //! failure at run time (I/O, a violated invariant), 130 a long command stopped by Ctrl-C
-//! after printing what it finished ([`interrupt`]).
+//! after printing what it finished (`interrupt.rs`).
 
 mod analysis;
 mod bench;
