@@ -230,6 +230,7 @@ fn run_bench(
         cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
         othello_playout_build: PlayoutBuild::detect().name(),
         load_average: load_before.zip(load_average()).map(|(a, b)| [a, b]),
+        interrupted: false,
     };
     records(py, &rows, &report)
 }
