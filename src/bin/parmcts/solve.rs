@@ -95,12 +95,12 @@ fn solve_interruptibly(args: &SolveArgs, game: GameKind, moves: String) -> Resul
     bar.enable_steady_tick(Duration::from_millis(200));
     let bounds: Arc<Mutex<Option<SolveProgress>>> = Arc::default();
     let (sender, result) = mpsc::channel();
-    let (job, job_bar, job_bounds) = (args.clone(), bar.clone(), Arc::clone(&bounds));
+    let (job, job_bar, job_bounds, job_moves) = (args.clone(), bar.clone(), Arc::clone(&bounds), moves.clone());
     let start = Instant::now();
     // The main thread's stack size, for the solvers' recursion.
     let solver = std::thread::Builder::new().name("solve".into()).stack_size(8 << 20).spawn(move || {
         let report = match game {
-            GameKind::ConnectFourBoard => solve_board(&job, &moves),
+            GameKind::ConnectFourBoard => solve_board(&job, &job_moves),
             GameKind::ConnectFour => solve_connect4(&job, &job_bar, &job_bounds),
             _ => solve_othello(&job),
         };
@@ -122,7 +122,7 @@ fn solve_interruptibly(args: &SolveArgs, game: GameKind, moves: String) -> Resul
     let proven = *bounds.lock().unwrap_or_else(PoisonError::into_inner);
     let report = SolveBoundsReport {
         game: game.name(),
-        moves: args.moves.clone(),
+        moves,
         score_bounds: proven.map(|p| [p.min, p.max]),
         nodes: proven.map(|p| p.nodes),
         seconds: start.elapsed().as_secs_f64(),

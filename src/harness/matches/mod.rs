@@ -164,7 +164,7 @@ const DICE_SEEDS: u64 = 0xD1CE_D1CE_0BAD_5EED;
 /// How a game of a match ended.
 enum Played {
     /// It finished, by the rules, a resignation or a forfeit.
-    Finished(GameRecord),
+    Finished(Box<GameRecord>),
     /// A person at the board quit it.
     Abandoned,
     /// The match was interrupted while it was being played.
@@ -228,7 +228,7 @@ fn play_game<G: Evaluate + SearchGame>(
         Outcome::Win(_) => "p2",
     };
     let GameTimes { move_ms, move_playouts } = times;
-    Ok(Played::Finished(GameRecord {
+    Ok(Played::Finished(Box::new(GameRecord {
         index,
         p1_first,
         opening,
@@ -238,7 +238,7 @@ fn play_game<G: Evaluate + SearchGame>(
         setup: start.setup(),
         move_ms,
         move_playouts,
-    }))
+    })))
 }
 
 /// The players of a game by side (`[0]` moves first): `specs` (`p1`, `p2`) in the order
@@ -354,7 +354,7 @@ impl Progress {
         on_game: &impl Fn(&GameRecord, &Tally),
     ) -> ControlFlow<()> {
         let record = match played {
-            Ok(Played::Finished(record)) => record,
+            Ok(Played::Finished(record)) => *record,
             Ok(Played::Abandoned) => {
                 self.abandoned.get_or_insert(index);
                 return ControlFlow::Break(());
