@@ -131,3 +131,46 @@ fn match_forfeits_an_engine_that_plays_illegally_or_crashes() {
         let _ = std::fs::remove_file(engine);
     }
 }
+
+/// An external engine that exits in the middle of a game (after a few commands, at
+/// whatever point of the game that falls) costs that game, forfeited with the reason,
+/// not the match: each game starts a fresh engine, and every game is played and
+/// recorded.
+#[test]
+fn match_forfeits_the_game_of_an_engine_that_exits_mid_game() {
+    use std::os::unix::fs::PermissionsExt;
+    let engine = std::env::temp_dir().join(format!("parmcts-fake-exits-{}.sh", std::process::id()));
+    // Answers its first 8 commands (the set-up, then a move each, its own in turn
+    // round the columns), then exits: before the seventh ply, so before any game ends.
+    let script = r#"#!/bin/sh
+n=0
+while read -r cmd rest; do
+  n=$((n + 1))
+  [ "$n" -gt 8 ] && exit 1
+  case "$cmd" in
+    genmove) printf '= %s\n\n' $((n % 7 + 1)) ;;
+    *) printf '=\n\n' ;;
+  esac
+done
+"#;
+    std::fs::write(&engine, script).unwrap();
+    std::fs::set_permissions(&engine, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let records = std::env::temp_dir().join(format!("parmcts-exits-{}.jsonl", std::process::id()));
+    let _ = std::fs::remove_file(&records);
+    let spec = format!("gtp:{}", engine.display());
+    let args = ["match", "--game", "connect4", "--p1", "random", "--p2", &spec, "--games", "4", "--json"];
+    let (code, stdout, stderr) = run_text(&[&args[..], &["--records", records.to_str().unwrap()]].concat());
+    assert_eq!(code, Some(0), "{stderr}");
+    let summary: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(summary["games"], 4, "{stdout}");
+    let forfeits = summary["forfeits"].as_array().unwrap();
+    assert_eq!(forfeits.len(), 4, "{stdout}");
+    for f in forfeits {
+        assert_eq!(f["by"], "p2", "{stdout}");
+        assert!(f["reason"].as_str().unwrap().contains("exited"), "{stdout}");
+    }
+    let lines = std::fs::read_to_string(&records).unwrap();
+    assert_eq!(lines.lines().filter(|l| l.contains("\"ending\":\"forfeit\"")).count(), 4, "{lines}");
+    let _ = std::fs::remove_file(&records);
+    let _ = std::fs::remove_file(&engine);
+}

@@ -2,6 +2,7 @@
 //! trained here by TD(0) on tic-tac-toe and on Connect Four drives the search, the tree's
 //! invariants hold, and bad evaluator settings are rejected naming the value.
 
+use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use parmcts::evaluator::train::{train_td, TdConfig};
@@ -14,7 +15,7 @@ use parmcts::{
 fn trained<G: NTupleBoard + parmcts::solver::Endgame>(games: u64) -> Arc<NTupleNetwork> {
     let mut network = NTupleNetwork::new::<G>(G::default_tuples()).unwrap();
     let config = TdConfig { games, alpha: 0.5, alpha_end: 0.1, epsilon: 0.1, seed: 3, solver_nodes: 0 };
-    train_td::<G>(&mut network, &config, |_, _| {}).unwrap();
+    train_td::<G>(&mut network, &config, |_, _| ControlFlow::Continue(())).unwrap();
     Arc::new(network)
 }
 

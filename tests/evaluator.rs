@@ -2,6 +2,7 @@
 //! TD(0) self-play that learns, the shipped networks' strength, and the alpha-beta
 //! player's `eval=` key.
 
+use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use rand_core::{RngCore, SeedableRng};
@@ -171,11 +172,29 @@ fn malformed_and_foreign_files_are_refused_by_name() {
 fn bad_training_settings_are_refused() {
     let mut network = NTupleNetwork::new::<TicTacToe>(TicTacToe::default_tuples()).unwrap();
     let config = TdConfig { games: 10, alpha: 0.5, alpha_end: 0.5, epsilon: 0.1, seed: 1, solver_nodes: 0 };
-    let refused = |c: TdConfig| train_td::<TicTacToe>(&mut network.clone(), &c, |_, _| {}).unwrap_err();
+    let refused =
+        |c: TdConfig| train_td::<TicTacToe>(&mut network.clone(), &c, |_, _| ControlFlow::Continue(())).unwrap_err();
     assert_eq!(refused(TdConfig { games: 0, ..config.clone() }), TdError::NoGames);
     assert!(refused(TdConfig { alpha: f32::NAN, ..config.clone() }).to_string().contains("NaN"));
     assert_eq!(refused(TdConfig { epsilon: 1.5, ..config.clone() }), TdError::BadEpsilon(1.5));
-    assert_eq!(train_td::<TicTacToe>(&mut network, &config, |_, _| {}).unwrap().games, 10);
+    assert_eq!(train_td::<TicTacToe>(&mut network, &config, |_, _| ControlFlow::Continue(())).unwrap().games, 10);
+}
+
+/// A hook's `Break` (the front end on Ctrl-C) ends training after that game.
+#[test]
+fn training_stops_when_its_hook_breaks() {
+    let mut network = NTupleNetwork::new::<TicTacToe>(TicTacToe::default_tuples()).unwrap();
+    let config = TdConfig { games: 10, alpha: 0.5, alpha_end: 0.5, epsilon: 0.1, seed: 1, solver_nodes: 0 };
+    let mut seen = 0;
+    let progress = train_td::<TicTacToe>(&mut network, &config, |p, _| {
+        seen += 1;
+        if p.games == 3 {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    assert_eq!((progress.unwrap().games, seen), (3, 3));
 }
 
 #[test]
@@ -183,7 +202,7 @@ fn td_self_play_learns_to_beat_random_at_connect_four() {
     let mut network = NTupleNetwork::new::<ConnectFour>(ConnectFour::default_tuples()).unwrap();
     let untrained = duel::<ConnectFour>(&network, Opponent::Random, 50, 2, 3).score();
     let config = TdConfig { games: 1500, alpha: 0.5, alpha_end: 0.5, epsilon: 0.1, seed: 1, solver_nodes: 0 };
-    train_td::<ConnectFour>(&mut network, &config, |_, _| {}).unwrap();
+    train_td::<ConnectFour>(&mut network, &config, |_, _| ControlFlow::Continue(())).unwrap();
     let trained = duel::<ConnectFour>(&network, Opponent::Random, 50, 2, 3).score();
     // Measured: untrained ~0.5-0.7 (the first column); trained ~0.95.
     assert!(trained >= 0.85, "trained {trained}, untrained {untrained}");
@@ -196,9 +215,15 @@ fn td_self_play_learns_to_beat_random_at_connect_four() {
 fn solver_labels_a_suffix_of_each_game() {
     let mut network = NTupleNetwork::new::<ConnectFour>(ConnectFour::default_tuples()).unwrap();
     let config = TdConfig { games: 200, alpha: 0.5, alpha_end: 0.5, epsilon: 0.1, seed: 1, solver_nodes: 20_000 };
-    let progress = train_td::<ConnectFour>(&mut network, &config, |_, _| {}).unwrap();
+    let progress = train_td::<ConnectFour>(&mut network, &config, |_, _| ControlFlow::Continue(())).unwrap();
     assert!(progress.solved >= progress.games && progress.solved < progress.positions, "{progress:?}");
-    let plain = train_td::<ConnectFour>(&mut network, &TdConfig { solver_nodes: 0, ..config }, |_, _| {}).unwrap();
+    let plain =
+        train_td::<ConnectFour>(
+            &mut network,
+            &TdConfig { solver_nodes: 0, ..config },
+            |_, _| ControlFlow::Continue(()),
+        )
+        .unwrap();
     assert_eq!(plain.solved, 0);
 }
 
@@ -206,7 +231,7 @@ fn solver_labels_a_suffix_of_each_game() {
 fn td_self_play_learns_tictactoe() {
     let mut network = NTupleNetwork::new::<TicTacToe>(TicTacToe::default_tuples()).unwrap();
     let config = TdConfig { games: 3000, alpha: 0.5, alpha_end: 0.5, epsilon: 0.1, seed: 1, solver_nodes: 0 };
-    train_td::<TicTacToe>(&mut network, &config, |_, _| {}).unwrap();
+    train_td::<TicTacToe>(&mut network, &config, |_, _| ControlFlow::Continue(())).unwrap();
     let vs_random = duel::<TicTacToe>(&network, Opponent::Random, 100, 1, 5);
     assert!(vs_random.score() >= 0.85 && vs_random.losses <= 4, "{vs_random:?}");
 }
@@ -292,7 +317,14 @@ fn alphabeta_with_the_shipped_network_beats_the_heuristic_at_equal_depth() {
     use parmcts::harness::matches::{run_match, MatchConfig, Openings};
     let p1 = PlayerSpec::parse("alphabeta:depth=4,eval=network").unwrap();
     let p2 = PlayerSpec::parse("alphabeta:depth=4").unwrap();
-    let config = MatchConfig { games: 40, openings: Openings::Random(4), parallel_games: 2, seed: 1, sprt: None };
+    let config = MatchConfig {
+        games: 40,
+        openings: Openings::Random(4),
+        parallel_games: 2,
+        seed: 1,
+        sprt: None,
+        interrupt: Default::default(),
+    };
     let summary = run_match(&Othello::new(), &p1, &p2, &config, |_, _| {}).unwrap();
     assert!(summary.tally.score() >= 0.6, "{:?}", summary.tally);
 }

@@ -204,7 +204,14 @@ fn a_match_against_gnugo_is_refereed_to_the_end() {
     };
     let opponent = PlayerSpec::parse(&format!("gtp:{program} --mode gtp --level 0 --chinese-rules")).unwrap();
     let us = PlayerSpec::parse("mcts:playouts=300").unwrap();
-    let config = MatchConfig { games: 2, openings: Openings::Random(2), parallel_games: 1, seed: 5, sprt: None };
+    let config = MatchConfig {
+        games: 2,
+        openings: Openings::Random(2),
+        parallel_games: 1,
+        seed: 5,
+        sprt: None,
+        interrupt: Default::default(),
+    };
     let summary = run_match(&Go::<9>::new(), &us, &opponent, &config, |record, _| {
         assert!(record.moves.len() > 10, "game {} ended early: {:?}", record.index, record.moves);
     })

@@ -9,6 +9,7 @@ use std::sync::{Mutex, PoisonError};
 use parmcts::games::othello::PlayoutBuild;
 use parmcts::games::Evaluate;
 use parmcts::harness::benchmark::{bench_game, BenchMode};
+use parmcts::harness::interrupt::Interrupt;
 use parmcts::harness::ladder::{run_ladder, LadderError, LadderPlan};
 use parmcts::harness::matches::{run_match, MatchConfig, MatchError, Openings};
 use parmcts::harness::players::{PlayerError, PlayerSpec};
@@ -149,7 +150,7 @@ fn play_match(
     let kind = game_kind(game)?;
     let specs = [(p1, spec("p1", p1)?), (p2, spec("p2", p2)?)];
     let openings: Openings = openings.parse().map_err(bad)?;
-    let config = MatchConfig { games, openings, parallel_games, seed, sprt: None };
+    let config = MatchConfig { games, openings, parallel_games, seed, sprt: None, interrupt: Default::default() };
     let job = MatchJob { specs, config, moves };
     with_game!(kind, G => play::<G>(py, &job))
 }
@@ -217,7 +218,7 @@ fn run_bench(
     let rows = py.detach(|| {
         let mut rows = Vec::new();
         for (kind, base) in &configs {
-            let game_rows = with_game!(*kind, G => bench_game(&G::new(), &modes, &threads, repeat, base, &|| ()))?;
+            let game_rows = with_game!(*kind, G => bench_game(&G::new(), &modes, &threads, repeat, base, &|| (), &Interrupt::default()))?;
             rows.extend(game_rows.iter().map(BenchRowReport::from));
         }
         Ok::<_, SearchError>(rows)
@@ -229,6 +230,7 @@ fn run_bench(
         cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
         othello_playout_build: PlayoutBuild::detect().name(),
         load_average: load_before.zip(load_average()).map(|(a, b)| [a, b]),
+        interrupted: false,
     };
     records(py, &rows, &report)
 }
@@ -282,7 +284,7 @@ fn scale(
     }
     let pairs = settings_except(settings, "scale", &["mode", "threads", "time-ms", "playouts", "seed"])?;
     let base = build(SearchConfig::builder().playouts(1).seed(seed), &pairs)?;
-    let report = py.detach(|| with_game!(kind, G => run_scale::<G>(&plan, &base, &|| ())));
+    let report = py.detach(|| with_game!(kind, G => run_scale::<G>(&plan, &base, &|| (), &Interrupt::default())));
     let report = report.map_err(|e| match e {
         ScaleError::Search(e) => failure(&e, None),
         ScaleError::Match(e) => match_failure(e),
@@ -316,7 +318,7 @@ fn ladder(
 ) -> PyResult<Py<PyAny>> {
     let kind = game_kind(game)?;
     let openings: Openings = openings.parse().map_err(bad)?;
-    let matches = MatchConfig { games, openings, parallel_games, seed, sprt: None };
+    let matches = MatchConfig { games, openings, parallel_games, seed, sprt: None, interrupt: Default::default() };
     let plan = LadderPlan { player: player.to_string(), from: start, to: stop, matches };
     let report = py.detach(|| with_game!(kind, G => run_ladder::<G>(&plan, &())));
     let report = report.map_err(|e| match e {

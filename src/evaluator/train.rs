@@ -27,6 +27,8 @@
 //! `α` falls linearly from [`TdConfig::alpha`] to [`TdConfig::alpha_end`] over the games;
 //! ε is constant.
 
+use std::ops::ControlFlow;
+
 use rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::iter::{IntoParallelIterator, ParallelIterator};
@@ -141,14 +143,15 @@ pub fn heuristic_move<G: Evaluate>(game: &G) -> Option<Move> {
 }
 
 /// Trains `network` for `G` by TD(0) self-play (see the module docs), calling `hook`
-/// after every game.
+/// after every game; a `Break` from it ends the training there (an interrupted run
+/// keeps the games learned so far).
 ///
 /// # Errors
 /// [`TdError`] for bad settings (checked before any game).
 pub fn train_td<G: NTupleBoard + Endgame>(
     network: &mut NTupleNetwork,
     config: &TdConfig,
-    mut hook: impl FnMut(&TdProgress, &NTupleNetwork),
+    mut hook: impl FnMut(&TdProgress, &NTupleNetwork) -> ControlFlow<()>,
 ) -> Result<TdProgress, TdError> {
     config.validate()?;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(config.seed);
@@ -191,7 +194,9 @@ pub fn train_td<G: NTupleBoard + Endgame>(
             update(network, cells, *target, step, &mut progress);
         }
         progress.games = played + 1;
-        hook(&progress, network);
+        if hook(&progress, network).is_break() {
+            break;
+        }
     }
     Ok(progress)
 }

@@ -5,6 +5,7 @@
 use std::time::{Duration, Instant};
 
 use crate::games::{Player, PlayoutPolicy, SearchGame};
+use crate::harness::interrupt::Interrupt;
 use crate::search::iteration::worker_rng;
 use crate::search::{
     resolve_gammas, search_playouts, ConfigError, Mode, Search, SearchConfig, SearchError, MAX_LANES, MAX_THREADS,
@@ -169,6 +170,9 @@ pub fn time_mcts<G: SearchGame>(root: &G, config: &SearchConfig) -> Result<Durat
 /// playout budget is [`crate::ConfigError::NoBudget`], a thread count of 0 or past
 /// [`MAX_THREADS`] its [`ConfigError`]). `on_run` is called after each
 /// timed run (for progress).
+///
+/// Once `interrupt` is requested no run starts: each row keeps the repeats it had, and
+/// a row never timed is left out (none, when no run was timed).
 pub fn bench_game<G: SearchGame>(
     root: &G,
     modes: &[BenchMode],
@@ -176,6 +180,7 @@ pub fn bench_game<G: SearchGame>(
     repeats: usize,
     base: &SearchConfig,
     on_run: &dyn Fn(),
+    interrupt: &Interrupt,
 ) -> Result<Vec<BenchRow>, SearchError> {
     let playouts = base.playouts().ok_or(ConfigError::NoBudget)?;
     // The MCTS rows' counts are checked with their configurations; the pure rows' here.
@@ -207,8 +212,11 @@ pub fn bench_game<G: SearchGame>(
     let mut shipped = None;
     let policy = search_playouts::<G>(base, resolve_gammas::<G>(base, &mut shipped)?);
     let mut samples = vec![Vec::with_capacity(repeats); plan.len()];
-    for repeat in 0..repeats.max(1) {
+    'repeats: for repeat in 0..repeats.max(1) {
         for (i, &(_, t)) in plan.iter().enumerate() {
+            if interrupt.requested() {
+                break 'repeats;
+            }
             let seed = base.seed().wrapping_add(repeat as u64);
             let elapsed = match &configs[i] {
                 None => time_pure_playouts(root, t, playouts, seed, lanes, policy),
@@ -218,9 +226,11 @@ pub fn bench_game<G: SearchGame>(
             on_run();
         }
     }
+    // The seq row is timed first in each repeat: a row that was timed comes with it.
     let mut rows: Vec<BenchRow> = plan
         .iter()
         .zip(samples)
+        .filter(|(_, samples)| !samples.is_empty())
         .map(|(&(mode, t), samples)| BenchRow {
             game: G::NAME,
             mode,
@@ -232,7 +242,7 @@ pub fn bench_game<G: SearchGame>(
             ratio_to_seq: None,
         })
         .collect();
-    let seq = rows[0].playouts_per_sec;
+    let Some(seq) = rows.first().map(|r| r.playouts_per_sec) else { return Ok(rows) };
     for row in &mut rows {
         row.ratio_to_seq = Some(row.playouts_per_sec / seq);
     }
@@ -264,12 +274,40 @@ mod tests {
     fn thread_counts_out_of_range_are_refused_before_anything_runs() {
         let base = SearchConfig::builder().playouts(10).build().unwrap();
         let run = |threads: &[usize]| {
-            bench_game(&TicTacToe::new(), &[BenchMode::Pure], threads, 1, &base, &|| panic!("a run was timed"))
+            let interrupt = Interrupt::default();
+            bench_game(
+                &TicTacToe::new(),
+                &[BenchMode::Pure],
+                threads,
+                1,
+                &base,
+                &|| panic!("a run was timed"),
+                &interrupt,
+            )
         };
         assert!(matches!(run(&[1, 0]), Err(SearchError::Config(ConfigError::ZeroThreads))));
         let too_many = run(&[MAX_THREADS + 1]);
         assert!(matches!(too_many, Err(SearchError::Config(ConfigError::TooManyThreads { .. }))), "{too_many:?}");
-        let rows = bench_game(&TicTacToe::new(), &[BenchMode::Pure], &[1], 1, &base, &|| ()).unwrap();
-        assert_eq!(rows.iter().map(|r| (r.mode, r.threads)).collect::<Vec<_>>(), [(BenchMode::Pure, 1)]);
+        let rows = bench_game(&TicTacToe::new(), &[BenchMode::Pure], &[1], 1, &base, &|| (), &Interrupt::default());
+        assert_eq!(rows.unwrap().iter().map(|r| (r.mode, r.threads)).collect::<Vec<_>>(), [(BenchMode::Pure, 1)]);
+    }
+
+    #[test]
+    fn an_interrupted_bench_keeps_the_repeats_it_timed() {
+        let base = SearchConfig::builder().playouts(10).build().unwrap();
+        let (interrupt, runs) = (Interrupt::default(), std::cell::Cell::new(0));
+        // Stopped after the fourth timed run: the three rows once, then seq again.
+        let on_run = || {
+            runs.set(runs.get() + 1);
+            if runs.get() == 4 {
+                interrupt.request();
+            }
+        };
+        let modes = [BenchMode::Mcts(Mode::Sequential), BenchMode::Pure];
+        let rows = bench_game(&TicTacToe::new(), &modes, &[1, 2], 5, &base, &on_run, &interrupt).unwrap();
+        let timed: Vec<_> = rows.iter().map(|r| (r.mode, r.threads, r.samples.len())).collect();
+        assert_eq!(timed, [(modes[0], 1, 2), (BenchMode::Pure, 1, 1), (BenchMode::Pure, 2, 1)]);
+        let none = bench_game(&TicTacToe::new(), &[BenchMode::Pure], &[1], 5, &base, &|| (), &interrupt).unwrap();
+        assert!(none.is_empty());
     }
 }

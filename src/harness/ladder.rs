@@ -130,7 +130,9 @@ pub fn rungs(plan: &LadderPlan) -> Result<Vec<u64>, LadderError> {
 }
 
 /// Plays the ladder of `plan` on game `G`: each rung's match from the start position,
-/// `playouts` per move (first player) against half as many, in increasing order.
+/// `playouts` per move (first player) against half as many, in increasing order. On
+/// `plan.matches.interrupt` it stops with the rungs played, the last one's match cut
+/// short ([`LadderReport::interrupted`]).
 ///
 /// # Errors
 /// [`LadderError`] from [`rungs`], before any game; a rung's match that cannot be
@@ -145,20 +147,34 @@ pub fn run_ladder<G: Evaluate + SearchGame>(
         player: plan.player.clone(),
         openings: plan.matches.openings.to_string(),
         rungs: Vec::with_capacity(budgets.len()),
+        interrupted: false,
     };
     let mut elo_total = 0.0;
     for playouts in budgets {
+        if plan.matches.interrupt.requested() {
+            report.interrupted = true;
+            break;
+        }
         let (p1_text, p2_text) = (with_playouts(&plan.player, playouts), with_playouts(&plan.player, playouts / 2));
         let p1 = PlayerSpec::parse(&p1_text).map_err(LadderError::Player)?;
         let p2 = PlayerSpec::parse(&p2_text).map_err(LadderError::Player)?;
         progress.rung_started(playouts);
         let summary =
             run_match(&G::new(), &p1, &p2, &plan.matches, |_, tally| progress.game_finished(playouts, tally))?;
+        // A rung interrupted before any game finished has nothing to report.
+        if summary.interrupted && summary.tally.games() == 0 {
+            report.interrupted = true;
+            break;
+        }
         let matched = MatchReport::new::<G>(&p1_text, &p2_text, &summary, [None, None]);
         elo_total += matched.elo;
         let rung = RungReport { playouts, elo_total, report: matched };
         progress.rung_finished(&rung);
         report.rungs.push(rung);
+        if summary.interrupted {
+            report.interrupted = true;
+            break;
+        }
     }
     Ok(report)
 }
@@ -169,7 +185,14 @@ mod tests {
     use crate::harness::matches::Openings;
 
     fn plan(player: &str, from: u64, to: u64) -> LadderPlan {
-        let matches = MatchConfig { games: 2, openings: Openings::Start, parallel_games: 1, seed: 0, sprt: None };
+        let matches = MatchConfig {
+            games: 2,
+            openings: Openings::Start,
+            parallel_games: 1,
+            seed: 0,
+            sprt: None,
+            interrupt: Default::default(),
+        };
         LadderPlan { player: player.to_string(), from, to, matches }
     }
 

@@ -13,9 +13,11 @@
 //! * [`training`]: Coulom's minorization-maximization fit of move strengths.
 //! * [`connect4`]: move quality and game review against the exact Connect Four solver.
 //! * [`report`]: the `Serialize` reports behind every `parmcts … --json`.
+//! * [`interrupt`]: a request to stop a long run early, read between units of work.
 
 pub mod benchmark;
 pub mod connect4;
+pub mod interrupt;
 pub mod ladder;
 pub mod matches;
 pub mod model;

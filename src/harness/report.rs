@@ -170,6 +170,26 @@ pub struct SolveReport {
     pub weak: bool,
 }
 
+/// `parmcts solve` stopped by Ctrl-C before the score was exact.
+#[derive(Clone, Debug, Serialize)]
+pub struct SolveBoundsReport {
+    /// The game's name.
+    pub game: &'static str,
+    /// The position's moves.
+    pub moves: String,
+    /// The bounds on the score proven so far (Connect Four's solver narrows them as it
+    /// goes; the others prove none before the end).
+    pub score_bounds: Option<[i32; 2]>,
+    /// Positions explored when the bounds were proven.
+    pub nodes: Option<u64>,
+    /// Wall time until Ctrl-C.
+    pub seconds: f64,
+    /// Whether only the sign was asked for.
+    pub weak: bool,
+    /// Always `true`: the solve did not finish.
+    pub interrupted: bool,
+}
+
 /// A player's move times in a [`MatchReport`].
 #[derive(Clone, Debug, Serialize)]
 pub struct MoveTimesReport {
@@ -238,6 +258,9 @@ pub struct MatchReport {
     /// for nobody.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub abandoned: Option<u64>,
+    /// Whether the match was interrupted (Ctrl-C) before its last game: the figures
+    /// count the games finished before.
+    pub interrupted: bool,
 }
 
 /// A game lost by forfeit, in a [`MatchReport`].
@@ -292,6 +315,7 @@ impl MatchReport {
                 .map(|f| ForfeitReport { game: f.game, by: f.by, reason: f.reason.clone() })
                 .collect(),
             abandoned: summary.abandoned,
+            interrupted: summary.interrupted,
         }
     }
 }
@@ -319,6 +343,9 @@ pub struct LadderReport {
     pub openings: String,
     /// The rungs, lowest first.
     pub rungs: Vec<RungReport>,
+    /// Whether the ladder was interrupted (Ctrl-C): the rungs are those played, the
+    /// last one's match cut short where it says so.
+    pub interrupted: bool,
 }
 
 /// One line of a match's `--records` file.
@@ -430,6 +457,9 @@ pub struct BenchReport {
     /// The 1-minute load average before and after the run (Linux), to tell a busy machine.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub load_average: Option<[f64; 2]>,
+    /// Whether the run was interrupted (Ctrl-C): the rows are those measured, each the
+    /// median of the repeats it had (its `samples`).
+    pub interrupted: bool,
 }
 
 /// `parmcts train-weights`.
@@ -465,4 +495,9 @@ pub struct TrainReport {
     pub hand_set_top_feature: f64,
     /// Wall time.
     pub seconds: f64,
+    /// Teacher games played to their end (all of them unless interrupted).
+    pub games: usize,
+    /// Whether the teacher's games were interrupted (Ctrl-C): the fit is of the
+    /// decisions recorded before.
+    pub interrupted: bool,
 }

@@ -20,6 +20,7 @@ use serde::Serialize;
 
 use crate::games::{Evaluate, GameKind, SearchGame};
 use crate::harness::benchmark::{bench_game, BenchMode};
+use crate::harness::interrupt::Interrupt;
 use crate::harness::matches::{run_match, MatchConfig, MatchError, Openings, Tally};
 use crate::harness::players::PlayerSpec;
 use crate::harness::report::BenchRowReport;
@@ -254,8 +255,11 @@ pub struct ScaleReport {
     pub overhead: Vec<OverheadRow>,
     /// Strength matches.
     pub strength: Vec<StrengthRow>,
-    /// Strength speedups.
+    /// Strength speedups, each from its row's every match.
     pub strength_speedup: Vec<StrengthSpeedup>,
+    /// Whether the run was interrupted (Ctrl-C): the rows are those measured, the last
+    /// match counted over its finished games.
+    pub interrupted: bool,
 }
 
 /// Where the points `(k, y)` (increasing `k`, `y` falling with `k`) cross 0.5: the
@@ -283,7 +287,9 @@ pub fn crossing(points: &[(u32, f64)]) -> Crossing {
 }
 
 /// Runs `plan` on game `G` with the search settings of `base` (its mode, threads and
-/// budgets are set per measurement). `on_game` is called after every match game.
+/// budgets are set per measurement). `on_game` is called after every match game. Once
+/// `interrupt` is requested nothing more starts: the report holds what was measured,
+/// a match cut short counted over its finished games ([`ScaleReport::interrupted`]).
 ///
 /// # Errors
 /// [`ScaleError`] for an empty plan, a mode that is not parallel, time factors that
@@ -293,7 +299,71 @@ pub fn run_scale<G: Evaluate + SearchGame>(
     plan: &ScalePlan,
     base: &SearchConfig,
     on_game: &(dyn Fn() + Sync),
+    interrupt: &Interrupt,
 ) -> Result<ScaleReport, ScaleError> {
+    check_plan(plan)?;
+    let root = G::new();
+    // The sequential row is kept: it is the baseline of the equal-playout matches.
+    let bench_modes: Vec<BenchMode> =
+        std::iter::once(Mode::Sequential).chain(plan.modes.iter().copied()).map(BenchMode::Mcts).collect();
+    let bench_base = base.with_playouts(plan.bench_playouts)?;
+    let rows = bench_game(&root, &bench_modes, &plan.threads, plan.repeats, &bench_base, &|| {}, interrupt)?;
+    let seq_rate =
+        rows.iter().find(|r| r.mode == BenchMode::Mcts(Mode::Sequential)).map_or(1.0, |r| r.playouts_per_sec);
+    let mut report = ScaleReport {
+        game: G::NAME,
+        time_ms: plan.time.as_secs_f64() * 1e3,
+        games: plan.games,
+        throughput: rows.iter().map(BenchRowReport::from).collect(),
+        overhead: Vec::new(),
+        strength: Vec::new(),
+        strength_speedup: Vec::new(),
+        interrupted: false,
+    };
+    // Equal playouts: what the sequential search runs in `T`.
+    let playouts = ((seq_rate * plan.time.as_secs_f64()).round() as u64).max(1);
+    let matches = MatchConfig {
+        games: plan.games,
+        openings: Openings::Random(plan.opening_plies),
+        parallel_games: 1,
+        seed: plan.seed,
+        sprt: None,
+        interrupt: interrupt.clone(),
+    };
+    let play = |p1: SearchConfig, p2: SearchConfig| -> Result<Score, ScaleError> {
+        let (p1, p2) = (PlayerSpec::Mcts(p1), PlayerSpec::Mcts(p2));
+        let summary = run_match(&root, &p1, &p2, &matches, |_, _| on_game())?;
+        Ok(Score::from(&summary.tally))
+    };
+    let sequential = |budget: MoveBudget| budget.apply(base, Mode::Sequential, 1);
+    'rows: for &mode in &plan.modes {
+        for &threads in plan.threads.iter().filter(|&&t| t > 1) {
+            if interrupt.requested() {
+                break 'rows;
+            }
+            let parallel = |budget: MoveBudget| budget.apply(base, mode, threads);
+            let result = play(parallel(MoveBudget::Playouts(playouts))?, sequential(MoveBudget::Playouts(playouts))?)?;
+            report.overhead.push(OverheadRow { mode: mode.name(), threads, playouts, result });
+            let mut points = Vec::new();
+            for &k in plan.time_factors.iter().take_while(|_| !interrupt.requested()) {
+                let slow = plan.time.saturating_mul(k);
+                let result = play(parallel(MoveBudget::Time(plan.time))?, sequential(MoveBudget::Time(slow))?)?;
+                points.push((k, result.score, result.ci95));
+                report.strength.push(StrengthRow { mode: mode.name(), threads, k, result });
+            }
+            // A speedup only from every factor's whole match.
+            if !interrupt.requested() {
+                report.strength_speedup.push(speedup_of(mode, threads, &points));
+            }
+        }
+    }
+    report.interrupted = interrupt.requested();
+    Ok(report)
+}
+
+/// Refuses a plan that measures nothing, a mode that is not parallel, or time factors
+/// that do not increase.
+fn check_plan(plan: &ScalePlan) -> Result<(), ScaleError> {
     if plan.modes.is_empty() || plan.threads.is_empty() {
         return Err(ScaleError::EmptyPlan("no modes or no thread counts"));
     }
@@ -307,55 +377,7 @@ pub fn run_scale<G: Evaluate + SearchGame>(
     if plan.time_factors.contains(&0) || plan.time_factors.windows(2).any(|w| w[0] >= w[1]) {
         return Err(ScaleError::TimeFactors(plan.time_factors.clone()));
     }
-    let root = G::new();
-    // The sequential row is kept: it is the baseline of the equal-playout matches.
-    let bench_modes: Vec<BenchMode> =
-        std::iter::once(Mode::Sequential).chain(plan.modes.iter().copied()).map(BenchMode::Mcts).collect();
-    let bench_base = base.with_playouts(plan.bench_playouts)?;
-    let rows = bench_game(&root, &bench_modes, &plan.threads, plan.repeats, &bench_base, &|| {})?;
-    let seq_rate =
-        rows.iter().find(|r| r.mode == BenchMode::Mcts(Mode::Sequential)).map_or(1.0, |r| r.playouts_per_sec);
-    let throughput: Vec<BenchRowReport> = rows.iter().map(BenchRowReport::from).collect();
-    // Equal playouts: what the sequential search runs in `T`.
-    let playouts = ((seq_rate * plan.time.as_secs_f64()).round() as u64).max(1);
-    let matches = MatchConfig {
-        games: plan.games,
-        openings: Openings::Random(plan.opening_plies),
-        parallel_games: 1,
-        seed: plan.seed,
-        sprt: None,
-    };
-    let play = |p1: SearchConfig, p2: SearchConfig| -> Result<Score, ScaleError> {
-        let (p1, p2) = (PlayerSpec::Mcts(p1), PlayerSpec::Mcts(p2));
-        let summary = run_match(&root, &p1, &p2, &matches, |_, _| on_game())?;
-        Ok(Score::from(&summary.tally))
-    };
-    let sequential = |budget: MoveBudget| budget.apply(base, Mode::Sequential, 1);
-    let (mut overhead, mut strength, mut speedups) = (Vec::new(), Vec::new(), Vec::new());
-    for &mode in &plan.modes {
-        for &threads in plan.threads.iter().filter(|&&t| t > 1) {
-            let parallel = |budget: MoveBudget| budget.apply(base, mode, threads);
-            let result = play(parallel(MoveBudget::Playouts(playouts))?, sequential(MoveBudget::Playouts(playouts))?)?;
-            overhead.push(OverheadRow { mode: mode.name(), threads, playouts, result });
-            let mut points = Vec::new();
-            for &k in &plan.time_factors {
-                let slow = plan.time.saturating_mul(k);
-                let result = play(parallel(MoveBudget::Time(plan.time))?, sequential(MoveBudget::Time(slow))?)?;
-                points.push((k, result.score, result.ci95));
-                strength.push(StrengthRow { mode: mode.name(), threads, k, result });
-            }
-            speedups.push(speedup_of(mode, threads, &points));
-        }
-    }
-    Ok(ScaleReport {
-        game: G::NAME,
-        time_ms: plan.time.as_secs_f64() * 1e3,
-        games: plan.games,
-        throughput,
-        overhead,
-        strength,
-        strength_speedup: speedups,
-    })
+    Ok(())
 }
 
 /// A player's budget per move in a scale match.
@@ -423,7 +445,9 @@ mod tests {
             seed: 1,
         };
         let base = SearchConfig::builder().playouts(1).build().unwrap();
-        let run = |plan: &ScalePlan| run_scale::<crate::TicTacToe>(plan, &base, &|| panic!("a game was played"));
+        let interrupt = Interrupt::default();
+        let run =
+            |plan: &ScalePlan| run_scale::<crate::TicTacToe>(plan, &base, &|| panic!("a game was played"), &interrupt);
         let err = run(&plan(vec![Mode::TreeParallel, Mode::Sequential], vec![1, 2])).unwrap_err();
         assert!(matches!(err, ScaleError::NotParallel(Mode::Sequential)), "{err}");
         assert!(err.to_string().contains("tree, root and sync"), "{err}");

@@ -22,6 +22,7 @@ use rayon::iter::{IntoParallelIterator, ParallelIterator};
 
 use crate::alphabeta::Evaluate;
 use crate::games::{random_below, Move, Playouts, SearchGame, MAX_FEATURE_GROUPS};
+use crate::harness::interrupt::Interrupt;
 use crate::harness::players::{Agent, PlayerError, PlayerSpec};
 use crate::harness::pool::{worker_pool, PoolStartError};
 
@@ -112,18 +113,23 @@ impl From<PlayerError> for TrainError {
 /// game to the next. The decisions come job by job, each in the order of its games, so
 /// the result depends on the seed and the thread count, not on the scheduling.
 ///
+/// Once `interrupt` is requested each job stops between two moves, keeping the
+/// decisions recorded so far (a game cut short still shows the teacher's choices).
+///
 /// # Errors
 /// [`TrainError`]: the teacher's error (a configuration it cannot search with), or a
 /// pool whose threads could not be started.
 pub fn collect_decisions<G: Evaluate + SearchGame>(
     plan: &TrainingGames,
     progress: &(dyn Fn() + Sync),
+    interrupt: &Interrupt,
 ) -> Result<Vec<Decision>, TrainError> {
     let threads = plan.threads.max(1);
     let pool = worker_pool(threads).map_err(TrainError::ThreadPool)?;
     // Collected in job order; the first job's error (in that order) is the one returned.
-    let per_job: Vec<Result<Vec<Decision>, PlayerError>> =
-        pool.install(|| (0..threads).into_par_iter().map(|t| teacher_games::<G>(plan, t, threads, progress)).collect());
+    let per_job: Vec<Result<Vec<Decision>, PlayerError>> = pool.install(|| {
+        (0..threads).into_par_iter().map(|t| teacher_games::<G>(plan, t, threads, progress, interrupt)).collect()
+    });
     let mut all = Vec::new();
     for part in per_job {
         all.extend(part?);
@@ -138,17 +144,22 @@ fn teacher_games<G: Evaluate + SearchGame>(
     t: usize,
     threads: usize,
     progress: &(dyn Fn() + Sync),
+    interrupt: &Interrupt,
 ) -> Result<Vec<Decision>, PlayerError> {
     let build = || plan.teacher.build_with_evaluation::<G>(plan.seed ^ t as u64);
     let mut teacher = build()?;
     let mut decisions = Vec::new();
     for (i, game_index) in (t..plan.games).step_by(threads).enumerate() {
+        if interrupt.requested() {
+            break;
+        }
         if i > 0 && matches!(plan.teacher, PlayerSpec::Gtp(_)) {
             teacher = build()?;
         }
         let seed = plan.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ game_index as u64;
-        teacher_game(teacher.as_mut(), plan, seed, &mut decisions)?;
-        progress();
+        if teacher_game(teacher.as_mut(), plan, seed, &mut decisions, interrupt)? {
+            progress();
+        }
     }
     Ok(decisions)
 }
@@ -156,17 +167,21 @@ fn teacher_games<G: Evaluate + SearchGame>(
 /// One self-play game of `teacher` after `plan.random_plies` random moves, its choices
 /// added to `decisions`. Every move is shown to the teacher ([`Agent::observe`]), so an
 /// external engine follows the game; a resignation, or a move illegal under this
-/// crate's rules, ends the game.
+/// crate's rules, ends the game. `false` when `interrupt` cut it short.
 fn teacher_game<G: Playouts>(
     teacher: &mut dyn Agent<G>,
     plan: &TrainingGames,
     seed: u64,
     decisions: &mut Vec<Decision>,
-) -> Result<(), PlayerError> {
+    interrupt: &Interrupt,
+) -> Result<bool, PlayerError> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut game = G::new();
     let mut ply = 0;
     while game.outcome().is_none() {
+        if interrupt.requested() {
+            return Ok(false);
+        }
         let moves = game.legal_moves();
         let moves = moves.as_ref();
         let mv = if ply < plan.random_plies {
@@ -174,13 +189,13 @@ fn teacher_game<G: Playouts>(
         } else {
             let mv = match teacher.choose(&game) {
                 Ok(mv) => mv,
-                Err(PlayerError::Resigned) => return Ok(()),
+                Err(PlayerError::Resigned) => return Ok(true),
                 Err(e) => return Err(e),
             };
             // An external engine under other rules (Go's superko) may choose a move
             // that is illegal here: the game ends there.
             if !moves.contains(&mv) {
-                return Ok(());
+                return Ok(true);
             }
             if let Some(decision) = decision_of(&game, moves, mv) {
                 decisions.push(decision);
@@ -191,7 +206,7 @@ fn teacher_game<G: Playouts>(
         game.play_unchecked(mv);
         ply += 1;
     }
-    Ok(())
+    Ok(true)
 }
 
 /// The decision "chose `mv` among `moves`", if the chosen move has features
@@ -442,17 +457,19 @@ mod tests {
                 threads,
             };
             let played = AtomicUsize::new(0);
-            let pooled = collect_decisions::<Othello>(&plan, &|| {
+            let count = || {
                 played.fetch_add(1, Ordering::Relaxed);
-            })
-            .unwrap();
+            };
+            let pooled = collect_decisions::<Othello>(&plan, &count, &Interrupt::default()).unwrap();
             assert_eq!(played.into_inner(), games);
             let mut sequential = Vec::new();
             for t in 0..threads {
                 let mut teacher = plan.teacher.build_with_evaluation::<Othello>(plan.seed ^ t as u64).unwrap();
                 for game_index in (t..games).step_by(threads) {
                     let seed = plan.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ game_index as u64;
-                    teacher_game(teacher.as_mut(), &plan, seed, &mut sequential).unwrap();
+                    assert!(
+                        teacher_game(teacher.as_mut(), &plan, seed, &mut sequential, &Interrupt::default()).unwrap()
+                    );
                 }
             }
             assert!(!sequential.is_empty());

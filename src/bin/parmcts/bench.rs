@@ -13,6 +13,7 @@ use crate::common::{
     progress_bar, BoardFlags, Failure,
 };
 use crate::flags::{FlagSet, SettingFlags};
+use crate::interrupt;
 
 /// The settings `bench` takes as flags: every one but those it sets per row.
 #[derive(Clone, Debug)]
@@ -75,20 +76,24 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
             Ok((game, start, args.settings.apply(base)?.build()?))
         })
         .collect::<Result<Vec<_>, Failure>>()?;
+    let interrupt = interrupt::catch()?;
     let load_before = load_average();
     let bar = progress_bar(None, "{spinner} {elapsed_precise}  {msg}: runs measured: {pos}", args.json);
     let mut rows: Vec<BenchRow> = Vec::new();
-    for (game, start, base) in configs {
+    for (game, start, base) in configs.iter().take_while(|_| !interrupt.requested()) {
         bar.set_message(game.name());
         bar.set_position(0);
         let tick = || bar.inc(1);
-        let game_rows = with_game!(game, G => bench_game(&parse_position::<G>(start)?, &modes, &threads, args.repeat, &base, &tick))?;
+        let game_rows = with_game!(*game, G => bench_game(&parse_position::<G>(start)?, &modes, &threads, args.repeat, base, &tick, &interrupt))?;
         if !args.json {
             bar.suspend(|| print_table(&game_rows));
         }
         rows.extend(game_rows);
     }
     bar.finish_and_clear();
+    if interrupt.requested() && !args.json {
+        out!("interrupted: the rows above are those measured, each the median of the repeats it had");
+    }
     let load = load_before.zip(load_average()).map(|(a, b)| [a, b]);
     let most_threads = threads.iter().copied().max().unwrap_or(1);
     if let Some([before, after]) = load.filter(|&[before, after]| before >= 1.0 || after > most_threads as f64) {
@@ -105,6 +110,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
             cores: available_cores(),
             othello_playout_build: PlayoutBuild::detect().name(),
             load_average: load,
+            interrupted: interrupt.requested(),
         };
         return print_json(&report);
     }

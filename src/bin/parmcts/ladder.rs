@@ -7,12 +7,13 @@ use std::sync::{Mutex, PoisonError};
 use clap::Args;
 use indicatif::ProgressBar;
 use parmcts::games::{Evaluate, GameKind};
-use parmcts::harness::ladder::{run_ladder, LadderError, LadderPlan, LadderProgress};
+use parmcts::harness::ladder::{run_ladder, rungs, LadderError, LadderPlan, LadderProgress};
 use parmcts::harness::matches::{MatchConfig, Openings, Tally};
 use parmcts::harness::report::RungReport;
 use parmcts::{with_game, SearchGame};
 
 use crate::common::{at_least_one, game_parser, out, print_json, progress_bar, Failure};
+use crate::interrupt;
 
 #[derive(Args, Debug)]
 pub struct LadderArgs {
@@ -100,6 +101,9 @@ impl LadderProgress for Progress {
             report.elo,
             rung.elo_total
         );
+        if report.interrupted {
+            out!("{:>22} interrupted after {} of {} games", "", report.games, self.games);
+        }
     }
 }
 
@@ -107,15 +111,28 @@ fn run_game<G: Evaluate + SearchGame>(args: &LadderArgs) -> Result<(), Failure> 
     at_least_one("--games", args.games)?;
     at_least_one("--parallel-games", args.parallel_games as u64)?;
     let openings: Openings = args.openings.parse().map_err(Failure::input)?;
-    let matches =
-        MatchConfig { games: args.games, openings, parallel_games: args.parallel_games, seed: args.seed, sprt: None };
+    let matches = MatchConfig {
+        games: args.games,
+        openings,
+        parallel_games: args.parallel_games,
+        seed: args.seed,
+        sprt: None,
+        interrupt: interrupt::catch()?,
+    };
     let plan = LadderPlan { player: args.player.clone(), from: args.from, to: args.to, matches };
     // The plan is checked before any game is played: a bad key, or a top rung past the
     // budget a search takes, fails at once.
     let progress = Progress { bar: Mutex::new(ProgressBar::hidden()), games: args.games, text: !args.json };
     let report = run_ladder::<G>(&plan, &progress).map_err(failure)?;
+    // An interrupted rung may end without finishing its bar.
+    progress.bar.lock().unwrap_or_else(PoisonError::into_inner).finish_and_clear();
     if args.json {
         return print_json(&report);
+    }
+    if report.interrupted {
+        let rungs = rungs(&plan).map_or(0, |r| r.len());
+        let complete = report.rungs.iter().filter(|r| !r.report.interrupted).count();
+        out!("interrupted after {complete} of {rungs} rungs");
     }
     Ok(())
 }

@@ -5,7 +5,8 @@
 //!
 //! Every error is one line on stderr starting with `error:` that names the bad value.
 //! Exit codes: 0 success, 2 bad input (arguments, specs, positions, settings), 1 a
-//! failure at run time (I/O, a violated invariant).
+//! failure at run time (I/O, a violated invariant), 130 a long command stopped by Ctrl-C
+//! after printing what it finished (`interrupt.rs`).
 
 mod analysis;
 mod bench;
@@ -14,6 +15,7 @@ mod common;
 mod doc_commands;
 mod flags;
 mod gtp;
+mod interrupt;
 mod ladder;
 mod matches;
 mod model;
@@ -101,6 +103,7 @@ fn main() -> ExitCode {
         Command::TrainNetwork(args) => train_network::run(&args),
     };
     match outcome {
+        Ok(()) if interrupt::requested() => ExitCode::from(interrupt::EXIT_CODE),
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => {
             eprintln!("error: {}", failure.message);

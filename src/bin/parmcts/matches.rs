@@ -18,6 +18,7 @@ use crate::common::{
     at_least_one, cluster_for, game_parser, out, parse_position, parse_spec, print_json, progress_bar, rank,
     BoardFlags, Failure,
 };
+use crate::interrupt;
 use crate::play::{console, SPEC_HELP};
 
 #[derive(Args, Debug)]
@@ -122,13 +123,18 @@ fn run_game<G: Evaluate + SearchGame>(args: &MatchArgs, start: impl Fn(u64) -> G
         Some(config) => cluster_for(config)?,
         None => None,
     };
-    let records = records_file(args)?;
-    let sgf = match &args.sgf {
-        Some(dir) => Some(sgf_folder(args.game, dir)?),
-        None => None,
+    let kept = Kept::open(args)?;
+    // Each finished game is on disk (records, SGF) before the next one counts: an
+    // interrupted match loses only the games in progress.
+    let interrupt = interrupt::catch()?;
+    let config = MatchConfig {
+        games: args.games,
+        openings,
+        parallel_games: args.parallel_games,
+        seed: args.seed,
+        sprt,
+        interrupt,
     };
-    let config =
-        MatchConfig { games: args.games, openings, parallel_games: args.parallel_games, seed: args.seed, sprt };
     // A person at the board plays at a console (stdout, or stderr with --json), where the
     // games are drawn: no progress bar then.
     let console = if p1.is_human() || p2.is_human() { console(true, args.json) } else { None };
@@ -137,34 +143,16 @@ fn run_game<G: Evaluate + SearchGame>(args: &MatchArgs, start: impl Fn(u64) -> G
         "{bar:40} {pos}/{len} games  {msg}  [{elapsed_precise} < {eta_precise}]",
         rank() != 0 || console.is_some(),
     );
-    let record_error = Mutex::new(None);
     let summary = run_match_with_console(start, &p1, &p2, &config, console.as_ref(), |record, tally| {
         bar.inc(1);
         if let Some(console) = &console {
             console.say(&game_line(record, tally));
         }
         bar.set_message(format!("+{} ={} -{}  elo {:+.0}", tally.wins, tally.draws, tally.losses, tally.elo()));
-        if let Some(file) = &records {
-            let line = serde_json::to_string(&RecordLine::new(record, [&args.p1, &args.p2]));
-            let mut file = file.lock().unwrap_or_else(|e| e.into_inner());
-            if let Err(e) = line
-                .map_err(|e| e.to_string())
-                .and_then(|l| writeln!(file, "{l}").map_err(|e| e.to_string()))
-                .map_err(|e| format!("--records: {e}"))
-            {
-                record_error.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
-            }
-        }
-        if let Some((writer, dir)) = &sgf {
-            if let Err(e) = write_sgf(*writer, dir, record, [&args.p1, &args.p2], args.seed) {
-                record_error.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
-            }
-        }
+        kept.write(record, args);
     })?;
     bar.finish_and_clear();
-    if let Some(e) = record_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        return Err(Failure::runtime(e));
-    }
+    kept.finish()?;
     let budget_ms = |spec: &parmcts::harness::players::PlayerSpec| spec.time_budget().map(|b| b.as_secs_f64() * 1e3);
     let report = MatchReport::new::<G>(&args.p1, &args.p2, &summary, [budget_ms(&p1), budget_ms(&p2)]);
     if rank() != 0 {
@@ -178,7 +166,57 @@ fn run_game<G: Evaluate + SearchGame>(args: &MatchArgs, start: impl Fn(u64) -> G
         return print_json(&report);
     }
     print_text(&report);
+    if report.interrupted {
+        out!("interrupted after {} of {} games", report.games, args.games);
+    }
     Ok(())
+}
+
+/// Where the finished games are kept: the `--records` file and the `--sgf` folder, and
+/// the first error writing to them.
+struct Kept {
+    records: Option<Mutex<std::fs::File>>,
+    sgf: Option<(RecordWriter, PathBuf)>,
+    error: Mutex<Option<String>>,
+}
+
+impl Kept {
+    fn open(args: &MatchArgs) -> Result<Kept, Failure> {
+        let sgf = match &args.sgf {
+            Some(dir) => Some(sgf_folder(args.game, dir)?),
+            None => None,
+        };
+        Ok(Kept { records: records_file(args)?, sgf, error: Mutex::new(None) })
+    }
+
+    /// Writes a finished game: its line to the (unbuffered) records file, its SGF file.
+    fn write(&self, record: &GameRecord, args: &MatchArgs) {
+        if let Some(file) = &self.records {
+            let line = serde_json::to_string(&RecordLine::new(record, [&args.p1, &args.p2]));
+            let mut file = file.lock().unwrap_or_else(|e| e.into_inner());
+            if let Err(e) = line
+                .map_err(|e| e.to_string())
+                // One write per line: a quit mid-match leaves no half line.
+                .and_then(|l| file.write_all(format!("{l}\n").as_bytes()).map_err(|e| e.to_string()))
+                .map_err(|e| format!("--records: {e}"))
+            {
+                self.error.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
+            }
+        }
+        if let Some((writer, dir)) = &self.sgf {
+            if let Err(e) = write_sgf(*writer, dir, record, [&args.p1, &args.p2], args.seed) {
+                self.error.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
+            }
+        }
+    }
+
+    /// The first error writing a game, if any.
+    fn finish(self) -> Result<(), Failure> {
+        match self.error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            Some(e) => Err(Failure::runtime(e)),
+            None => Ok(()),
+        }
+    }
 }
 
 /// The `--records` file, opened for appending (on rank 0 only).

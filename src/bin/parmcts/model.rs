@@ -9,6 +9,7 @@ use clap::Args;
 
 use parmcts::contention;
 use parmcts::harness::benchmark::{bench_game, BenchMode};
+use parmcts::harness::interrupt::Interrupt;
 use parmcts::harness::model::{measure_costs, profile, ContentionProfile, ModelReport};
 use parmcts::search::{Mode, SearchConfig};
 use parmcts::{with_game, GameKind, SearchGame};
@@ -67,8 +68,9 @@ fn run_game<G: SearchGame>(args: &ModelArgs, base: &SearchConfig) -> Result<(), 
     let cores = available_cores();
     let mut threads: Vec<usize> = profile.rows.iter().map(|r| r.threads).filter(|&t| t <= cores).collect();
     threads.sort_unstable();
-    let rows = bench_game(&root, &[BenchMode::Mcts(Mode::TreeParallel)], &threads, args.repeat, base, &|| {})?;
-    let seq = bench_game(&root, &[BenchMode::Mcts(Mode::Sequential)], &[1], args.repeat, base, &|| {})?;
+    let never = Interrupt::default();
+    let rows = bench_game(&root, &[BenchMode::Mcts(Mode::TreeParallel)], &threads, args.repeat, base, &|| {}, &never)?;
+    let seq = bench_game(&root, &[BenchMode::Mcts(Mode::Sequential)], &[1], args.repeat, base, &|| {}, &never)?;
     let measured: Vec<(usize, f64)> = rows.iter().map(|r| (r.threads, r.playouts_per_sec)).collect();
     let tree_1 = measured.iter().find(|m| m.0 == 1).map_or(f64::NAN, |m| 1e9 / m.1);
     let report = ModelReport::new(&profile, costs, tree_1, seq[0].ns_per_playout(), &measured);

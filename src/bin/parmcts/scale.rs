@@ -12,7 +12,7 @@ use parmcts::{with_game, GameKind, SearchGame};
 
 use crate::common::{at_least_one, game_parser, out, parse_list, parse_threads, print_json, progress_bar, Failure};
 use crate::flags::{FlagSet, SettingFlags};
-use crate::plots;
+use crate::{interrupt, plots};
 
 /// The settings `scale` takes as flags: all but those it sets per measurement.
 #[derive(Clone, Debug)]
@@ -115,7 +115,8 @@ fn run_game<G: Evaluate + SearchGame>(
     let parallel_rows = plan.modes.len() * plan.threads.iter().filter(|&&t| t > 1).count();
     let games = parallel_rows as u64 * (1 + plan.time_factors.len() as u64) * plan.games;
     let bar = progress_bar(Some(games), "{bar:40} {pos}/{len} match games  [{elapsed_precise} < {eta_precise}]", quiet);
-    let report = run_scale::<G>(plan, base, &|| bar.inc(1)).map_err(Failure::input)?;
+    let interrupt = interrupt::catch()?;
+    let report = run_scale::<G>(plan, base, &|| bar.inc(1), &interrupt).map_err(Failure::input)?;
     bar.finish_and_clear();
     Ok(report)
 }
@@ -188,5 +189,8 @@ fn print_text(r: &ScaleReport, plots: Option<&Path>) {
     }
     if let Some(dir) = plots {
         out!("plots in {}", dir.display());
+    }
+    if r.interrupted {
+        out!("interrupted: the figures above are those measured (a match cut short counts its finished games)");
     }
 }

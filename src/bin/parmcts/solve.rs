@@ -1,18 +1,22 @@
 //! `parmcts solve`: the exact solvers (Connect Four from any position, Othello endgames).
 
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use clap::Args;
+use indicatif::ProgressBar;
 
-use parmcts::harness::report::SolveReport;
-use parmcts::solver::connect4::{Solver, DEFAULT_TT_ENTRIES};
+use parmcts::harness::report::{SolveBoundsReport, SolveReport};
+use parmcts::solver::connect4::{SolveProgress, Solver, DEFAULT_TT_ENTRIES};
 use parmcts::solver::connect4x::BoardSolver;
 use parmcts::solver::othello::{EndgameSolver, DEFAULT_TT_ENTRIES as ENDGAME_TT_ENTRIES};
 use parmcts::{ConnectFour, ConnectFourBoard, Game, GameKind, Othello, Outcome};
 
 use crate::common::{game_parser, out, parse_position, print_json, progress_bar, BoardFlags, Failure};
+use crate::interrupt;
 
-#[derive(Args, Debug)]
+#[derive(Args, Clone, Debug)]
 #[command(after_help = "Connect Four: positions after a dozen moves solve in milliseconds; `--moves 4453` \
 takes about 20 s and the empty board many minutes on one core. On a terminal the bounds found so far are \
 shown as they narrow. Othello: endgames of at most 36 empty squares (an OBF board as --moves, or a move \
@@ -53,17 +57,13 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
             format!("{game}: only Othello's solver orders its moves by a network"),
         ));
     }
-    let report = match game {
-        GameKind::ConnectFourBoard => solve_board(args, &moves)?,
-        GameKind::ConnectFour => solve_connect4(args)?,
-        GameKind::Othello => solve_othello(args)?,
-        other => {
-            return Err(Failure::flag(
-                "--game",
-                format!("{other}: the exact solvers are for connect4, connect4x and othello"),
-            ))
-        }
-    };
+    if !matches!(game, GameKind::ConnectFourBoard | GameKind::ConnectFour | GameKind::Othello) {
+        return Err(Failure::flag(
+            "--game",
+            format!("{game}: the exact solvers are for connect4, connect4x and othello"),
+        ));
+    }
+    let Some(report) = solve_interruptibly(args, game, moves)? else { return Ok(()) };
     if args.json {
         return print_json(&report);
     }
@@ -80,6 +80,64 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
         report.seconds * 1e3
     );
     Ok(())
+}
+
+/// How often the waiting thread looks for Ctrl-C.
+const POLL: Duration = Duration::from_millis(50);
+
+/// Solves on a thread of its own while this one waits for the result or Ctrl-C: a solve
+/// is one long unit of work with no stop hook, so on Ctrl-C the bounds proven so far
+/// (Connect Four's) are printed and the solver is left to end with the process. `None`
+/// when interrupted.
+fn solve_interruptibly(args: &SolveArgs, game: GameKind, moves: String) -> Result<Option<SolveReport>, Failure> {
+    let interrupt = interrupt::catch()?;
+    let bar = progress_bar(None, "{spinner} {elapsed_precise}  {msg}", args.json);
+    bar.enable_steady_tick(Duration::from_millis(200));
+    let bounds: Arc<Mutex<Option<SolveProgress>>> = Arc::default();
+    let (sender, result) = mpsc::channel();
+    let (job, job_bar, job_bounds, job_moves) = (args.clone(), bar.clone(), Arc::clone(&bounds), moves.clone());
+    let start = Instant::now();
+    // The main thread's stack size, for the solvers' recursion.
+    let solver = std::thread::Builder::new().name("solve".into()).stack_size(8 << 20).spawn(move || {
+        let report = match game {
+            GameKind::ConnectFourBoard => solve_board(&job, &job_moves),
+            GameKind::ConnectFour => solve_connect4(&job, &job_bar, &job_bounds),
+            _ => solve_othello(&job),
+        };
+        let _ = sender.send(report);
+    });
+    solver.map_err(|e| Failure::runtime(format!("cannot start the solver's thread: {e}")))?;
+    loop {
+        match result.recv_timeout(POLL) {
+            Ok(report) => {
+                bar.finish_and_clear();
+                return report.map(Some);
+            }
+            Err(RecvTimeoutError::Timeout) if !interrupt.requested() => {}
+            Err(RecvTimeoutError::Timeout) => break,
+            Err(RecvTimeoutError::Disconnected) => return Err(Failure::runtime("the solver stopped without a result")),
+        }
+    }
+    bar.finish_and_clear();
+    let proven = *bounds.lock().unwrap_or_else(PoisonError::into_inner);
+    let report = SolveBoundsReport {
+        game: game.name(),
+        moves,
+        score_bounds: proven.map(|p| [p.min, p.max]),
+        nodes: proven.map(|p| p.nodes),
+        seconds: start.elapsed().as_secs_f64(),
+        weak: args.weak,
+        interrupted: true,
+    };
+    if args.json {
+        print_json(&report)?;
+    } else {
+        match report.score_bounds {
+            Some([min, max]) => out!("interrupted after {:.1} s: score in [{min}, {max}]", report.seconds),
+            None => out!("interrupted after {:.1} s: no bound on the score yet", report.seconds),
+        }
+    }
+    Ok(None)
 }
 
 fn solve_othello(args: &SolveArgs) -> Result<SolveReport, Failure> {
@@ -104,17 +162,20 @@ fn solve_othello(args: &SolveArgs) -> Result<SolveReport, Failure> {
     })
 }
 
-fn solve_connect4(args: &SolveArgs) -> Result<SolveReport, Failure> {
+/// Connect Four 7x6, showing on `bar` and keeping in `bounds` the bounds as they narrow.
+fn solve_connect4(
+    args: &SolveArgs,
+    bar: &ProgressBar,
+    bounds: &Mutex<Option<SolveProgress>>,
+) -> Result<SolveReport, Failure> {
     let position = parse_position::<ConnectFour>(&args.moves)?;
     let mut solver =
         Solver::new(args.tt_entries.unwrap_or(DEFAULT_TT_ENTRIES)).map_err(|e| Failure::flag("--tt-entries", e))?;
-    let bar = progress_bar(None, "{spinner} {elapsed_precise}  {msg}", args.json);
-    bar.enable_steady_tick(Duration::from_millis(200));
     let start = Instant::now();
     let result = solver.solve_with_progress(&position, args.weak, &mut |p| {
         bar.set_message(format!("score in [{}, {}], {} positions", p.min, p.max, p.nodes));
+        *bounds.lock().unwrap_or_else(PoisonError::into_inner) = Some(p);
     })?;
-    bar.finish_and_clear();
     Ok(SolveReport {
         game: ConnectFour::NAME,
         moves: args.moves.clone(),

@@ -1,5 +1,6 @@
 //! `parmcts train-weights`: fit move-feature gammas to a teacher's choices.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use clap::Args;
@@ -15,6 +16,7 @@ use parmcts::SearchGame;
 use parmcts::{ConnectFour, GameKind, Othello};
 
 use crate::common::{at_least_one, game_parser, out, parse_spec, print_json, progress_bar, Failure};
+use crate::interrupt;
 
 #[derive(Args, Debug)]
 pub struct TrainArgs {
@@ -82,8 +84,19 @@ fn run_game<G: Evaluate + SearchGame>(args: &TrainArgs, hand_set: &[f32]) -> Res
         false,
     );
     let start = Instant::now();
-    let decisions = collect_decisions::<G>(&plan, &|| bar.inc(1))?;
+    let interrupt = interrupt::catch()?;
+    let played = AtomicUsize::new(0);
+    let count = || {
+        bar.inc(1);
+        played.fetch_add(1, Ordering::Relaxed);
+    };
+    let decisions = collect_decisions::<G>(&plan, &count, &interrupt)?;
     bar.finish_and_clear();
+    let games = played.into_inner();
+    if interrupt.requested() && decisions.is_empty() {
+        eprintln!("interrupted before the teacher made a decision: nothing written");
+        return Ok(());
+    }
     // Every fifth decision is held out to compare the fitted and the hand-set gammas.
     let total = decisions.len();
     let (held_out, training) = hold_out(decisions, 5);
@@ -92,18 +105,7 @@ fn run_game<G: Evaluate + SearchGame>(args: &TrainArgs, hand_set: &[f32]) -> Res
     let hand: Vec<f64> = hand_set.iter().map(|&g| g as f64).collect();
     let (fitted_fit, learned_fit, hand_fit) =
         (evaluate_fit(&held_out, &fitted), evaluate_fit(&held_out, &gammas), evaluate_fit(&held_out, &hand));
-    let source = format!(
-        "parmcts train-weights --game {} --games {} --teacher {} --random-plies {} --iterations {} --seed {} --temperature {} --threads {}",
-        G::NAME,
-        args.games,
-        // Quoted when it has spaces (`gtp:COMMAND LINE`), so the line replays as written.
-        if args.teacher.contains(char::is_whitespace) { format!("\"{}\"", args.teacher) } else { args.teacher.clone() },
-        args.random_plies,
-        args.iterations,
-        args.seed,
-        args.temperature,
-        args.threads
-    );
+    let source = source_line::<G>(args, interrupt.requested().then_some(games));
     let weights = MoveWeights::new::<G>(gammas.iter().map(|&g| g as f32).collect(), &source)?;
     weights.save(&args.out).map_err(|e| Failure::runtime(format!("--out: {e}")))?;
     let report = TrainReport {
@@ -122,6 +124,8 @@ fn run_game<G: Evaluate + SearchGame>(args: &TrainArgs, hand_set: &[f32]) -> Res
         hand_set_log_likelihood: hand_fit.log_likelihood,
         hand_set_top_feature: hand_fit.top_feature,
         seconds: start.elapsed().as_secs_f64(),
+        games,
+        interrupted: interrupt.requested(),
     };
     if args.json {
         return print_json(&report);
@@ -130,12 +134,36 @@ fn run_game<G: Evaluate + SearchGame>(args: &TrainArgs, hand_set: &[f32]) -> Res
     Ok(())
 }
 
+/// The command line that made the weights, for their `source`; `interrupted_after` the
+/// teacher games finished when Ctrl-C stopped the run.
+fn source_line<G: SearchGame>(args: &TrainArgs, interrupted_after: Option<usize>) -> String {
+    let mut source = format!(
+        "parmcts train-weights --game {} --games {} --teacher {} --random-plies {} --iterations {} --seed {} --temperature {} --threads {}",
+        G::NAME,
+        args.games,
+        // Quoted when it has spaces (`gtp:COMMAND LINE`), so the line replays as written.
+        if args.teacher.contains(char::is_whitespace) { format!("\"{}\"", args.teacher) } else { args.teacher.clone() },
+        args.random_plies,
+        args.iterations,
+        args.seed,
+        args.temperature,
+        args.threads
+    );
+    if let Some(games) = interrupted_after {
+        source.push_str(&format!(" (interrupted after {games} games)"));
+    }
+    source
+}
+
 /// The most features the text report lists one by one (more: the strongest and the
 /// weakest half of that).
 const SHOWN_FEATURES: usize = 24;
 
 fn print_text(r: &TrainReport, teacher: &str) {
     out!("{} decisions of the teacher {teacher}, {} held out; {:.1} s", r.decisions, r.held_out, r.seconds);
+    if r.interrupted {
+        out!("interrupted after {} teacher games finished: the fit is of the decisions recorded", r.games);
+    }
     let written = format!("T = {}", r.temperature);
     out!("{:>11} {:>9} {:>9} {:>9}", "feature", "hand-set", "fitted", written);
     let row = |i: usize| {

@@ -1,6 +1,7 @@
 //! `parmcts train-network`: learn an n-tuple network by TD(0) self-play, checking its
 //! strength as it goes.
 
+use std::ops::ControlFlow;
 use std::time::Instant;
 
 use clap::Args;
@@ -12,6 +13,7 @@ use parmcts::solver::Endgame;
 use parmcts::{with_game, GameKind, NTupleBoard, NTupleNetwork};
 
 use crate::common::{at_least_one, game_parser, out, print_json, progress_bar, Failure};
+use crate::interrupt;
 
 #[derive(Args, Debug)]
 pub struct TrainNetworkArgs {
@@ -88,6 +90,8 @@ struct TrainNetworkReport {
     solved: u64,
     seconds: f64,
     checkpoints: Vec<Checkpoint>,
+    /// Whether Ctrl-C stopped the training: the network written has learned `games`.
+    interrupted: bool,
 }
 
 pub fn run(args: &TrainNetworkArgs) -> Result<(), Failure> {
@@ -121,12 +125,17 @@ fn run_game<G: NTupleBoard + Evaluate + Endgame>(args: &TrainNetworkArgs) -> Res
     let bar =
         progress_bar(Some(args.games), "{bar:40} {pos}/{len} games  [{elapsed_precise} < {eta_precise}]", args.json);
     let start = Instant::now();
+    let interrupt = interrupt::catch()?;
     let mut checkpoints = Vec::new();
     let (mut last_positions, mut last_error) = (0u64, 0f64);
     let progress = train_td::<G>(&mut network, &config, |progress, network| {
         bar.inc(1);
+        // Stopped between two games: the network is saved as it is, without a check.
+        if interrupt.requested() {
+            return ControlFlow::Break(());
+        }
         if progress.games % every != 0 && progress.games != args.games {
-            return;
+            return ControlFlow::Continue(());
         }
         let positions = (progress.positions - last_positions).max(1);
         let mean_td_error = (progress.abs_error_sum - last_error) / positions as f64;
@@ -143,10 +152,11 @@ fn run_game<G: NTupleBoard + Evaluate + Endgame>(args: &TrainNetworkArgs) -> Res
             bar.suspend(|| print_checkpoint(&checkpoint));
         }
         checkpoints.push(checkpoint);
+        ControlFlow::Continue(())
     })
     .map_err(Failure::input)?;
     bar.finish_and_clear();
-    let source = source_line::<G>(args, &network);
+    let source = source_line::<G>(args, &network, progress.games);
     network.set_source(source.clone());
     network.save(&args.out).map_err(|e| Failure::runtime(format!("--out: {e}")))?;
     let report = TrainNetworkReport {
@@ -159,10 +169,17 @@ fn run_game<G: NTupleBoard + Evaluate + Endgame>(args: &TrainNetworkArgs) -> Res
         solved: progress.solved,
         seconds: start.elapsed().as_secs_f64(),
         checkpoints,
+        interrupted: progress.games < args.games,
     };
     if args.json {
         return print_json(&report);
     }
+    print_text(&report, args.games);
+    Ok(())
+}
+
+/// The report's last lines (the checkpoints were printed as they came); `asked` games.
+fn print_text(report: &TrainNetworkReport, asked: u64) {
     out!(
         "{} games ({} positions, {} of them solved) in {:.1} s; {} weights written to {}",
         report.games,
@@ -172,7 +189,9 @@ fn run_game<G: NTupleBoard + Evaluate + Endgame>(args: &TrainNetworkArgs) -> Res
         report.weights,
         report.out
     );
-    Ok(())
+    if report.interrupted {
+        out!("interrupted after {} of {asked} games", report.games);
+    }
 }
 
 /// The network training starts from: `--init`'s file, else a fresh one of the game's
@@ -186,8 +205,9 @@ fn initial_network<G: NTupleBoard>(args: &TrainNetworkArgs) -> Result<NTupleNetw
     })
 }
 
-/// The command line that made the network, for its `source`.
-fn source_line<G: NTupleBoard>(args: &TrainNetworkArgs, network: &NTupleNetwork) -> String {
+/// The command line that made the network, for its `source`, and the `games` it
+/// played when Ctrl-C stopped it first.
+fn source_line<G: NTupleBoard>(args: &TrainNetworkArgs, network: &NTupleNetwork, games: u64) -> String {
     let mut source = format!(
         "parmcts train-network --game {} --games {} --alpha {} --epsilon {} --seed {} --stages {}",
         G::NAME,
@@ -205,6 +225,9 @@ fn source_line<G: NTupleBoard>(args: &TrainNetworkArgs, network: &NTupleNetwork)
     }
     if let Some(init) = &args.init {
         source.push_str(&format!(" --init {init} (itself: {})", network.source()));
+    }
+    if games < args.games {
+        source.push_str(&format!(" (interrupted after {games} games)"));
     }
     source
 }

@@ -15,6 +15,7 @@ use rayon::iter::{ParallelBridge, ParallelIterator};
 
 use crate::alphabeta::Evaluate;
 use crate::games::{Game, Outcome, Player, SearchGame};
+use crate::harness::interrupt::Interrupt;
 use crate::harness::players::{Agent, Console, PlayerError, PlayerSpec, Seat};
 use crate::harness::pool::{worker_pool, PoolStartError};
 pub use crate::harness::referee::Ending;
@@ -38,6 +39,9 @@ pub struct MatchConfig {
     pub seed: u64,
     /// Optional early stopping.
     pub sprt: Option<Sprt>,
+    /// Stops the match early: no game starts once it is requested, and the games in
+    /// progress are dropped (they count for nobody).
+    pub interrupt: Interrupt,
 }
 
 /// One finished game.
@@ -89,6 +93,9 @@ pub struct MatchSummary {
     /// The game a person at the board quit, which ended the match; it counts for
     /// nobody.
     pub abandoned: Option<u64>,
+    /// Whether the match stopped early on [`MatchConfig::interrupt`]: the tally counts
+    /// the games finished before it.
+    pub interrupted: bool,
 }
 
 /// Why a match could not be played.
@@ -154,15 +161,24 @@ impl std::error::Error for MatchError {}
 /// Distinguishes the referee's dice from the openings' and players' generators.
 const DICE_SEEDS: u64 = 0xD1CE_D1CE_0BAD_5EED;
 
-/// Plays game `index` (the first spec moves first in the even ones); `None` when a person
-/// at the board abandoned it.
+/// How a game of a match ended.
+enum Played {
+    /// It finished, by the rules, a resignation or a forfeit.
+    Finished(Box<GameRecord>),
+    /// A person at the board quit it.
+    Abandoned,
+    /// The match was interrupted while it was being played.
+    Interrupted,
+}
+
+/// Plays game `index` (the first spec moves first in the even ones).
 fn play_game<G: Evaluate + SearchGame>(
     start: &G,
     specs: [&PlayerSpec; 2],
     index: u64,
     config: &MatchConfig,
     console: Option<&Console>,
-) -> Result<Option<GameRecord>, MatchError> {
+) -> Result<Played, MatchError> {
     if start.outcome().is_some() {
         return Err(MatchError::Player(PlayerError::GameOver));
     }
@@ -193,11 +209,14 @@ fn play_game<G: Evaluate + SearchGame>(
     let mut times = GameTimes::default();
     let end = match replay_opening(&mut agents, start, &opening)? {
         Some(refused) => refused,
-        None => referee_game(&mut referee, &mut agents, p1_first, &mut times)?,
+        None => match referee_game(&mut referee, &mut agents, p1_first, &mut times, &config.interrupt)? {
+            Some(end) => end,
+            None => return Ok(Played::Interrupted),
+        },
     };
     let (outcome, ending) = match end {
         Step::Finished { outcome, ending } => (outcome, ending),
-        _ => return Ok(None),
+        _ => return Ok(Played::Abandoned),
     };
     let mut moves = referee.moves();
     if ending == Ending::Resignation {
@@ -209,7 +228,7 @@ fn play_game<G: Evaluate + SearchGame>(
         Outcome::Win(_) => "p2",
     };
     let GameTimes { move_ms, move_playouts } = times;
-    Ok(Some(GameRecord {
+    Ok(Played::Finished(Box::new(GameRecord {
         index,
         p1_first,
         opening,
@@ -219,7 +238,7 @@ fn play_game<G: Evaluate + SearchGame>(
         setup: start.setup(),
         move_ms,
         move_playouts,
-    }))
+    })))
 }
 
 /// The players of a game by side (`[0]` moves first): `specs` (`p1`, `p2`) in the order
@@ -267,14 +286,19 @@ struct GameTimes {
 }
 
 /// Runs `referee`'s game to its end (`Step::Finished` or `Step::Abandoned`, returned),
-/// timing each move by spec.
+/// timing each move by spec; `None` when `interrupt` is requested first (checked between
+/// moves, so that a long game does not hold up the end of the match).
 fn referee_game<G: Game>(
     referee: &mut Referee<G>,
     agents: &mut [Box<dyn Agent<G>>; 2],
     p1_first: bool,
     times: &mut GameTimes,
-) -> Result<Step, MatchError> {
+    interrupt: &Interrupt,
+) -> Result<Option<Step>, MatchError> {
     loop {
+        if interrupt.requested() {
+            return Ok(None);
+        }
         match referee.step(agents).map_err(MatchError::Player)? {
             Step::Played { mover, thought, .. } => {
                 // agents[0] is p1's exactly when p1 moves first.
@@ -285,7 +309,7 @@ fn referee_game<G: Game>(
                 }
             }
             Step::Rolled(_) | Step::TookBack { .. } => {}
-            end @ (Step::Finished { .. } | Step::Abandoned { .. }) => return Ok(end),
+            end @ (Step::Finished { .. } | Step::Abandoned { .. }) => return Ok(Some(end)),
         }
     }
 }
@@ -315,22 +339,28 @@ struct Progress {
     forfeits: Vec<Forfeit>,
     /// The game a person at the board quit.
     abandoned: Option<u64>,
+    /// Whether the match stopped on its interrupt.
+    interrupted: bool,
 }
 
 impl Progress {
-    /// Counts finished game `index` (`None`: abandoned), shows it to `on_game` and says
-    /// whether to stop (an error, an abandoned game, or an SPRT verdict).
+    /// Counts game `index` if it finished, shows it to `on_game` and says whether to
+    /// stop (an error, an abandoned or interrupted game, or an SPRT verdict).
     fn record(
         &mut self,
         index: u64,
-        record: Result<Option<GameRecord>, MatchError>,
+        played: Result<Played, MatchError>,
         config: &MatchConfig,
         on_game: &impl Fn(&GameRecord, &Tally),
     ) -> ControlFlow<()> {
-        let record = match record {
-            Ok(Some(record)) => record,
-            Ok(None) => {
+        let record = match played {
+            Ok(Played::Finished(record)) => *record,
+            Ok(Played::Abandoned) => {
                 self.abandoned.get_or_insert(index);
+                return ControlFlow::Break(());
+            }
+            Ok(Played::Interrupted) => {
+                self.interrupted = true;
                 return ControlFlow::Break(());
             }
             Err(e) => {
@@ -372,6 +402,10 @@ impl Progress {
 /// then finish and count). A game's opening and its players' seeds depend only on its
 /// index and the seed, so players that are deterministic given their seed (no time
 /// budget, one search thread) play the same games whatever the number of threads.
+///
+/// Once [`MatchConfig::interrupt`] is requested no game starts, the games in progress
+/// are dropped between two moves, and the summary counts the games finished before
+/// ([`MatchSummary::interrupted`]).
 ///
 /// # Errors
 /// [`MatchError`] for impossible settings, a player that cannot search, or a pool whose
@@ -421,7 +455,11 @@ pub fn run_match_with_console<G: Evaluate + SearchGame>(
         // One game at a time on the calling thread (a distributed player's searches must
         // stay on the thread that initialised MPI).
         for index in 0..config.games {
-            let record = play_game(&start(index / 2), [p1, p2], index, config, console);
+            let record = if config.interrupt.requested() {
+                Ok(Played::Interrupted)
+            } else {
+                play_game(&start(index / 2), [p1, p2], index, config, console)
+            };
             let flow = progress.lock().unwrap_or_else(PoisonError::into_inner).record(index, record, config, &on_game);
             if flow.is_break() {
                 break;
@@ -431,13 +469,18 @@ pub fn run_match_with_console<G: Evaluate + SearchGame>(
     }
     let pool = worker_pool(threads).map_err(MatchError::ThreadPool)?;
     // `par_bridge` takes the indices from the range one at a time, in order, as threads
-    // come free; a `Break` stops the handing out (games in flight finish and count).
+    // come free; a `Break` stops the handing out (games in flight finish and count,
+    // unless interrupted).
     // The tally, the callback and the decision to stop are behind one lock, so each
     // game sees the tally with itself counted and the games before it in completion.
     // Whether the match stopped early is read from `progress` below.
     let _: ControlFlow<()> = pool.install(|| {
         (0..config.games).par_bridge().try_for_each(|index| {
-            let record = play_game(&start(index / 2), [p1, p2], index, config, console);
+            let record = if config.interrupt.requested() {
+                Ok(Played::Interrupted)
+            } else {
+                play_game(&start(index / 2), [p1, p2], index, config, console)
+            };
             progress.lock().unwrap_or_else(PoisonError::into_inner).record(index, record, config, &on_game)
         })
     });
@@ -470,6 +513,7 @@ fn summarise(progress: Mutex<Progress>, config: &MatchConfig) -> Result<MatchSum
         move_playouts: [p1_playouts, p2_playouts],
         forfeits,
         abandoned,
+        interrupted,
     } = progress.into_inner().unwrap_or_else(PoisonError::into_inner);
     if let Some(e) = error {
         return Err(e);
@@ -481,5 +525,6 @@ fn summarise(progress: Mutex<Progress>, config: &MatchConfig) -> Result<MatchSum
         move_times: [MoveTimes::of(p1_ms, p1_playouts), MoveTimes::of(p2_ms, p2_playouts)],
         forfeits,
         abandoned,
+        interrupted,
     })
 }

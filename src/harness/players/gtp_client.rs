@@ -95,13 +95,14 @@ impl GtpClient {
     /// [`ClientError::Spawn`] when the program cannot be started.
     pub fn spawn(program: &str, args: &[&str], timeout: Duration) -> Result<GtpClient, ClientError> {
         let spawn_error = |reason: String| ClientError::Spawn { program: program.to_string(), reason };
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| spawn_error(e.to_string()))?;
+        let mut command = Command::new(program);
+        command.args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
+        // A process group of its own: a Ctrl-C at the terminal reaches the match, which
+        // stops between moves and lets the engine quit, instead of killing the engine
+        // mid-game (a forfeit).
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut child = command.spawn().map_err(|e| spawn_error(e.to_string()))?;
         let stdout = child.stdout.take().ok_or_else(|| spawn_error("no standard output".to_string()))?;
         let stdin = child.stdin.take();
         let (sender, lines) = mpsc::channel();
