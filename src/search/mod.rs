@@ -234,7 +234,8 @@ impl Search {
             return Ok(result);
         }
         let control = self.control.clone();
-        let stopper = Stopper::new(cfg.playouts, cfg.time.map(|t| start + t), root_moves, params.solver, control);
+        let deadline = cfg.time.map(|t| start + t - stop::stop_margin(t));
+        let stopper = Stopper::new(cfg.playouts, deadline, root_moves, params.solver, control);
         // Padded: each worker writes its generator state on every random draw, and two
         // workers sharing a cache line made 2-thread tree search slower than 1 thread.
         // A distributed search's processes each seed from (seed, rank).
@@ -271,6 +272,9 @@ impl Search {
             self.report_summed(&mut result, summed);
         }
         result.reused_nodes = reused_nodes;
+        if let Some(deadline) = deadline {
+            stop::record_stop(deadline, Instant::now());
+        }
         Ok(result)
     }
 

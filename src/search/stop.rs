@@ -2,8 +2,8 @@
 //! solver's proven root, and hands out the [`PlayoutBudget`]s workers draw playouts from (the
 //! worker loop that draws them is the drivers' `worker_loop`).
 
-use std::sync::Arc;
-use std::time::Instant;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use crossbeam_utils::CachePadded;
 
@@ -154,6 +154,54 @@ impl Stopper {
     }
 }
 
+/// Timed runs whose lag the process remembers.
+const LAG_RUNS: usize = 64;
+
+/// How late timed searches returned after their workers' deadline, over the process's
+/// last [`LAG_RUNS`] timed runs (of any search: the lag is the machine's, and a player
+/// builds a new search for each game), oldest overwritten first.
+static STOP_LAG: Mutex<StopLag> = Mutex::new(StopLag { recent: [Duration::ZERO; LAG_RUNS], next: 0 });
+
+/// The lags of the last timed runs, and where the next one goes.
+#[derive(Debug)]
+struct StopLag {
+    recent: [Duration; LAG_RUNS],
+    next: usize,
+}
+
+/// How much earlier than a `budget` of time a search's workers stop, so that the search
+/// returns within it: the largest lag of the last timed runs (standing for a high
+/// quantile of it), at most a quarter of the budget (a lag that large is a machine too
+/// loaded to keep any time; the search still gets three quarters of it). The lag is the
+/// operating system's: on a quiet machine tens of microseconds (the joins), but on a
+/// loaded one a worker or the caller may be off the CPU at the deadline and run again
+/// only at a scheduler tick, several milliseconds later.
+pub(crate) fn stop_margin(budget: Duration) -> Duration {
+    STOP_LAG.lock().unwrap_or_else(PoisonError::into_inner).margin(budget)
+}
+
+/// Records a timed run whose workers' deadline was `deadline` and that returned at
+/// `returned`; a run that ended before its deadline (its playouts spent, its root
+/// proven, its handle's stop) says nothing of the lag.
+pub(crate) fn record_stop(deadline: Instant, returned: Instant) {
+    if returned >= deadline {
+        STOP_LAG.lock().unwrap_or_else(PoisonError::into_inner).record(returned - deadline);
+    }
+}
+
+impl StopLag {
+    /// [`stop_margin`] of these lags.
+    fn margin(&self, budget: Duration) -> Duration {
+        self.recent.iter().max().copied().unwrap_or_default().min(budget / 4)
+    }
+
+    /// Remembers `lag` in place of the oldest.
+    fn record(&mut self, lag: Duration) {
+        self.recent[self.next] = lag;
+        self.next = (self.next + 1) % LAG_RUNS;
+    }
+}
+
 /// A playout budget that workers draw from in chunks.
 pub(crate) trait PlayoutBudget {
     /// Up to `want` more iterations may run; 0 means stop.
@@ -216,5 +264,22 @@ mod tests {
         let shared = stopper.shared();
         let mut budget = &shared;
         assert_eq!((budget.claim(8), budget.claim(8), budget.claim(8)), (8, 2, 0));
+    }
+
+    /// The margin is the largest lag of the last [`LAG_RUNS`] timed runs, capped at a
+    /// quarter of the budget; older lags are forgotten.
+    #[test]
+    fn the_margin_is_the_largest_recent_lag() {
+        let ms = Duration::from_millis;
+        let mut lag = StopLag { recent: [Duration::ZERO; LAG_RUNS], next: 0 };
+        assert_eq!(lag.margin(ms(100)), Duration::ZERO);
+        lag.record(ms(8));
+        lag.record(ms(3));
+        assert_eq!(lag.margin(ms(100)), ms(8));
+        assert_eq!(lag.margin(ms(20)), ms(5));
+        (0..LAG_RUNS - 1).for_each(|_| lag.record(ms(1)));
+        assert_eq!(lag.margin(ms(100)), ms(3), "the 8 ms lag is {LAG_RUNS} runs old: forgotten");
+        lag.record(ms(1));
+        assert_eq!(lag.margin(ms(100)), ms(1));
     }
 }

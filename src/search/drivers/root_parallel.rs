@@ -9,7 +9,7 @@ use crate::games::SearchGame;
 use crate::tree::Arena;
 
 use super::sequential::run_exclusive;
-use super::{Driver, Job};
+use super::{on_threads, Driver, Job};
 use crate::search::iteration::Worker;
 
 /// One tree per thread.
@@ -28,11 +28,8 @@ impl Driver for RootParallel {
         workers: &mut [CachePadded<Worker>],
     ) -> Vec<u64> {
         let trees = workers.len();
-        std::thread::scope(|scope| {
-            for (i, (worker, arena)) in workers.iter_mut().zip(arenas.iter_mut()).enumerate() {
-                let budget = job.stopper.share(i, trees);
-                scope.spawn(move || run_exclusive(arena, job, worker, budget));
-            }
+        on_threads(workers.iter_mut().zip(arenas.iter_mut()).enumerate(), |(i, (worker, arena))| {
+            run_exclusive(arena, job, worker, job.stopper.share(i, trees));
         });
         workers.iter().map(|w| w.playouts).collect()
     }

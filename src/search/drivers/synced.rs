@@ -27,7 +27,7 @@ use crate::games::SearchGame;
 use crate::tree::{Arena, ExclusiveTree, Expansion, NodeId, Stats};
 
 use super::sequential::run_exclusive_with;
-use super::{Driver, Job};
+use super::{on_threads, Driver, Job};
 use crate::search::iteration::{child_by_move, Worker};
 
 /// Root-parallel trees with shallow statistics shared every few iterations.
@@ -60,22 +60,17 @@ impl Driver for Synced {
             (0..trees).map(|_| CachePadded::new(Mutex::new(Vec::new()))).collect();
         let mailboxes = &mailboxes;
         let (every, depth) = (job.config.sync_every as u64, job.config.sync_depth);
-        std::thread::scope(|scope| {
-            for (i, (worker, arena)) in workers.iter_mut().zip(arenas.iter_mut()).enumerate() {
-                let budget = job.stopper.share(i, trees);
-                scope.spawn(move || {
-                    let mut exchange = Exchange::new(i, depth);
-                    let mut since = 0;
-                    run_exclusive_with(arena, job, worker, budget, |arena, ran| {
-                        since += ran;
-                        if since >= every && trees > 1 {
-                            since = 0;
-                            exchange.run(arena, mailboxes);
-                        }
-                    });
-                    exchange.withdraw(arena);
-                });
-            }
+        on_threads(workers.iter_mut().zip(arenas.iter_mut()).enumerate(), |(i, (worker, arena))| {
+            let mut exchange = Exchange::new(i, depth);
+            let mut since = 0;
+            run_exclusive_with(arena, job, worker, job.stopper.share(i, trees), |arena, ran| {
+                since += ran;
+                if since >= every && trees > 1 {
+                    since = 0;
+                    exchange.run(arena, mailboxes);
+                }
+            });
+            exchange.withdraw(arena);
         });
         workers.iter().map(|w| w.playouts).collect()
     }

@@ -9,7 +9,7 @@ use crate::tree::{Arena, SharedTree};
 
 use super::batched::{run_batched, with_queue};
 use super::worker_loop::run_worker;
-use super::{Driver, Job};
+use super::{on_threads, Driver, Job};
 use crate::search::iteration::Worker;
 
 /// All threads on one tree.
@@ -44,21 +44,12 @@ impl Driver for TreeParallel {
         if job.params.batched_eval {
             let threads = workers.len();
             with_queue(job, threads, |queue| {
-                std::thread::scope(|scope| {
-                    for (index, worker) in workers.iter_mut().enumerate() {
-                        scope.spawn(move || run_batched(&mut SharedTree(arena), job, worker, index, queue, budget));
-                    }
+                on_threads(workers.iter_mut().enumerate(), |(index, worker)| {
+                    run_batched(&mut SharedTree(arena), job, worker, index, queue, budget);
                 });
             });
         } else {
-            std::thread::scope(|scope| {
-                for worker in workers.iter_mut() {
-                    scope.spawn(move || {
-                        let mut tree = SharedTree(arena);
-                        run_worker(&mut tree, job, worker, budget);
-                    });
-                }
-            });
+            on_threads(workers.iter_mut(), |worker| run_worker(&mut SharedTree(arena), job, worker, budget));
         }
         vec![workers.iter().map(|w| w.playouts).sum()]
     }
