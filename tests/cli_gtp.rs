@@ -81,10 +81,16 @@ fn match_plays_an_external_gtp_engine() {
 /// Writes an executable fake GTP engine (a shell script) that answers every command with
 /// success and `genmove` with `genmove_action` (shell code), and returns its path.
 fn fake_engine(name: &str, genmove_action: &str) -> std::path::PathBuf {
+    fake_engine_with(name, &format!("genmove) {genmove_action} ;;"))
+}
+
+/// A fake GTP engine (as [`fake_engine`]) with `cases`, lines of a shell `case` on the
+/// command's name, before its default answers.
+fn fake_engine_with(name: &str, cases: &str) -> std::path::PathBuf {
     use std::os::unix::fs::PermissionsExt;
     let path = std::env::temp_dir().join(format!("parmcts-fake-{name}-{}.sh", std::process::id()));
     let script = format!(
-        "#!/bin/sh\nwhile read -r cmd rest; do\n  case \"$cmd\" in\n    genmove) {genmove_action} ;;\n    \
+        "#!/bin/sh\nwhile read -r cmd rest; do\n  case \"$cmd\" in\n    {cases}\n    \
          quit) printf '=\\n\\n'; exit 0 ;;\n    *) printf '=\\n\\n' ;;\n  esac\ndone\n"
     );
     std::fs::write(&path, script).unwrap();
@@ -173,4 +179,38 @@ done
     assert_eq!(lines.lines().filter(|l| l.contains("\"ending\":\"forfeit\"")).count(), 4, "{lines}");
     let _ = std::fs::remove_file(&records);
     let _ = std::fs::remove_file(&engine);
+}
+
+/// An engine that passes at once and scores every game W+74 (as GNU Go scores a board of
+/// dead stones it never captured) disputes the game that Black won by the rules: the match
+/// reports the disagreement with each side's answer; with a referee the referee's result
+/// counts, and without one the rules' result stands.
+#[test]
+fn match_reports_a_disputed_score_and_the_referee_settles_it() {
+    let passer = fake_engine_with("passer", "genmove) printf '= pass\\n\\n' ;;\n    final_score) printf '= W+74\\n\\n' ;;");
+    let spec = format!("gtp:{}", passer.display());
+    let go = |extra: &[&str]| {
+        let mut args = vec!["match", "--game", "go", "--p1", "mcts:playouts=300", "--p2", &spec, "--games", "2", "--json"];
+        args.extend_from_slice(extra);
+        let (code, stdout, stderr) = run_text(&args);
+        assert_eq!(code, Some(0), "{stderr}");
+        serde_json::from_str::<serde_json::Value>(stdout.trim()).unwrap()
+    };
+    // Game 0: the search has Black, fills the board and passes back: B+ by the rules,
+    // W+74 by the engine. Game 1: the search has White and passes back at once: W+ by
+    // the rules (komi) and by the engine alike.
+    let alone = go(&[]);
+    assert_eq!((alone["p1_wins"].as_u64(), alone["p2_wins"].as_u64()), (Some(2), Some(0)), "{alone}");
+    let disputes = alone["disagreements"].as_array().expect("reported");
+    assert_eq!(disputes.len(), 1, "{alone}");
+    assert_eq!(disputes[0]["game"], 0, "{alone}");
+    assert_eq!(disputes[0]["rules"], "B+", "{alone}");
+    assert_eq!(disputes[0]["said"], serde_json::json!([null, "W+74"]), "{alone}");
+    let refereed = go(&["--referee", &spec]);
+    assert_eq!((refereed["p1_wins"].as_u64(), refereed["p2_wins"].as_u64()), (Some(1), Some(1)), "{refereed}");
+    assert_eq!(refereed["disagreements"][0]["referee"], "W+74", "{refereed}");
+    let (code, _, stderr) = run_text(&["match", "--game", "go", "--p1", "random", "--p2", "random", "--referee", "random"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("--referee"), "{stderr}");
+    let _ = std::fs::remove_file(passer);
 }

@@ -192,6 +192,7 @@ mod tests {
             seed: 0,
             sprt: None,
             interrupt: Default::default(),
+            referee: None,
         };
         LadderPlan { player: player.to_string(), from, to, matches }
     }

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::games::Game;
 use crate::harness::benchmark::BenchRow;
-use crate::harness::matches::{Ending, GameRecord, MatchSummary, MoveTimes};
+use crate::harness::matches::{Disagreement, Ending, GameRecord, MatchSummary, MoveTimes};
 use crate::search::{format_moves, SearchConfig, SearchResult};
 use crate::tree::{Proof, NODE_BYTES};
 
@@ -261,6 +261,20 @@ pub struct MatchReport {
     /// Whether the match was interrupted (Ctrl-C) before its last game: the figures
     /// count the games finished before.
     pub interrupted: bool,
+    /// The games whose result a player disputed (its `final_score` named another winner
+    /// than the rules), with what each spec and the referee answered.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub disagreements: Vec<DisagreementReport>,
+}
+
+/// A game whose result a player disputed, in a [`MatchReport`].
+#[derive(Clone, Debug, Serialize)]
+pub struct DisagreementReport {
+    /// The game's index in the match.
+    pub game: u64,
+    /// The scores.
+    #[serde(flatten)]
+    pub scores: Disagreement,
 }
 
 /// A game lost by forfeit, in a [`MatchReport`].
@@ -316,6 +330,11 @@ impl MatchReport {
                 .collect(),
             abandoned: summary.abandoned,
             interrupted: summary.interrupted,
+            disagreements: summary
+                .disagreements
+                .iter()
+                .map(|(game, scores)| DisagreementReport { game: *game, scores: scores.clone() })
+                .collect(),
         }
     }
 }
@@ -378,6 +397,9 @@ pub struct RecordLine<'a> {
     pub move_ms: &'a [Vec<f64>; 2],
     /// Each player's playouts per move (empty for a player that does not search).
     pub move_playouts: &'a [Vec<u64>; 2],
+    /// The scores, where a player disputed the rules' result.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub disagreement: Option<&'a Disagreement>,
 }
 
 impl<'a> RecordLine<'a> {
@@ -400,6 +422,7 @@ impl<'a> RecordLine<'a> {
             players,
             move_ms: &record.move_ms,
             move_playouts: &record.move_playouts,
+            disagreement: record.disagreement.as_ref(),
         }
     }
 }

@@ -64,6 +64,10 @@ pub struct MatchArgs {
     /// Stop early: `elo0,elo1[,alpha,beta]`.
     #[arg(long)]
     sprt: Option<String>,
+    /// A referee engine, `gtp:COMMAND`: it scores (GTP `final_score`) the games whose
+    /// result a player's own `final_score` disputes, and its result counts.
+    #[arg(long)]
+    referee: Option<String>,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -101,6 +105,14 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
     })
 }
 
+/// The command line of `--referee`'s `gtp:COMMAND` engine.
+fn referee_command(spec: &str) -> Result<Vec<String>, Failure> {
+    match parse_spec("--referee", spec)? {
+        PlayerSpec::Gtp(command) => Ok(command),
+        _ => Err(Failure::flag("--referee", format!("'{spec}' is no engine: give gtp:COMMAND"))),
+    }
+}
+
 /// Every game from `start`.
 fn same_start<G: Clone + Sync>(start: G) -> impl Fn(u64) -> G + Sync {
     move |_| start.clone()
@@ -134,6 +146,7 @@ fn run_game<G: Evaluate + SearchGame>(args: &MatchArgs, start: impl Fn(u64) -> G
         seed: args.seed,
         sprt,
         interrupt,
+        referee: args.referee.as_deref().map(referee_command).transpose()?,
     };
     // A person at the board plays at a console (stdout, or stderr with --json), where the
     // games are drawn: no progress bar then.
@@ -287,6 +300,18 @@ fn print_text(r: &MatchReport) {
     }
     for f in &r.forfeits {
         out!("game {}: {} forfeited: {}", f.game, f.by, f.reason);
+    }
+    for d in &r.disagreements {
+        let said = |key, answer: &Option<String>| answer.as_ref().map(|a| format!(", {key} said {a}"));
+        let [p1, p2] = &d.scores.said;
+        out!(
+            "game {}: the score disputed: rules {}{}{}{}",
+            d.game,
+            d.scores.rules,
+            said("p1", p1).unwrap_or_default(),
+            said("p2", p2).unwrap_or_default(),
+            said("the referee", &d.scores.referee).unwrap_or_default()
+        );
     }
     if let Some(sprt) = &r.sprt {
         out!("sprt: {} (llr {:.2})", sprt.verdict, sprt.llr);

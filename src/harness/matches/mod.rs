@@ -4,6 +4,7 @@
 //! (`human`) plays at a console, one game after another.
 
 mod move_times;
+mod scoring;
 mod openings;
 mod rank_zero;
 pub mod stats;
@@ -21,6 +22,7 @@ use crate::harness::pool::{worker_pool, PoolStartError};
 pub use crate::harness::referee::Ending;
 use crate::harness::referee::{show_move, Referee, Step};
 pub use move_times::{MovePlayouts, MoveTimes};
+pub use scoring::{read_score, Disagreement};
 use openings::{nth_opening, random_opening};
 pub use openings::{BadOpenings, Openings, MAX_ALL_OPENINGS, MAX_OPENING_WALK};
 pub use rank_zero::RankZeroAgent;
@@ -42,6 +44,9 @@ pub struct MatchConfig {
     /// Stops the match early: no game starts once it is requested, and the games in
     /// progress are dropped (they count for nobody).
     pub interrupt: Interrupt,
+    /// A referee engine's command line (`--referee gtp:COMMAND`): it scores the games
+    /// whose result a player disputes, and its result counts ([`Disagreement`]).
+    pub referee: Option<Vec<String>>,
 }
 
 /// One finished game.
@@ -66,6 +71,9 @@ pub struct GameRecord {
     /// Playouts of each move's search, by spec, in order; empty for a spec that does not
     /// search (alpha-beta, an external engine). With `move_ms`, a player's rate in play.
     pub move_playouts: [Vec<u64>; 2],
+    /// The players' scores, where one disputed the rules' result (and then the
+    /// referee's, whose result is `result`).
+    pub disagreement: Option<Disagreement>,
 }
 
 /// A game lost by forfeit, in a [`MatchSummary`].
@@ -96,6 +104,8 @@ pub struct MatchSummary {
     /// Whether the match stopped early on [`MatchConfig::interrupt`]: the tally counts
     /// the games finished before it.
     pub interrupted: bool,
+    /// The games whose result a player disputed, by index, in completion order.
+    pub disagreements: Vec<(u64, Disagreement)>,
 }
 
 /// Why a match could not be played.
@@ -219,6 +229,13 @@ fn play_game<G: Evaluate + SearchGame>(
         _ => return Ok(Played::Abandoned),
     };
     let mut moves = referee.moves();
+    let (outcome, disagreement) = if ending == Ending::Rules {
+        let all: Vec<String> = opening.iter().chain(&moves).cloned().collect();
+        let game = (start, &all[..], referee.position());
+        scoring::settle(game, outcome, &mut agents, p1_first, config.referee.as_deref())
+    } else {
+        (outcome, None)
+    };
     if ending == Ending::Resignation {
         moves.push("resign".to_string());
     }
@@ -238,6 +255,7 @@ fn play_game<G: Evaluate + SearchGame>(
         setup: start.setup(),
         move_ms,
         move_playouts,
+        disagreement,
     })))
 }
 
@@ -341,6 +359,8 @@ struct Progress {
     abandoned: Option<u64>,
     /// Whether the match stopped on its interrupt.
     interrupted: bool,
+    /// The games whose result a player disputed.
+    disagreements: Vec<(u64, Disagreement)>,
 }
 
 impl Progress {
@@ -377,6 +397,9 @@ impl Progress {
             // The loser forfeited: the spec that did not win.
             let by = if record.result == "p1" { "p2" } else { "p1" };
             self.forfeits.push(Forfeit { game: record.index, by, reason: reason.clone() });
+        }
+        if let Some(disagreement) = &record.disagreement {
+            self.disagreements.push((record.index, disagreement.clone()));
         }
         on_game(&record, &self.tally);
         for (all, game) in self.move_ms.iter_mut().zip(&record.move_ms) {
@@ -514,6 +537,7 @@ fn summarise(progress: Mutex<Progress>, config: &MatchConfig) -> Result<MatchSum
         forfeits,
         abandoned,
         interrupted,
+        disagreements,
     } = progress.into_inner().unwrap_or_else(PoisonError::into_inner);
     if let Some(e) = error {
         return Err(e);
@@ -526,5 +550,6 @@ fn summarise(progress: Mutex<Progress>, config: &MatchConfig) -> Result<MatchSum
         forfeits,
         abandoned,
         interrupted,
+        disagreements,
     })
 }

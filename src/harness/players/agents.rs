@@ -72,6 +72,11 @@ impl<G: Game> Agent<G> for GtpAgent {
         }
         Ok(())
     }
+
+    /// GTP's `final_score` (an engine that has not seen the game is shown it first).
+    fn final_score(&mut self, game: &G) -> Option<Result<String, PlayerError>> {
+        Some(self.client(game).and_then(|client| client.send("final_score").map_err(PlayerError::Gtp)))
+    }
 }
 
 /// Plays uniformly random legal moves.

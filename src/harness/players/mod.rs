@@ -218,4 +218,12 @@ pub trait Agent<G: Game>: Send {
         let _ = (position, plies);
         Ok(())
     }
+
+    /// The player's own score of `game`, which ended by the rules (an external engine's
+    /// answer to `final_score`, as it wrote it); `None` for players that accept the
+    /// rules' result.
+    fn final_score(&mut self, game: &G) -> Option<Result<String, PlayerError>> {
+        let _ = game;
+        None
+    }
 }
