@@ -187,10 +187,12 @@ done
 /// counts, and without one the rules' result stands.
 #[test]
 fn match_reports_a_disputed_score_and_the_referee_settles_it() {
-    let passer = fake_engine_with("passer", "genmove) printf '= pass\\n\\n' ;;\n    final_score) printf '= W+74\\n\\n' ;;");
+    let passer =
+        fake_engine_with("passer", "genmove) printf '= pass\\n\\n' ;;\n    final_score) printf '= W+74\\n\\n' ;;");
     let spec = format!("gtp:{}", passer.display());
     let go = |extra: &[&str]| {
-        let mut args = vec!["match", "--game", "go", "--p1", "mcts:playouts=300", "--p2", &spec, "--games", "2", "--json"];
+        let mut args =
+            vec!["match", "--game", "go", "--p1", "mcts:playouts=300", "--p2", &spec, "--games", "2", "--json"];
         args.extend_from_slice(extra);
         let (code, stdout, stderr) = run_text(&args);
         assert_eq!(code, Some(0), "{stderr}");
@@ -209,7 +211,8 @@ fn match_reports_a_disputed_score_and_the_referee_settles_it() {
     let refereed = go(&["--referee", &spec]);
     assert_eq!((refereed["p1_wins"].as_u64(), refereed["p2_wins"].as_u64()), (Some(1), Some(1)), "{refereed}");
     assert_eq!(refereed["disagreements"][0]["referee"], "W+74", "{refereed}");
-    let (code, _, stderr) = run_text(&["match", "--game", "go", "--p1", "random", "--p2", "random", "--referee", "random"]);
+    let (code, _, stderr) =
+        run_text(&["match", "--game", "go", "--p1", "random", "--p2", "random", "--referee", "random"]);
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("--referee"), "{stderr}");
     let _ = std::fs::remove_file(passer);

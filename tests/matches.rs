@@ -5,7 +5,15 @@ use parmcts::harness::players::PlayerSpec;
 use parmcts::{ConnectFour, Game, Othello, TicTacToe};
 
 fn config(games: u64, openings: Openings) -> MatchConfig {
-    MatchConfig { games, openings, parallel_games: 2, seed: 17, sprt: None, interrupt: Default::default(), referee: None }
+    MatchConfig {
+        games,
+        openings,
+        parallel_games: 2,
+        seed: 17,
+        sprt: None,
+        interrupt: Default::default(),
+        referee: None,
+    }
 }
 
 fn spec(text: &str) -> PlayerSpec {

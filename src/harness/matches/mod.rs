@@ -4,9 +4,9 @@
 //! (`human`) plays at a console, one game after another.
 
 mod move_times;
-mod scoring;
 mod openings;
 mod rank_zero;
+mod scoring;
 pub mod stats;
 
 use std::ops::ControlFlow;
@@ -22,10 +22,10 @@ use crate::harness::pool::{worker_pool, PoolStartError};
 pub use crate::harness::referee::Ending;
 use crate::harness::referee::{show_move, Referee, Step};
 pub use move_times::{MovePlayouts, MoveTimes};
-pub use scoring::{read_score, Disagreement};
 use openings::{nth_opening, random_opening};
 pub use openings::{BadOpenings, Openings, MAX_ALL_OPENINGS, MAX_OPENING_WALK};
 pub use rank_zero::RankZeroAgent;
+pub use scoring::{read_score, Disagreement};
 pub use stats::{BadSprt, Sprt, SprtVerdict, Tally};
 
 /// Match settings.
