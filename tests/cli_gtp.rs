@@ -208,6 +208,7 @@ fn match_reports_a_disputed_score_and_the_referee_settles_it() {
     assert_eq!(disputes[0]["game"], 0, "{alone}");
     assert_eq!(disputes[0]["rules"], "B+", "{alone}");
     assert_eq!(disputes[0]["said"], serde_json::json!([null, "W+74"]), "{alone}");
+    assert_eq!(disputes[0]["dead"], serde_json::json!([null, ""]), "{alone}");
     let refereed = go(&["--referee", &spec]);
     assert_eq!((refereed["p1_wins"].as_u64(), refereed["p2_wins"].as_u64()), (Some(1), Some(1)), "{refereed}");
     assert_eq!(refereed["disagreements"][0]["referee"], "W+74", "{refereed}");

@@ -302,15 +302,20 @@ fn print_text(r: &MatchReport) {
         out!("game {}: {} forfeited: {}", f.game, f.by, f.reason);
     }
     for d in &r.disagreements {
-        let said = |key, answer: &Option<String>| answer.as_ref().map(|a| format!(", {key} said {a}"));
-        let [p1, p2] = &d.scores.said;
+        let scores = &d.scores;
+        let said = |key: &str, i: usize| {
+            let answer = scores.said[i].as_ref()?;
+            let dead = scores.dead[i].as_deref().filter(|d| !d.is_empty()).map(|d| format!(" (dead: {d})"));
+            Some(format!(", {key} said {answer}{}", dead.unwrap_or_default()))
+        };
+        let referee = scores.referee.as_ref().map(|a| format!(", the referee said {a}"));
         out!(
             "game {}: the score disputed: rules {}{}{}{}",
             d.game,
-            d.scores.rules,
-            said("p1", p1).unwrap_or_default(),
-            said("p2", p2).unwrap_or_default(),
-            said("the referee", &d.scores.referee).unwrap_or_default()
+            scores.rules,
+            said("p1", 0).unwrap_or_default(),
+            said("p2", 1).unwrap_or_default(),
+            referee.unwrap_or_default()
         );
     }
     if let Some(sprt) = &r.sprt {

@@ -21,6 +21,9 @@ pub struct Disagreement {
     /// What each spec (`p1`, `p2`) answered to `final_score`, for the specs that score
     /// games (an answer that is no score reads `no score: …`).
     pub said: [Option<String>; 2],
+    /// The stones each of those specs scored as dead (`final_status_list dead`: points
+    /// separated by spaces, empty for none).
+    pub dead: [Option<String>; 2],
     /// The referee's answer, where the match has one; the result it names counts.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub referee: Option<String>,
@@ -64,16 +67,19 @@ pub(super) fn settle<G: Game>(
     referee: Option<&[String]>,
 ) -> (Outcome, Option<Disagreement>) {
     let mut said: [Option<String>; 2] = [None, None];
-    let mut disputed = false;
     for (colour, agent) in agents.iter_mut().enumerate() {
-        let Some(answer) = agent.final_score(end) else { continue };
-        let answer = answer.unwrap_or_else(|e| format!("no score: {e}"));
-        disputed |= read_score(&answer).is_some_and(|scored| scored != outcome);
         // By spec: colour 0 is p1's when p1 moved first.
-        said[usize::from((colour == 0) != p1_first)] = Some(answer);
+        said[usize::from((colour == 0) != p1_first)] =
+            agent.final_score(end).map(|answer| answer.unwrap_or_else(|e| format!("no score: {e}")));
     }
-    if !disputed {
+    let disputes = |answer: &Option<String>| answer.as_deref().and_then(read_score).is_some_and(|s| s != outcome);
+    if !said.iter().any(disputes) {
         return (outcome, None);
+    }
+    let mut dead: [Option<String>; 2] = [None, None];
+    for (colour, agent) in agents.iter_mut().enumerate() {
+        dead[usize::from((colour == 0) != p1_first)] =
+            agent.dead_stones(end).map(|answer| answer.unwrap_or_else(|e| format!("no list: {e}")));
     }
     let (counts, referee) = match referee {
         Some(command) => {
@@ -82,7 +88,7 @@ pub(super) fn settle<G: Game>(
         }
         None => (outcome, None),
     };
-    (counts, Some(Disagreement { rules: gtp_winner(outcome), said, referee }))
+    (counts, Some(Disagreement { rules: gtp_winner(outcome), said, dead, referee }))
 }
 
 /// The referee engine's `final_score` of the game of `moves` from `start`: a fresh

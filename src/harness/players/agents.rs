@@ -77,6 +77,11 @@ impl<G: Game> Agent<G> for GtpAgent {
     fn final_score(&mut self, game: &G) -> Option<Result<String, PlayerError>> {
         Some(self.client(game).and_then(|client| client.send("final_score").map_err(PlayerError::Gtp)))
     }
+
+    /// GTP's `final_status_list dead`.
+    fn dead_stones(&mut self, game: &G) -> Option<Result<String, PlayerError>> {
+        Some(self.client(game).and_then(|client| client.send("final_status_list dead").map_err(PlayerError::Gtp)))
+    }
 }
 
 /// Plays uniformly random legal moves.

@@ -226,4 +226,12 @@ pub trait Agent<G: Game>: Send {
         let _ = game;
         None
     }
+
+    /// The stones the player scores as dead in `game`, which ended by the rules (an
+    /// external engine's answer to `final_status_list dead`); `None` as
+    /// [`Agent::final_score`].
+    fn dead_stones(&mut self, game: &G) -> Option<Result<String, PlayerError>> {
+        let _ = game;
+        None
+    }
 }
