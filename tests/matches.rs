@@ -137,7 +137,8 @@ fn all_openings_are_played_once_a_pair_in_turn() {
 }
 
 /// Every move is timed and credited to the spec that made it: a timed MCTS player's
-/// moves take at least its budget, and the counts add up to the moves played.
+/// moves take at least three quarters of its budget, and the counts add up to the moves
+/// played.
 #[test]
 fn move_times_are_recorded_per_player() {
     use std::sync::atomic::{AtomicUsize, Ordering};
@@ -162,7 +163,9 @@ fn move_times_are_recorded_per_player() {
     let [mcts, random] = summary.move_times.map(|t| t.expect("both players moved"));
     assert_eq!(mcts.moves, moves_by[0].load(Ordering::Relaxed));
     assert_eq!(random.moves, moves_by[1].load(Ordering::Relaxed));
-    assert!(mcts.median_ms >= 5.0 && mcts.median_ms <= mcts.p99_ms && mcts.p99_ms <= mcts.max_ms, "{mcts:?}");
+    // A timed search stops early by the stop lag the process has learned, at most a
+    // quarter of its budget (more on a loaded machine, as here beside the other tests).
+    assert!(mcts.median_ms >= 5.0 * 0.75 && mcts.median_ms <= mcts.p99_ms && mcts.p99_ms <= mcts.max_ms, "{mcts:?}");
     assert!(random.max_ms < mcts.median_ms, "a random move is not slower than a search: {random:?} {mcts:?}");
     assert_eq!(spec("mcts:time-ms=5").time_budget(), Some(std::time::Duration::from_millis(5)));
     assert_eq!(spec("random").time_budget(), None);
