@@ -10,7 +10,7 @@
 use serde::Serialize;
 
 use crate::games::{Game, Outcome, Player};
-use crate::harness::players::{Agent, GtpAgent};
+use crate::harness::players::{Agent, GtpAgent, PlayerError};
 
 /// A game whose result a player (an engine's `final_score`) did not accept.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -66,21 +66,12 @@ pub(super) fn settle<G: Game>(
     p1_first: bool,
     referee: Option<&[String]>,
 ) -> (Outcome, Option<Disagreement>) {
-    let mut said: [Option<String>; 2] = [None, None];
-    for (colour, agent) in agents.iter_mut().enumerate() {
-        // By spec: colour 0 is p1's when p1 moved first.
-        said[usize::from((colour == 0) != p1_first)] =
-            agent.final_score(end).map(|answer| answer.unwrap_or_else(|e| format!("no score: {e}")));
-    }
+    let said = by_spec(agents, p1_first, |agent| agent.final_score(end), "no score");
     let disputes = |answer: &Option<String>| answer.as_deref().and_then(read_score).is_some_and(|s| s != outcome);
     if !said.iter().any(disputes) {
         return (outcome, None);
     }
-    let mut dead: [Option<String>; 2] = [None, None];
-    for (colour, agent) in agents.iter_mut().enumerate() {
-        dead[usize::from((colour == 0) != p1_first)] =
-            agent.dead_stones(end).map(|answer| answer.unwrap_or_else(|e| format!("no list: {e}")));
-    }
+    let dead = by_spec(agents, p1_first, |agent| agent.dead_stones(end), "no list");
     let (counts, referee) = match referee {
         Some(command) => {
             let answer = referee_score(command, start, moves).unwrap_or_else(|e| format!("no score: {e}"));
@@ -89,6 +80,22 @@ pub(super) fn settle<G: Game>(
         None => (outcome, None),
     };
     (counts, Some(Disagreement { rules: gtp_winner(outcome), said, dead, referee }))
+}
+
+/// Each spec's answer to `ask` (`p1`'s, then `p2`'s; `agents` are by colour, and colour
+/// 0 is `p1`'s when `p1_first`), a failure written as `failed: why`.
+fn by_spec<G: Game>(
+    agents: &mut [Box<dyn Agent<G>>; 2],
+    p1_first: bool,
+    ask: impl Fn(&mut Box<dyn Agent<G>>) -> Option<Result<String, PlayerError>>,
+    failed: &str,
+) -> [Option<String>; 2] {
+    let mut answers = [None, None];
+    for (colour, agent) in agents.iter_mut().enumerate() {
+        answers[usize::from((colour == 0) != p1_first)] =
+            ask(agent).map(|answer| answer.unwrap_or_else(|e| format!("{failed}: {e}")));
+    }
+    answers
 }
 
 /// The referee engine's `final_score` of the game of `moves` from `start`: a fresh
