@@ -411,7 +411,7 @@ fn bad_farm_settings_exit_2() {
         (&["--dist-scheme", "split", "--threads", "2"][..], "this scheme runs one thread a rank"),
         (&["--dist-scheme", "split", "--dist-depth", "0"][..], "the split needs a shared top of 1 ply or more"),
         (&["--dist-batch", "0"][..], "dist-batch must be 1 to 256 leaves (got 0)"),
-        (&["--dist-scheme", "mogo"][..], "expected share, farm or split"),
+        (&["--dist-scheme", "mogo"][..], "expected share, farm, split or tds"),
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_parmcts"))
             .args(["search", "--game", "connect4", "--mode", "dist"])
@@ -497,4 +497,71 @@ fn walks_valued_for_a_busy_owner_count_exactly() {
     assert!(per_rank.iter().all(|&(sent, _)| sent > 0), "both ranks send walks: {per_rank:?}");
     assert!(per_rank.iter().any(|&(_, valued)| valued > 0), "some walks are valued for their owner: {per_rank:?}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn tds_args<'a>(game: &'a str, budget: &'a [&'a str], seed: &'a str) -> Vec<&'a str> {
+    let mut args = search_args(game, budget, "1", seed);
+    args.extend(["--dist-scheme", "tds"]);
+    args
+}
+
+/// TDS (one tree spread node by node): every playout counted once, whatever the ranks,
+/// the transport and the plies per home block; the tree's invariants hold across the
+/// ranks (each child record whose home is another rank has exactly the statistics of
+/// its home's fragment: no virtual loss left, no report lost); every rank reports the
+/// same root. Othello carries its implicit minimax values up between the ranks.
+#[test]
+fn a_tds_search_agrees_and_counts_exactly() {
+    let tcp: &[&str] = &["--mca", "btl", "self,tcp"];
+    for (game, np, mpi_args, extra) in [
+        ("connect4", 1, &[][..], &[][..]),
+        ("connect4", 2, tcp, &["--dist-depth", "1"][..]),
+        ("othello", 2, &[][..], &[][..]),
+        ("othello", 3, &[][..], &["--dist-depth", "2", "--dist-batch", "2"][..]),
+        ("hex", 4, &[][..], &["--dist-depth", "1"][..]),
+        ("go", 2, tcp, &["--rave", "0"][..]),
+    ] {
+        let mut args = tds_args(game, &["--playouts", "20001"], "7");
+        args.extend(extra);
+        let reports = ranks(&format!("tds-{game}-{np}"), np, mpi_args, &args);
+        check_agreement(&reports, Some(20_001));
+        assert!(reports[0]["max_depth"].as_u64().unwrap() > 2, "{game}: the walks go below the root's home");
+    }
+}
+
+/// A timed TDS search ends on every rank (the root's home halts the jobs at its deadline
+/// and stops the ranks once they are back), with the same answer everywhere.
+#[test]
+fn a_timed_tds_search_ends_on_every_rank() {
+    let started = Instant::now();
+    let reports = ranks("tds-timed", 2, &[], &tds_args("othello", &["--time-ms", "300"], "3"));
+    check_agreement(&reports, None);
+    assert!(reports[0]["playouts"].as_u64().unwrap() > 1_000);
+    assert!(started.elapsed() < Duration::from_secs(30));
+}
+
+/// What TDS cannot do is refused with the setting named: the solver, RAVE (Go's
+/// default), several threads a rank.
+#[test]
+fn tds_refuses_what_it_leaves_out() {
+    for (args, expected) in [
+        (&["--game", "connect4", "--solver", "on"][..], "solver=on"),
+        (&["--game", "go"][..], "rave=1000"),
+        (&["--game", "othello", "--threads", "2"][..], "threads=2"),
+        (&["--game", "einstein"][..], "chance turns"),
+    ] {
+        let out = mpirun(
+            1,
+            &[],
+            &[&["search", "--mode", "dist", "--dist-scheme", "tds", "--playouts", "100"][..], args].concat(),
+            &[],
+            None,
+        );
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(expected),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
 }

@@ -324,14 +324,15 @@ search_settings! {
     /// Dist mode: milliseconds between two shares of the statistics between the ranks.
     dist_period("dist-period", "MS", "50"): u32 = 50;
         set(ms: u32) => ms; text u32;
-    /// Dist mode: how the ranks divide the work: share (a tree per rank, shallow statistics shared), farm (one tree on rank 0, the other ranks evaluate its leaves) or split (one tree, its subtrees below dist-depth owned by one rank each); farm and split run one thread a rank.
+    /// Dist mode: how the ranks divide the work: share (a tree per rank, shallow statistics shared), farm (one tree on rank 0, the other ranks evaluate its leaves) split (one tree, its subtrees below dist-depth owned by one rank each) or tds (one tree, each node on a rank chosen by its hash, walks travelling as messages); farm, split and tds run one thread a rank.
     ///
     /// See [`DistScheme`]. The `dist-period`, `dist-every`, `dist-depth` and `dist-share`
     /// settings are the share scheme's, and the split's (its shared top is `dist-depth`
-    /// plies); `dist-batch` is the farm's and the split's, `dist-local` the farm's.
-    dist_scheme("dist-scheme", "share|farm|split", "share"): DistScheme = DistScheme::Share;
+    /// plies); `dist-batch` is the farm's, the split's and TDS's (its jobs in flight per rank),
+    /// `dist-local` the farm's.
+    dist_scheme("dist-scheme", "share|farm|split|tds", "share"): DistScheme = DistScheme::Share;
         set(scheme: DistScheme) => scheme; text DistScheme;
-    /// Dist mode, farm: leaves rank 0 sends another rank at a time (two such batches in flight to each).
+    /// Dist mode, farm: leaves rank 0 sends another rank at a time (two such batches in flight to each); split: walks a batch holds; tds: jobs in flight per rank.
     dist_batch("dist-batch", "B", "16"): u32 = DEFAULT_DIST_BATCH;
         set(leaves: u32) => leaves; text u32;
     /// Dist mode, farm: leaves rank 0 evaluates itself between two rounds of batches, so that the search is reproducible (unset: as many as fit while it waits).

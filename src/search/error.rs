@@ -181,7 +181,9 @@ impl fmt::Display for ConfigError {
             ),
             ConfigError::ZeroDistPeriod => write!(f, "dist-period must be at least 1 ms (got 0)"),
             ConfigError::ZeroDistEvery => write!(f, "dist-every must be at least 1 playout (got 0)"),
-            ConfigError::UnknownDistScheme(d) => write!(f, "unknown dist-scheme '{d}' (expected share, farm or split)"),
+            ConfigError::UnknownDistScheme(d) => {
+                write!(f, "unknown dist-scheme '{d}' (expected share, farm, split or tds)")
+            }
             ConfigError::BadDistBatch { got, max } => write!(f, "dist-batch must be 1 to {max} leaves (got {got})"),
             ConfigError::BadDistShare(p) => write!(f, "dist-share must be a percentage, 0 to 100 (got {p})"),
             ConfigError::ZeroExpandThreshold => write!(f, "expand threshold must be at least 1 (got 0)"),

@@ -385,6 +385,12 @@ impl Search {
     /// # Errors
     /// The first [`InvariantViolation`].
     pub fn check_invariants(&self) -> Result<u64, InvariantViolation> {
+        #[cfg(feature = "mpi")]
+        if self.config.mode == Mode::Dist && self.config.dist_scheme == DistScheme::Tds {
+            // A collective call: the ranks' dumps are checked together.
+            let kept = self.distributed.tds.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            return distributed::tds::check_ranks(&self.arenas[0], &kept);
+        }
         let mut total = 0;
         for ((arena, &playouts), prior) in self.arenas.iter().zip(&self.last_playouts).zip(&self.prior_root) {
             total += invariants::check(
@@ -578,6 +584,7 @@ fn check_root<G: SearchGame>(
     if needed > nodes {
         return Err(ConfigError::ArenaTooSmall { nodes, needed }.into());
     }
+    with_driver!(config.mode, |driver| driver.check_game::<G>(config))?;
     with_driver!(config.mode, |driver| driver.prepare(root.hash())).map_err(SearchError::Cluster)?;
     Ok(root_moves)
 }

@@ -187,6 +187,11 @@ pub enum DistScheme {
     /// starts, and the ranks walk on while they share, so a split search does not repeat
     /// exactly (its counts are exact).
     Split,
+    /// One tree spread over the ranks node by node: transposition-driven scheduling
+    /// with the depth-first reformulation (Yoshizoe et al. 2011, TDS-df-UCT). Every node
+    /// has a home rank chosen by a hash of its moves, and a walk travels as a message
+    /// from home to home; `dist-batch` jobs per rank are in flight. One thread a rank.
+    Tds,
 }
 
 impl fmt::Display for DistScheme {
@@ -196,6 +201,7 @@ impl fmt::Display for DistScheme {
             DistScheme::Share => "share",
             DistScheme::Farm => "farm",
             DistScheme::Split => "split",
+            DistScheme::Tds => "tds",
         })
     }
 }

@@ -73,7 +73,7 @@ setting_text_by_from_str!(
     Select => "ucb or puct",
     InFlight => "loss or wu-uct",
     ChanceSelection => "sample or walk",
-    DistScheme => "share, farm or split",
+    DistScheme => "share, farm, split or tds",
 );
 
 impl SettingText for bool {
@@ -175,6 +175,7 @@ impl FromStr for DistScheme {
             "share" => Ok(DistScheme::Share),
             "farm" => Ok(DistScheme::Farm),
             "split" => Ok(DistScheme::Split),
+            "tds" => Ok(DistScheme::Tds),
             _ => Err(ConfigError::UnknownDistScheme(s.to_string())),
         }
     }

@@ -173,6 +173,16 @@ pub(crate) trait Driver {
         Ok(())
     }
 
+    /// What this mode asks of the game searched, checked when a search starts (a
+    /// default of the game's that the mode cannot honour, say): by default nothing.
+    ///
+    /// # Errors
+    /// The [`ConfigError`] naming the setting at fault.
+    fn check_game<G: crate::games::SearchGame>(&self, config: &SearchConfig) -> Result<(), ConfigError> {
+        let _ = config;
+        Ok(())
+    }
+
     /// Whether a worker keeps many walks in flight on one thread, each with one lane and
     /// spread by virtual loss: by default not (a distributed farm's or split's ranks do).
     fn walks_in_flight(&self, config: &SearchConfig) -> bool {

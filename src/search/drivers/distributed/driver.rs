@@ -30,6 +30,10 @@ pub(super) fn run<G: SearchGame>(
     arenas: &mut [Arena],
     workers: &mut [CachePadded<Worker>],
 ) -> Vec<u64> {
+    if job.config.dist_scheme == DistScheme::Tds {
+        // One thread a rank (the configuration says so).
+        return vec![super::tds::transport::run(job, &mut arenas[0], &mut workers[0])];
+    }
     let began = Instant::now();
     let world = SimpleCommunicator::world();
     let rank = world.rank() as usize;

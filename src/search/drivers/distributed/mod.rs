@@ -10,6 +10,8 @@
 //! * `share.rs`: MoGo's scheme ([`DistScheme::Share`]), every rank its own tree, shared;
 //! * `farm.rs` and `split.rs`: the farm and the split ([`DistScheme::Farm`],
 //!   [`DistScheme::Split`]);
+//! * `tds/`: transposition-driven scheduling ([`DistScheme::Tds`]), one tree spread
+//!   node by node, and its simulator of ranks ([`RankModel`]);
 //! * `exchange.rs`: a rank's side of the shares (share and split);
 //! * `budget.rs`: the budgets the schemes draw from (the `Stopper`'s parts);
 //! * `cluster.rs`: the MPI world, initialised by the program (`Cluster`), and its
@@ -75,6 +77,7 @@ mod share;
 #[cfg(feature = "mpi")]
 mod split;
 mod stats;
+pub mod tds;
 #[cfg(feature = "mpi")]
 mod walks;
 
@@ -92,6 +95,8 @@ pub(crate) use local::{agree, check};
 #[cfg(not(feature = "mpi"))]
 pub use local::{rank, size};
 pub use stats::{FarmStats, RankStats, RankWork, ShareStats, SplitStats};
+pub use tds::rank::TdsStats;
+pub use tds::sim::{RankModel, SimReport};
 
 /// Whether this build can run a distributed search (the `mpi` feature).
 pub const AVAILABLE: bool = cfg!(feature = "mpi");
@@ -118,6 +123,9 @@ pub(crate) struct DriverState {
     /// A test's fault: the rank that panics after its first share
     /// ([`crate::search::Search::inject_distributed_panic`]).
     panic_rank: Option<usize>,
+    /// What the last TDS search left for the check of its invariants (set by the one
+    /// MPI thread, read after the search).
+    pub(crate) tds: std::sync::Mutex<tds::Kept>,
 }
 
 #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
@@ -160,6 +168,9 @@ impl Driver for Distributed {
             let (scheme, why) = (cfg.dist_scheme.to_string(), "this scheme runs one thread a rank");
             return Err(ConfigError::conflict("dist-scheme", scheme, "threads", cfg.threads, why));
         }
+        if cfg.dist_scheme == DistScheme::Tds {
+            tds::check(cfg)?;
+        }
         if cfg.dist_scheme == DistScheme::Split && cfg.dist_depth == 0 {
             let why = "the split needs a shared top of 1 ply or more";
             return Err(ConfigError::conflict("dist-scheme", "split", "dist-depth", 0, why));
@@ -186,7 +197,7 @@ impl Driver for Distributed {
     /// spread by virtual loss (a farm of one rank is the tree-parallel search); a split's
     /// ranks likewise (their walks wait for the ranks that own their ends).
     fn walks_in_flight(&self, config: &SearchConfig) -> bool {
-        size() > 1 && config.dist_scheme != DistScheme::Share
+        config.dist_scheme == DistScheme::Tds || (size() > 1 && config.dist_scheme != DistScheme::Share)
     }
 
     /// `seed` itself on rank 0 (one rank searches as `mode=tree`), a distinct one from
@@ -194,6 +205,14 @@ impl Driver for Distributed {
     fn worker_seed(&self, seed: u64) -> u64 {
         let rank = rank() as u64;
         seed.wrapping_add(rank.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+    }
+
+    /// TDS's refusals that depend on the game ([`tds::check_game`]).
+    fn check_game<G: SearchGame>(&self, cfg: &SearchConfig) -> Result<(), ConfigError> {
+        match cfg.dist_scheme {
+            DistScheme::Tds => tds::check_game::<G>(cfg),
+            _ => Ok(()),
+        }
     }
 
     /// MPI runs, and every rank searches the same root.

@@ -6,6 +6,8 @@
 use std::fmt;
 use std::time::Duration;
 
+use super::tds::rank::TdsStats;
+
 /// What one rank of a distributed search did in one search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RankStats {
@@ -29,6 +31,8 @@ pub enum RankWork {
         /// The shares of the top.
         shares: ShareStats,
     },
+    /// TDS: its walks and messages.
+    Tds(TdsStats),
 }
 
 /// The shares a rank made, the time they took, and the path entries it sent.
@@ -80,6 +84,12 @@ impl fmt::Display for RankStats {
                 write!(
                     f,
                     "rank {rank}: {local} walks ended here, {sent} sent, {overflow} valued here for their owner, {served} served, {shares} shares ({sharing:.1?})"
+                )
+            }
+            RankWork::Tds(TdsStats { walks, valued, downs, ups, messages, words, fragments }) => {
+                write!(
+                    f,
+                    "rank {rank}: {walks} walks, {valued} leaves valued here, {downs} jobs sent down, {ups} reports up, {messages} messages ({words} words), {fragments} fragments"
                 )
             }
             RankWork::Share(ShareStats { shares, sharing, sent }) => {

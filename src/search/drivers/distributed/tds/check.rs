@@ -1,0 +1,193 @@
+//! The quiescent invariants of a TDS tree, checked over all its ranks: each rank walks
+//! its arena from the nodes it is home to and checks what it holds alone ([`dump`]); the
+//! dumps, gathered in one place, are checked against each other ([`verify`]).
+//!
+//! 1. On each rank, an expanded node's visits are its children's plus the playouts that
+//!    stopped at it before it had children (at most the expansion threshold), and no
+//!    node scores more than it was visited (the one-process rules 3 and 6).
+//! 2. A child record whose home is another rank is never expanded where it is (its
+//!    children are its home's), and its home has a fragment for it with exactly its
+//!    visits and half points: the statistics the parent selects on are the node's own,
+//!    and no virtual loss is left on either side.
+//! 3. Every fragment is some parent's child on its parent's home (exactly one), and lies
+//!    on the rank its hash names.
+//! 4. The root's visits are the search's playouts, and the leaves valued on all the
+//!    ranks together: every playout counted once.
+
+use std::collections::HashMap;
+
+use crate::tree::{Arena, Expansion, NodeId, SharedTree, TreeOps};
+use crate::InvariantViolation;
+
+use super::{child_hash, home, ROOT_HASH};
+
+/// What one rank holds, for the check across ranks.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct RankDump {
+    pub rank: u32,
+    /// Each fragment's (and on its home the root's) path hash, visits and half points.
+    pub fragments: Vec<(u64, u32, u32)>,
+    /// The same of each child record whose home is another rank (visited ones).
+    pub edges: Vec<(u64, u32, u32)>,
+    /// Leaves valued on this rank.
+    pub valued: u64,
+    /// Nodes reachable from the fragments.
+    pub nodes: u64,
+    /// The first local rule broken, if one was.
+    pub violation: Option<String>,
+}
+
+/// Checks rank `rank`'s arena from its `fragments` (path hash and node; the root among
+/// them on its home) and lists what the other ranks must agree with.
+pub(crate) fn dump(
+    arena: &Arena,
+    fragments: &[(u64, NodeId)],
+    (rank, ranks, block): (u32, u32, u32),
+    valued: u64,
+    expand_threshold: u32,
+) -> RankDump {
+    let tree = &mut SharedTree(arena);
+    let mut out = RankDump { rank, valued, ..RankDump::default() };
+    // Nodes with their hash and their depth below the nearest block's start (fragments
+    // start blocks).
+    let mut stack: Vec<(NodeId, u64, u32)> = Vec::new();
+    for &(hash, node) in fragments {
+        let stats = tree.stats(node);
+        out.fragments.push((hash, stats.visits, stats.half_points));
+        stack.push((node, hash, 0));
+        while let Some((node, hash, depth)) = stack.pop() {
+            out.nodes += 1;
+            let stats = tree.stats(node);
+            if stats.half_points > 2 * stats.visits && out.violation.is_none() {
+                out.violation = Some(format!(
+                    "rank {rank}: node {} has {} half points in {} visits",
+                    node.0, stats.half_points, stats.visits
+                ));
+            }
+            let Expansion::Expanded { first, count } = tree.expansion(node) else {
+                if tree.expansion(node) == Expansion::Expanding && out.violation.is_none() {
+                    out.violation = Some(format!("rank {rank}: node {} left expanding", node.0));
+                }
+                continue;
+            };
+            let mut children = 0u64;
+            for child in (first.0..first.0 + count).map(NodeId) {
+                let (child_stats, child_hash) = (tree.stats(child), child_hash(hash, tree.mv(child)));
+                children += u64::from(child_stats.visits);
+                let depth = (depth + 1) % block.max(1);
+                if depth != 0 || home(child_hash, ranks) == rank {
+                    stack.push((child, child_hash, depth));
+                } else {
+                    if tree.expansion(child) != Expansion::Unexpanded && out.violation.is_none() {
+                        out.violation =
+                            Some(format!("rank {rank}: node {} is expanded here but homed on another rank", child.0));
+                    }
+                    out.nodes += 1;
+                    if child_stats.visits > 0 {
+                        out.edges.push((child_hash, child_stats.visits, child_stats.half_points));
+                    }
+                }
+            }
+            let leaf = u64::from(stats.visits).checked_sub(children);
+            if count > 0 && leaf.is_none_or(|leaf| leaf > u64::from(expand_threshold)) && out.violation.is_none() {
+                out.violation = Some(format!(
+                    "rank {rank}: node {} has {} visits and its children {children} (threshold {expand_threshold})",
+                    node.0, stats.visits
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Checks the dumps of all the ranks against each other (rules 2 to 4) for a search of
+/// `playouts`; returns the nodes of the whole tree.
+///
+/// # Errors
+/// The first rule broken.
+pub(crate) fn verify(dumps: &[RankDump], playouts: u64) -> Result<u64, InvariantViolation> {
+    let fail = |rule, message: String| Err(InvariantViolation { rule, node: None, message });
+    let ranks = dumps.len() as u32;
+    let mut fragments: HashMap<u64, (u32, u32, bool)> = HashMap::new();
+    for dump in dumps {
+        if let Some(message) = &dump.violation {
+            return fail(3, message.clone());
+        }
+        for &(hash, visits, half_points) in &dump.fragments {
+            if home(hash, ranks) != dump.rank {
+                return fail(3, format!("rank {}: a fragment homed on rank {}", dump.rank, home(hash, ranks)));
+            }
+            fragments.insert(hash, (visits, half_points, hash == ROOT_HASH));
+        }
+    }
+    for dump in dumps {
+        for &(hash, visits, half_points) in &dump.edges {
+            match fragments.get_mut(&hash) {
+                Some((v, h, matched)) if (*v, *h) == (visits, half_points) && !*matched => *matched = true,
+                Some((v, h, matched)) => {
+                    return fail(2, format!(
+                        "rank {}: a child with {visits} visits and {half_points} half points; its home's fragment has {v} and {h}{}",
+                        dump.rank,
+                        if *matched { ", and another parent" } else { "" }
+                    ))
+                }
+                None => return fail(2, format!("rank {}: a child with {visits} visits has no fragment on its home", dump.rank)),
+            }
+        }
+    }
+    if let Some((&hash, _)) = fragments.iter().find(|(_, &(_, _, matched))| !matched) {
+        return fail(3, format!("the fragment hashed {hash:#x} on rank {} is no node's child", home(hash, ranks)));
+    }
+    let root = fragments.get(&ROOT_HASH).map_or(0, |&(visits, _, _)| u64::from(visits));
+    let valued: u64 = dumps.iter().map(|d| d.valued).sum();
+    if root != playouts || valued != playouts {
+        return fail(
+            4,
+            format!("the root has {root} visits and the ranks valued {valued} leaves, for {playouts} playouts"),
+        );
+    }
+    Ok(dumps.iter().map(|d| d.nodes).sum())
+}
+
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+impl RankDump {
+    /// As words, for a message ([`RankDump::from_words`] reads them back).
+    pub(crate) fn to_words(&self) -> Vec<u64> {
+        let message = self.violation.as_deref().unwrap_or("").as_bytes();
+        let mut words = vec![
+            u64::from(self.rank),
+            self.valued,
+            self.nodes,
+            self.fragments.len() as u64,
+            self.edges.len() as u64,
+            message.len() as u64,
+        ];
+        for &(hash, visits, half_points) in self.fragments.iter().chain(&self.edges) {
+            words.extend_from_slice(&[hash, u64::from(visits) | u64::from(half_points) << 32]);
+        }
+        words.extend(message.chunks(8).map(|chunk| chunk.iter().rev().fold(0u64, |w, &b| w << 8 | u64::from(b))));
+        words
+    }
+
+    /// The dump [`RankDump::to_words`] wrote.
+    pub(crate) fn from_words(words: &[u64]) -> RankDump {
+        let (fragments, edges, length) = (words[3] as usize, words[4] as usize, words[5] as usize);
+        let entry = |i: usize| {
+            let (hash, counts) = (words[6 + 2 * i], words[7 + 2 * i]);
+            (hash, counts as u32, (counts >> 32) as u32)
+        };
+        let bytes: Vec<u8> = words[6 + 2 * (fragments + edges)..]
+            .iter()
+            .flat_map(|&w| (0..8).map(move |i| (w >> (8 * i)) as u8))
+            .take(length)
+            .collect();
+        RankDump {
+            rank: words[0] as u32,
+            valued: words[1],
+            nodes: words[2],
+            fragments: (0..fragments).map(entry).collect(),
+            edges: (fragments..fragments + edges).map(entry).collect(),
+            violation: (length > 0).then(|| String::from_utf8_lossy(&bytes).into_owned()),
+        }
+    }
+}

@@ -1,0 +1,271 @@
+//! TDS over MPI: each process runs its rank's part ([`TdsRank`]) on the calling thread,
+//! sends what it has for each rank once it has handled what came (a batch per
+//! destination, cut at [`MAX_WORDS`] so that a send never waits for its receiver), and
+//! polls for messages between. The root's home starts the jobs from the search's budget
+//! and ends the search: past the deadline it tells every rank to `HALT` (each job then
+//! reports after the walk it is in), and once its last job is back it sends `STOP`; a
+//! job's messages have all been answered by then, so nothing is in flight. Then every
+//! rank gets the root's children from its home and the totals of all.
+//!
+//! [`check_ranks`] gathers every rank's dump ([`super::check`]) on rank 0, which checks
+//! them against each other and tells every rank the verdict.
+
+use std::time::Instant;
+
+use crossbeam_utils::CachePadded;
+use mpi::collective::SystemOperation;
+use mpi::datatype::Equivalence;
+use mpi::point_to_point::{Destination, Source};
+use mpi::topology::SimpleCommunicator;
+use mpi::traits::{Communicator, CommunicatorCollectives, Root};
+use mpi::Tag;
+
+use crate::games::{Move, SearchGame};
+use crate::search::drivers::distributed::budget::Claims;
+use crate::search::drivers::distributed::stats::{RankStats, RankWork};
+use crate::search::drivers::{Job, Summed};
+use crate::search::iteration::Worker;
+use crate::search::result::RootChild;
+use crate::tree::{Arena, ExclusiveTree, Expansion, NodeId, Proof, TreeOps};
+use crate::InvariantViolation;
+
+use super::check::{dump, verify, RankDump};
+use super::rank::{message_words, TdsRank, MAX_ALLOWANCE};
+use super::{Kept, ROOT_HASH};
+
+/// A batch of jobs' messages.
+const WORDS: Tag = 21;
+/// The root's home to every rank: past the deadline, each job reports after its walk.
+const HALT: Tag = 22;
+/// The root's home to every rank: every job is back, the search is over.
+const STOP: Tag = 23;
+/// A rank's dump, to rank 0, for the check of the invariants.
+const DUMP: Tag = 24;
+
+/// The most words in one message: 2 KiB, under Open MPI's smallest eager limit (4 KiB,
+/// shared memory), so that two ranks sending to each other never wait for each other.
+const MAX_WORDS: usize = 256;
+
+/// This process's part of a TDS search: its rank's walks until the root's home says
+/// stop, then the totals of all.
+pub(in crate::search::drivers::distributed) fn run<G: SearchGame>(
+    job: &Job<'_, G>,
+    arena: &mut Arena,
+    worker: &mut CachePadded<Worker>,
+) -> u64 {
+    let world = SimpleCommunicator::world();
+    let (rank, ranks) = (world.rank() as u32, world.size() as u32);
+    if ExclusiveTree::<false>(arena).stats(NodeId::ROOT).visits > 0 {
+        // A tree kept by reuse: TDS searches afresh (its other ranks' nodes are gone).
+        crate::search::prepare_arenas(std::slice::from_mut(arena), &mut [(0, 0)], job.root, &job.params, false)
+            .expect("the root was prepared once already");
+    }
+    let block = job.config.dist_depth;
+    let mut part = TdsRank::new((rank, ranks, block), job.root, job.params, worker);
+    let tree = &mut ExclusiveTree::<true>(arena);
+    if part.is_root_home() {
+        lead(job, &mut part, tree, &world);
+    } else {
+        follow(&mut part, tree, &world);
+    }
+    let (stats, valued, root_home) = (part.stats, part.stats.valued, part.is_root_home());
+    let mut fragments: Vec<(u64, NodeId)> = part.fragments.iter().map(|(&hash, &node)| (hash, node)).collect();
+    drop(part);
+    if root_home {
+        fragments.push((ROOT_HASH, NodeId::ROOT));
+    }
+    let summed = totals(tree, &world, root_home, valued, stats);
+    let playouts = summed.playouts;
+    let mut kept = job.distributed.tds.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    *kept = Kept { fragments, valued, playouts, expand_threshold: job.params.expand_threshold, block };
+    drop(kept);
+    let _ = job.summed.set(summed);
+    valued
+}
+
+/// The root's home: starts jobs while the budget lasts, halts them past the deadline,
+/// and stops every rank once its jobs are back.
+fn lead<G: SearchGame, T: TreeOps>(
+    job: &Job<'_, G>,
+    part: &mut TdsRank<'_, G>,
+    tree: &mut T,
+    world: &SimpleCommunicator,
+) {
+    let jobs = job.config.dist_batch.saturating_mul(part.ranks);
+    let mut claims = Claims::new(job.stopper.share(0, 1));
+    let mut buffer = Vec::new();
+    let mut halted = false;
+    loop {
+        while !claims.over() && part.in_flight < jobs {
+            let mut allowance = 0;
+            while allowance < MAX_ALLOWANCE && claims.claim(&job.stopper, tree) {
+                allowance += 1;
+            }
+            if allowance > 0 {
+                part.start_job(tree, allowance);
+            }
+        }
+        if !halted && job.stopper.deadline().is_some_and(|d| Instant::now() >= d) {
+            halted = true;
+            part.halt();
+            for to in (0..part.ranks).filter(|&r| r != part.rank) {
+                world.process_at_rank(to as i32).send_with_tag(&[0u64; 0][..], HALT);
+            }
+        }
+        let busy = receive(part, tree, world, &mut buffer);
+        flush(part, world);
+        if claims.over() && part.in_flight == 0 {
+            break;
+        }
+        if !busy {
+            std::thread::yield_now();
+        }
+    }
+    for to in (0..part.ranks).filter(|&r| r != part.rank) {
+        world.process_at_rank(to as i32).send_with_tag(&[0u64; 0][..], STOP);
+    }
+}
+
+/// Another rank: serves the jobs it is sent until the root's home says stop.
+fn follow<G: SearchGame, T: TreeOps>(part: &mut TdsRank<'_, G>, tree: &mut T, world: &SimpleCommunicator) {
+    let mut buffer = Vec::new();
+    loop {
+        let busy = receive(part, tree, world, &mut buffer);
+        flush(part, world);
+        if part.stopped {
+            return;
+        }
+        if !busy {
+            std::thread::yield_now();
+        }
+    }
+}
+
+/// Handles the messages that have come; whether there were any.
+fn receive<G: SearchGame, T: TreeOps>(
+    part: &mut TdsRank<'_, G>,
+    tree: &mut T,
+    world: &SimpleCommunicator,
+    buffer: &mut Vec<u64>,
+) -> bool {
+    let mut any = false;
+    while let Some((message, status)) = world.any_process().immediate_matched_probe() {
+        any = true;
+        buffer.resize(status.count(u64::equivalent_datatype()) as usize, 0);
+        message.matched_receive_into(&mut buffer[..]);
+        match status.tag() {
+            WORDS => part.receive(tree, status.source_rank() as u32, buffer),
+            HALT => part.halt(),
+            STOP => part.stopped = true,
+            tag => panic!("a TDS message has tag WORDS, HALT or STOP (got {tag} from rank {})", status.source_rank()),
+        }
+    }
+    any
+}
+
+/// Sends each rank what this one has for it, in messages of at most [`MAX_WORDS`] cut
+/// between two jobs' messages.
+fn flush<G: SearchGame>(part: &mut TdsRank<'_, G>, world: &SimpleCommunicator) {
+    for to in 0..part.ranks as usize {
+        let out = &part.out[to];
+        let mut start = 0;
+        while start < out.len() {
+            let mut end = start;
+            while end < out.len() && (end == start || end - start + message_words(out[end]) <= MAX_WORDS) {
+                end += message_words(out[end]);
+            }
+            world.process_at_rank(to as i32).send_with_tag(&out[start..end], WORDS);
+            part.stats.messages += 1;
+            part.stats.words += (end - start) as u64;
+            start = end;
+        }
+        part.out[to].clear();
+    }
+}
+
+/// The totals every rank reports: the root's children from its home, the playouts and
+/// nodes of all.
+fn totals(
+    tree: &mut ExclusiveTree<'_, true>,
+    world: &SimpleCommunicator,
+    root_home: bool,
+    valued: u64,
+    stats: super::rank::TdsStats,
+) -> Summed {
+    let home = super::home(ROOT_HASH, world.size() as u32) as i32;
+    let mut children: Vec<u64> = Vec::new();
+    if root_home {
+        if let Expansion::Expanded { first, count } = tree.expansion(NodeId::ROOT) {
+            for child in (first.0..first.0 + count).map(NodeId) {
+                let s = tree.stats(child);
+                children.extend_from_slice(&[u64::from(tree.mv(child)), u64::from(s.visits), u64::from(s.half_points)]);
+            }
+        }
+    }
+    let mut length = [children.len() as u64];
+    world.process_at_rank(home).broadcast_into(&mut length[..]);
+    children.resize(length[0] as usize, 0);
+    world.process_at_rank(home).broadcast_into(&mut children[..]);
+    let mine = [valued, u64::from(tree.0.len())];
+    let mut sums = [0u64; 2];
+    world.all_reduce_into(&mine[..], &mut sums[..], SystemOperation::sum());
+    let mut children: Vec<RootChild> = children
+        .chunks_exact(3)
+        .map(|c| RootChild { mv: Move(c[0] as u16), visits: c[1], half_points: c[2], proof: Proof::Unknown })
+        .collect();
+    children.sort_by_key(|c| c.mv);
+    let root_visits = children.iter().map(|c| c.visits).sum();
+    let rank = world.rank() as usize;
+    Summed {
+        children,
+        playouts: sums[0],
+        root_visits,
+        nodes: sums[1],
+        stats: Some(RankStats { rank, work: RankWork::Tds(stats) }),
+    }
+}
+
+/// Checks the invariants of the last TDS search over every rank (a collective call):
+/// each rank's dump of `arena` goes to rank 0, which checks them all; every rank returns
+/// its verdict.
+pub(crate) fn check_ranks(arena: &Arena, kept: &Kept) -> Result<u64, InvariantViolation> {
+    let world = SimpleCommunicator::world();
+    let (rank, ranks) = (world.rank() as u32, world.size() as u32);
+    let mine = dump(arena, &kept.fragments, (rank, ranks, kept.block), kept.valued, kept.expand_threshold);
+    let mut verdict = [0u64; 2];
+    if rank == 0 {
+        let mut dumps = vec![mine];
+        for from in 1..ranks {
+            let (words, _) = world.process_at_rank(from as i32).receive_vec_with_tag::<u64>(DUMP);
+            dumps.push(RankDump::from_words(&words));
+        }
+        verdict = match verify(&dumps, kept.playouts) {
+            Ok(nodes) => [1, nodes],
+            Err(e) => {
+                // The message goes to the others as the ranks' part of it: they report the
+                // rule; rank 0 reports it whole.
+                if ranks == 1 {
+                    return Err(e);
+                }
+                broadcast_verdict(&world, &mut [0, u64::from(e.rule)]);
+                return Err(e);
+            }
+        };
+    } else {
+        world.process_at_rank(0).send_with_tag(&mine.to_words()[..], DUMP);
+    }
+    broadcast_verdict(&world, &mut verdict);
+    match verdict {
+        [1, nodes] => Ok(nodes),
+        [_, rule] => Err(InvariantViolation {
+            rule: rule as u8,
+            node: None,
+            message: "a rule broken across the ranks (rank 0 reports which)".into(),
+        }),
+    }
+}
+
+/// Rank 0's verdict, on every rank.
+fn broadcast_verdict(world: &SimpleCommunicator, verdict: &mut [u64; 2]) {
+    world.process_at_rank(0).broadcast_into(&mut verdict[..]);
+}
