@@ -565,3 +565,85 @@ fn tds_refuses_what_it_leaves_out() {
         );
     }
 }
+
+/// The pids of the ranks `mpirun` (pid `launcher`) started, by rank: its children with
+/// `OMPI_COMM_WORLD_RANK` in their environment.
+fn rank_pids(launcher: u32) -> Vec<(usize, u32)> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        // The parent's pid is the fourth field, after the command in parentheses.
+        let ppid = stat.rsplit(')').next().and_then(|rest| rest.split_whitespace().nth(1)).and_then(|p| p.parse().ok());
+        if ppid != Some(launcher) {
+            continue;
+        }
+        let environ = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
+        let rank = environ
+            .split(|&b| b == 0)
+            .find_map(|var| String::from_utf8_lossy(var).strip_prefix("OMPI_COMM_WORLD_RANK=").map(str::to_string));
+        if let Some(rank) = rank.and_then(|r| r.parse().ok()) {
+            found.push((rank, pid));
+        }
+    }
+    found.sort();
+    found
+}
+
+/// A TDS job of `np` ranks searching for a minute; once it runs, rank 1 gets `signal`;
+/// returns how long the job took to end after it, and its stderr.
+fn signal_a_rank(np: usize, signal: &str) -> (Duration, String) {
+    let mut command = Command::new("mpirun");
+    command
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .env("OMPI_MCA_rmaps_base_oversubscribe", "1")
+        .args(["--timeout", TIMEOUT_S, "-np", &np.to_string()])
+        .arg(env!("CARGO_BIN_EXE_parmcts"))
+        .args(["search", "--game", "othello", "--mode", "dist", "--dist-scheme", "tds", "--time-ms", "60000"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped());
+    let job = command.spawn().expect("run mpirun");
+    let ranks = loop {
+        let ranks = rank_pids(job.id());
+        if ranks.len() == np {
+            break ranks;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    // Into the search: past MPI's start-up.
+    std::thread::sleep(Duration::from_millis(1500));
+    let killed = Instant::now();
+    let status = Command::new("kill").args([signal, &ranks[1].1.to_string()]).status().unwrap();
+    assert!(status.success());
+    let out = job.wait_with_output().unwrap();
+    let elapsed = killed.elapsed();
+    assert!(!out.status.success(), "the job must fail");
+    for (_, pid) in ranks {
+        assert!(
+            !std::path::Path::new(&format!("/proc/{pid}/stat")).exists() || zombie(pid),
+            "rank pid {pid} still runs"
+        );
+    }
+    (elapsed, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+/// Whether the process `pid` has ended and awaits its parent.
+fn zombie(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .is_ok_and(|stat| stat.rsplit(')').next().is_some_and(|r| r.trim_start().starts_with('Z')))
+}
+
+/// A rank that dies ends the job (`mpirun` notices) and a rank that stops answering
+/// ends it too (the ranks waiting for it name it and abort), each within 10 seconds,
+/// with no rank left running.
+#[test]
+fn a_tds_job_ends_when_a_rank_dies_or_stops_answering() {
+    for (np, signal, named) in
+        [(2, "-KILL", "rank 1"), (3, "-KILL", "rank 1"), (2, "-STOP", "rank 1 stopped answering")]
+    {
+        let (elapsed, stderr) = signal_a_rank(np, signal);
+        assert!(elapsed < Duration::from_secs(10), "{signal} on {np} ranks: the job took {elapsed:?} to end");
+        assert!(stderr.contains(named), "{signal} on {np} ranks: {stderr}");
+    }
+}

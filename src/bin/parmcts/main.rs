@@ -26,6 +26,7 @@ mod quality;
 mod review;
 mod scale;
 mod search;
+mod simulate;
 mod solve;
 mod train;
 mod train_network;
@@ -68,6 +69,8 @@ enum Command {
     Bench(Box<bench::BenchArgs>),
     /// What more cores are worth: throughput, search overhead and strength speedup.
     Scale(Box<scale::ScaleArgs>),
+    /// Predict a distributed TDS search over many ranks: messages, imbalance, efficiency.
+    SimulateRanks(Box<simulate::SimulateArgs>),
     /// The contention model: predicted against measured tree-parallel throughput.
     Model(Box<model::ModelArgs>),
     /// Move quality: how often a player's move keeps a Connect Four position's exact class.
@@ -96,6 +99,7 @@ fn main() -> ExitCode {
         Command::Ladder(args) => ladder::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Scale(args) => scale::run(&args),
+        Command::SimulateRanks(args) => simulate::run(&args),
         Command::Model(args) => model::run(&args),
         Command::Quality(args) => quality::run(&args),
         Command::Review(args) => review::run(&args),

@@ -48,6 +48,8 @@ pub(crate) mod rank;
 pub mod sim;
 #[cfg(feature = "mpi")]
 pub(super) mod transport;
+#[cfg(feature = "mpi")]
+mod watchdog;
 
 #[cfg(feature = "mpi")]
 pub(crate) use transport::check_ranks;

@@ -5,7 +5,7 @@
 //! One thread runs a rank: its arena is searched through an exclusive tree that keeps
 //! virtual loss ([`ExclusiveTree`]), as a worker with several walks in flight does.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use crate::games::{Move, Player, SearchGame};
 use crate::policy::uct::{select_child, UctParams};
@@ -83,10 +83,10 @@ pub(crate) struct TdsRank<'a, G: SearchGame> {
     pub worker: &'a mut Worker,
     /// The fragments: a node of this rank's arena for each node it is home to whose
     /// parent's home is another rank, by path hash.
-    pub fragments: HashMap<u64, NodeId>,
+    pub fragments: FxHashMap<u64, NodeId>,
     stays: Vec<Stay<G>>,
     free: Vec<usize>,
-    by_key: HashMap<u64, usize>,
+    by_key: FxHashMap<u64, usize>,
     /// Words for each rank, sent by the transport.
     pub out: Vec<Vec<u64>>,
     next_job: u64,
@@ -96,6 +96,8 @@ pub(crate) struct TdsRank<'a, G: SearchGame> {
     pub finished: u64,
     /// Stopping: each job reports after the walk it is in.
     halting: bool,
+    /// Per rank: the jobs this one sent it that have not reported back.
+    pub waiting_on: Vec<u32>,
     /// The search is over (the root's home said so).
     #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
     pub stopped: bool,
@@ -116,15 +118,16 @@ impl<'a, G: SearchGame> TdsRank<'a, G> {
             root,
             params,
             worker,
-            fragments: HashMap::with_capacity(1 << 12),
+            fragments: FxHashMap::with_capacity_and_hasher(1 << 12, Default::default()),
             stays: Vec::new(),
             free: Vec::new(),
-            by_key: HashMap::with_capacity(1 << 10),
+            by_key: FxHashMap::with_capacity_and_hasher(1 << 10, Default::default()),
             out: vec![Vec::new(); ranks as usize],
             next_job: 0,
             in_flight: 0,
             finished: 0,
             halting: false,
+            waiting_on: vec![0; ranks as usize],
             stopped: false,
             stats: TdsStats::default(),
         }
@@ -168,6 +171,7 @@ impl<'a, G: SearchGame> TdsRank<'a, G> {
                 }
                 UP => {
                     let (key, counts, value) = (words[at + 1], words[at + 2], f32::from_bits(words[at + 3] as u32));
+                    self.waiting_on[from as usize] -= 1;
                     self.report_received(tree, key, (counts & 0xFFFF_FFFF) as u32, counts >> 32, value);
                     at += UP_WORDS;
                 }
@@ -405,6 +409,7 @@ impl<'a, G: SearchGame> TdsRank<'a, G> {
         let out = &mut self.out[to as usize];
         out.extend_from_slice(&[DOWN | (moves.len() as u64) << 8, key, hash, u64::from(allowance)]);
         out.extend(moves.chunks(4).map(|chunk| chunk.iter().rev().fold(0u64, |word, &mv| word << 16 | u64::from(mv))));
+        self.waiting_on[to as usize] += 1;
         self.stats.downs += 1;
     }
 

@@ -7,6 +7,9 @@
 //! job's messages have all been answered by then, so nothing is in flight. Then every
 //! rank gets the root's children from its home and the totals of all.
 //!
+//! A rank that stops answering ends the job (the watchdog, `watchdog.rs`, fed here); a
+//! rank that dies is `mpirun`'s to notice: it ends the job.
+//!
 //! [`check_ranks`] gathers every rank's dump ([`super::check`]) on rank 0, which checks
 //! them against each other and tells every rank the verdict.
 
@@ -31,6 +34,7 @@ use crate::InvariantViolation;
 
 use super::check::{dump, verify, RankDump};
 use super::rank::{message_words, TdsRank, MAX_ALLOWANCE};
+use super::watchdog::{Watch, HEARTBEAT_EVERY};
 use super::{Kept, ROOT_HASH};
 
 /// A batch of jobs' messages.
@@ -41,6 +45,8 @@ const HALT: Tag = 22;
 const STOP: Tag = 23;
 /// A rank's dump, to rank 0, for the check of the invariants.
 const DUMP: Tag = 24;
+/// The root's home to a rank it has sent nothing else to for a while: it is alive.
+const HEARTBEAT: Tag = 25;
 
 /// The most words in one message: 2 KiB, under Open MPI's smallest eager limit (4 KiB,
 /// shared memory), so that two ranks sending to each other never wait for each other.
@@ -63,11 +69,16 @@ pub(in crate::search::drivers::distributed) fn run<G: SearchGame>(
     let block = job.config.dist_depth;
     let mut part = TdsRank::new((rank, ranks, block), job.root, job.params, worker);
     let tree = &mut ExclusiveTree::<true>(arena);
-    if part.is_root_home() {
-        lead(job, &mut part, tree, &world);
-    } else {
-        follow(&mut part, tree, &world);
-    }
+    let watch = Watch::new(rank, ranks, super::home(ROOT_HASH, ranks));
+    std::thread::scope(|scope| {
+        scope.spawn(|| watch.run());
+        if part.is_root_home() {
+            lead(job, &mut part, tree, &world, &watch);
+        } else {
+            follow(&mut part, tree, &world, &watch);
+        }
+        watch.finish();
+    });
     let (stats, valued, root_home) = (part.stats, part.stats.valued, part.is_root_home());
     let mut fragments: Vec<(u64, NodeId)> = part.fragments.iter().map(|(&hash, &node)| (hash, node)).collect();
     drop(part);
@@ -90,11 +101,13 @@ fn lead<G: SearchGame, T: TreeOps>(
     part: &mut TdsRank<'_, G>,
     tree: &mut T,
     world: &SimpleCommunicator,
+    watch: &Watch,
 ) {
     let jobs = job.config.dist_batch.saturating_mul(part.ranks);
     let mut claims = Claims::new(job.stopper.share(0, 1));
     let mut buffer = Vec::new();
     let mut halted = false;
+    let mut sent = vec![Instant::now(); part.ranks as usize];
     loop {
         while !claims.over() && part.in_flight < jobs {
             let mut allowance = 0;
@@ -112,10 +125,17 @@ fn lead<G: SearchGame, T: TreeOps>(
                 world.process_at_rank(to as i32).send_with_tag(&[0u64; 0][..], HALT);
             }
         }
-        let busy = receive(part, tree, world, &mut buffer);
-        flush(part, world);
+        let busy = receive(part, tree, world, &mut buffer, watch);
+        flush(part, world, &mut sent);
+        watch.waiting(&part.waiting_on);
         if claims.over() && part.in_flight == 0 {
             break;
+        }
+        for to in (0..part.ranks).filter(|&r| r != part.rank) {
+            if sent[to as usize].elapsed() > HEARTBEAT_EVERY {
+                world.process_at_rank(to as i32).send_with_tag(&[0u64; 0][..], HEARTBEAT);
+                sent[to as usize] = Instant::now();
+            }
         }
         if !busy {
             std::thread::yield_now();
@@ -127,11 +147,17 @@ fn lead<G: SearchGame, T: TreeOps>(
 }
 
 /// Another rank: serves the jobs it is sent until the root's home says stop.
-fn follow<G: SearchGame, T: TreeOps>(part: &mut TdsRank<'_, G>, tree: &mut T, world: &SimpleCommunicator) {
-    let mut buffer = Vec::new();
+fn follow<G: SearchGame, T: TreeOps>(
+    part: &mut TdsRank<'_, G>,
+    tree: &mut T,
+    world: &SimpleCommunicator,
+    watch: &Watch,
+) {
+    let (mut buffer, mut sent) = (Vec::new(), vec![Instant::now(); part.ranks as usize]);
     loop {
-        let busy = receive(part, tree, world, &mut buffer);
-        flush(part, world);
+        let busy = receive(part, tree, world, &mut buffer, watch);
+        flush(part, world, &mut sent);
+        watch.waiting(&part.waiting_on);
         if part.stopped {
             return;
         }
@@ -147,27 +173,36 @@ fn receive<G: SearchGame, T: TreeOps>(
     tree: &mut T,
     world: &SimpleCommunicator,
     buffer: &mut Vec<u64>,
+    watch: &Watch,
 ) -> bool {
     let mut any = false;
     while let Some((message, status)) = world.any_process().immediate_matched_probe() {
         any = true;
+        watch.heard(status.source_rank() as usize);
         buffer.resize(status.count(u64::equivalent_datatype()) as usize, 0);
         message.matched_receive_into(&mut buffer[..]);
         match status.tag() {
             WORDS => part.receive(tree, status.source_rank() as u32, buffer),
             HALT => part.halt(),
             STOP => part.stopped = true,
-            tag => panic!("a TDS message has tag WORDS, HALT or STOP (got {tag} from rank {})", status.source_rank()),
+            HEARTBEAT => {}
+            tag => panic!(
+                "a TDS message has tag WORDS, HALT, STOP or HEARTBEAT (got {tag} from rank {})",
+                status.source_rank()
+            ),
         }
     }
     any
 }
 
 /// Sends each rank what this one has for it, in messages of at most [`MAX_WORDS`] cut
-/// between two jobs' messages.
-fn flush<G: SearchGame>(part: &mut TdsRank<'_, G>, world: &SimpleCommunicator) {
-    for to in 0..part.ranks as usize {
+/// between two jobs' messages, noting when (`sent`, per rank).
+fn flush<G: SearchGame>(part: &mut TdsRank<'_, G>, world: &SimpleCommunicator, sent: &mut [Instant]) {
+    for (to, last) in sent.iter_mut().enumerate() {
         let out = &part.out[to];
+        if !out.is_empty() {
+            *last = Instant::now();
+        }
         let mut start = 0;
         while start < out.len() {
             let mut end = start;

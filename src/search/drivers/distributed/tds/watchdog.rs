@@ -1,0 +1,104 @@
+//! A TDS rank's watchdog: a thread beside the rank's MPI thread that ends the job when a
+//! rank this one waits for has been silent for [`SILENCE`]: a rank holding this one's
+//! jobs, or, for the other ranks, the root's home (which sends a heartbeat to each rank
+//! it has sent nothing else to for [`HEARTBEAT_EVERY`]). It names the silent rank on
+//! stderr and aborts the MPI job, which `mpirun` then ends on every rank. A thread of its
+//! own because the MPI thread may be the one stuck: a send to a rank that stopped reading
+//! waits in MPI's progress loop once that rank's queue is full.
+
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use mpi::topology::SimpleCommunicator;
+use mpi::traits::Communicator;
+
+use crate::search::drivers::distributed::PANIC_EXIT;
+
+/// How long a rank waits for a rank it needs before it ends the job: the job then ends
+/// within this and a poll (`mpirun` kills the other ranks at once).
+pub(crate) const SILENCE: Duration = Duration::from_secs(4);
+
+/// How often the root's home shows the other ranks it is alive.
+pub(super) const HEARTBEAT_EVERY: Duration = Duration::from_millis(500);
+
+/// How often the watchdog looks.
+const POLL: Duration = Duration::from_millis(100);
+
+/// What the MPI thread tells the watchdog.
+pub(super) struct Watch {
+    began: Instant,
+    /// Per rank, when this one last heard from it (nanoseconds since `began`).
+    heard: Vec<AtomicU64>,
+    /// Per rank, this one's jobs it holds.
+    waiting_on: Vec<AtomicU32>,
+    /// This rank, and the root's home.
+    rank: u32,
+    home: u32,
+    /// The search is over: the watchdog stops.
+    done: AtomicBool,
+}
+
+impl Watch {
+    pub(super) fn new(rank: u32, ranks: u32, home: u32) -> Watch {
+        let began = Instant::now();
+        Watch {
+            began,
+            heard: (0..ranks).map(|_| AtomicU64::new(0)).collect(),
+            waiting_on: (0..ranks).map(|_| AtomicU32::new(0)).collect(),
+            rank,
+            home,
+            done: AtomicBool::new(false),
+        }
+    }
+
+    /// A message came from rank `from`.
+    pub(super) fn heard(&self, from: usize) {
+        // ORDERING: Relaxed (here and in the watchdog's reads): a timestamp read late by
+        // the watchdog delays its verdict by a poll at most; nothing else hangs on it.
+        self.heard[from].store(self.began.elapsed().as_nanos() as u64, Ordering::Relaxed);
+    }
+
+    /// This rank's jobs held by each rank now.
+    pub(super) fn waiting(&self, waiting_on: &[u32]) {
+        for (slot, &jobs) in self.waiting_on.iter().zip(waiting_on) {
+            // ORDERING: Relaxed, as in `heard`.
+            slot.store(jobs, Ordering::Relaxed);
+        }
+    }
+
+    /// Stops the watchdog.
+    pub(super) fn finish(&self) {
+        // ORDERING: Relaxed: the scope that joins the watchdog orders everything after.
+        self.done.store(true, Ordering::Relaxed);
+    }
+
+    /// The watchdog's loop: until the search is over, ends the job on a silence.
+    pub(super) fn run(&self) {
+        // ORDERING: Relaxed, as in `finish`.
+        while !self.done.load(Ordering::Relaxed) {
+            std::thread::sleep(POLL);
+            if let Some((rank, jobs)) = self.silent() {
+                eprintln!(
+                    "error: rank {rank} stopped answering (rank {} heard nothing from it for {SILENCE:?}; {jobs} of its jobs there): ending the job",
+                    self.rank
+                );
+                // Under the funneled level only the MPI thread should call MPI, but
+                // MPI_Abort is this process's last call, and Open MPI honours it from any
+                // thread (as the panic hook's, `cluster.rs`).
+                SimpleCommunicator::world().abort(PANIC_EXIT);
+            }
+        }
+    }
+
+    /// The rank this one waits for that has been silent too long, with this one's jobs
+    /// there.
+    fn silent(&self) -> Option<(usize, u32)> {
+        let now = self.began.elapsed().as_nanos() as u64;
+        // ORDERING: Relaxed, as in `heard`.
+        let quiet = |r: usize| now.saturating_sub(self.heard[r].load(Ordering::Relaxed)) > SILENCE.as_nanos() as u64;
+        let jobs = |r: usize| self.waiting_on[r].load(Ordering::Relaxed);
+        let holding = (0..self.heard.len()).find(|&r| jobs(r) > 0 && quiet(r));
+        let home = self.home as usize;
+        holding.or_else(|| (self.rank != self.home && quiet(home)).then_some(home)).map(|r| (r, jobs(r)))
+    }
+}
