@@ -77,7 +77,7 @@ mod share;
 #[cfg(feature = "mpi")]
 mod split;
 mod stats;
-pub mod tds;
+pub(crate) mod tds;
 #[cfg(feature = "mpi")]
 mod walks;
 

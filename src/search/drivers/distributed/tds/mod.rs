@@ -45,7 +45,7 @@
 
 pub(crate) mod check;
 pub(crate) mod rank;
-pub mod sim;
+pub(crate) mod sim;
 #[cfg(feature = "mpi")]
 pub(super) mod transport;
 #[cfg(feature = "mpi")]

@@ -3,7 +3,7 @@
 //! nothing itself: whoever runs it (the MPI transport, the simulator) takes its
 //! outgoing words from [`TdsRank::out`] and gives it what came ([`TdsRank::receive`]).
 //! One thread runs a rank: its arena is searched through an exclusive tree that keeps
-//! virtual loss ([`ExclusiveTree`]), as a worker with several walks in flight does.
+//! virtual loss ([`ExclusiveTree`](crate::tree::ExclusiveTree)), as a worker with several walks in flight does.
 
 use rustc_hash::FxHashMap;
 

@@ -10,7 +10,7 @@
 //! A rank that stops answering ends the job (the watchdog, `watchdog.rs`, fed here); a
 //! rank that dies is `mpirun`'s to notice: it ends the job.
 //!
-//! [`check_ranks`] gathers every rank's dump ([`super::check`]) on rank 0, which checks
+//! [`check_ranks`] gathers every rank's dump (`check.rs`) on rank 0, which checks
 //! them against each other and tells every rank the verdict.
 
 use std::time::Instant;
