@@ -115,7 +115,9 @@ fn simulate<G: SearchGame>(
     (capacity, block, seed): (u64, u32, u64),
 ) -> Result<SimReport, SearchError> {
     let ranks = model.ranks.max(1);
-    let per_rank = (capacity / u64::from(ranks)).max(4096);
+    // Each rank its own arena, as each process has (up to 2^20 nodes here: many ranks share
+    // this process's memory).
+    let per_rank = capacity.min(1 << 20);
     let mut arenas =
         (0..ranks).map(|_| new_arena(per_rank, params.uct.implicit > 0.0)).collect::<Result<Vec<_>, _>>()?;
     let mut workers: Vec<Worker> = (0..ranks).map(|r| Worker::new(seed, r as usize)).collect();
