@@ -106,6 +106,51 @@ impl Search {
 /// A message in flight: when it arrives, where, from where, what.
 type InFlight = (Reverse<Duration>, u32, u32, Vec<u64>);
 
+/// The simulated network: the messages in flight, earliest first, and what was sent.
+#[derive(Default)]
+struct Network {
+    queue: BinaryHeap<InFlight>,
+    messages: u64,
+    bytes: u64,
+}
+
+impl Network {
+    /// Sends what rank `r` (`part`) has for each rank, one message per destination: each
+    /// costs the rank `model.message_cost` of its `clock` and `busy` time, and arrives the
+    /// latency and its size's time later.
+    fn send<G: SearchGame>(
+        &mut self,
+        part: &mut TdsRank<'_, G>,
+        r: usize,
+        (clock, busy): (&mut Duration, &mut Duration),
+        model: &RankModel,
+    ) {
+        for to in 0..part.out.len() {
+            if part.out[to].is_empty() {
+                continue;
+            }
+            let words = std::mem::take(&mut part.out[to]);
+            let size = words.len() as u64 * 8;
+            *clock += model.message_cost;
+            *busy += model.message_cost;
+            let at = *clock + model.latency + Duration::from_secs_f64(size as f64 / model.bandwidth);
+            part.stats.messages += 1;
+            part.stats.words += words.len() as u64;
+            (self.messages, self.bytes) = (self.messages + 1, self.bytes + size);
+            self.queue.push((Reverse(at), to as u32, r as u32, words));
+        }
+    }
+}
+
+/// A rank's fragments by hash, the root's among them on its home.
+fn fragments_of<G: SearchGame>(part: &TdsRank<'_, G>) -> Vec<(u64, NodeId)> {
+    let mut fragments: Vec<(u64, NodeId)> = part.fragments.iter().map(|(&hash, &node)| (hash, node)).collect();
+    if part.is_root_home() {
+        fragments.push((ROOT_HASH, NodeId::ROOT));
+    }
+    fragments
+}
+
 /// Runs `model.ranks` virtual ranks until `playouts` are done.
 fn simulate<G: SearchGame>(
     root: &G,
@@ -136,14 +181,14 @@ fn simulate<G: SearchGame>(
         .collect();
     let mut clocks = vec![Duration::ZERO; ranks as usize];
     let mut busy = vec![Duration::ZERO; ranks as usize];
-    let mut network: BinaryHeap<InFlight> = BinaryHeap::new();
-    let (mut budget, mut messages, mut bytes) = (playouts, 0u64, 0u64);
+    let mut network = Network::default();
+    let mut budget = playouts;
     let jobs = model.jobs_per_rank.max(1).saturating_mul(ranks);
     loop {
         // The next thing to do: the root's home starting jobs, or the earliest delivery.
         let home = root_home as usize;
         let can_start = budget > 0 && parts[home].in_flight < jobs;
-        let next = network.peek().map(|(Reverse(at), to, _, _)| (*at, *to));
+        let next = network.queue.peek().map(|(Reverse(at), to, _, _)| (*at, *to));
         let (r, started) = match next {
             Some((at, to)) if !can_start || at.max(clocks[to as usize]) < clocks[home] => (to as usize, false),
             _ if can_start => (home, true),
@@ -160,47 +205,25 @@ fn simulate<G: SearchGame>(
             }
         } else {
             // Everything that has arrived at this rank by its clock, at once.
-            let (Reverse(at), _, from, words) = network.pop().expect("a message");
+            let (Reverse(at), _, from, words) = network.queue.pop().expect("a message");
             clocks[r] = clocks[r].max(at);
             parts[r].receive(tree, from, &words);
-            while let Some((Reverse(at), to, _, _)) = network.peek() {
+            while let Some((Reverse(at), to, _, _)) = network.queue.peek() {
                 if *to as usize != r || *at > clocks[r] {
                     break;
                 }
-                let (_, _, from, words) = network.pop().expect("a message");
+                let (_, _, from, words) = network.queue.pop().expect("a message");
                 parts[r].receive(tree, from, &words);
             }
         }
         let spent = began.elapsed();
         clocks[r] += spent;
         busy[r] += spent;
-        for to in 0..ranks as usize {
-            if parts[r].out[to].is_empty() {
-                continue;
-            }
-            let words = std::mem::take(&mut parts[r].out[to]);
-            let size = words.len() as u64 * 8;
-            clocks[r] += model.message_cost;
-            busy[r] += model.message_cost;
-            let at = clocks[r] + model.latency + Duration::from_secs_f64(size as f64 / model.bandwidth);
-            parts[r].stats.messages += 1;
-            parts[r].stats.words += words.len() as u64;
-            (messages, bytes) = (messages + 1, bytes + size);
-            network.push((Reverse(at), to as u32, r as u32, words));
-        }
+        network.send(&mut parts[r], r, (&mut clocks[r], &mut busy[r]), &model);
     }
     let done = parts[root_home as usize].finished;
     let threshold = params.expand_threshold;
-    let fragments: Vec<Vec<(u64, NodeId)>> = parts
-        .iter()
-        .map(|p| {
-            let mut f: Vec<(u64, NodeId)> = p.fragments.iter().map(|(&h, &n)| (h, n)).collect();
-            if p.is_root_home() {
-                f.push((ROOT_HASH, NodeId::ROOT));
-            }
-            f
-        })
-        .collect();
+    let fragments: Vec<Vec<(u64, NodeId)>> = parts.iter().map(fragments_of).collect();
     let valued: Vec<u64> = parts.iter().map(|p| p.stats.valued).collect();
     drop(parts);
     let dumps: Vec<_> = arenas
@@ -216,8 +239,8 @@ fn simulate<G: SearchGame>(
         makespan: clocks.iter().max().copied().unwrap_or_default(),
         one_rank: Duration::ZERO,
         efficiency: 0.0,
-        messages_per_playout: messages as f64 / done.max(1) as f64,
-        bytes_per_playout: bytes as f64 / done.max(1) as f64,
+        messages_per_playout: network.messages as f64 / done.max(1) as f64,
+        bytes_per_playout: network.bytes as f64 / done.max(1) as f64,
         imbalance: if mean_busy > 0.0 { max_busy / mean_busy } else { 1.0 },
         invariants: verify(&dumps, done),
     })

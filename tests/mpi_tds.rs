@@ -1,0 +1,155 @@
+//! TDS (`dist-scheme=tds`) under `mpirun`: exact counts and the invariants across the
+//! ranks, a timed search, what it refuses, and a rank that dies or stops answering.
+//! Needs the `mpi` feature and Open MPI's `mpirun` (`.ci/run` installs it).
+#![cfg(feature = "mpi")]
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+mod mpi_common;
+use mpi_common::*;
+
+fn tds_args<'a>(game: &'a str, budget: &'a [&'a str], seed: &'a str) -> Vec<&'a str> {
+    let mut args = search_args(game, budget, "1", seed);
+    args.extend(["--dist-scheme", "tds"]);
+    args
+}
+
+/// TDS (one tree spread node by node): every playout counted once, whatever the ranks,
+/// the transport and the plies per home block; the tree's invariants hold across the
+/// ranks (each child record whose home is another rank has exactly the statistics of
+/// its home's fragment: no virtual loss left, no report lost); every rank reports the
+/// same root. Othello carries its implicit minimax values up between the ranks.
+#[test]
+fn a_tds_search_agrees_and_counts_exactly() {
+    let tcp: &[&str] = &["--mca", "btl", "self,tcp"];
+    for (game, np, mpi_args, extra) in [
+        ("connect4", 1, &[][..], &[][..]),
+        ("connect4", 2, tcp, &["--dist-depth", "1"][..]),
+        ("othello", 2, &[][..], &[][..]),
+        ("othello", 3, &[][..], &["--dist-depth", "2", "--dist-batch", "2"][..]),
+        ("hex", 4, &[][..], &["--dist-depth", "1"][..]),
+        ("go", 2, tcp, &["--rave", "0"][..]),
+    ] {
+        let mut args = tds_args(game, &["--playouts", "20001"], "7");
+        args.extend(extra);
+        let reports = ranks(&format!("tds-{game}-{np}"), np, mpi_args, &args);
+        check_agreement(&reports, Some(20_001));
+        assert!(reports[0]["max_depth"].as_u64().unwrap() > 2, "{game}: the walks go below the root's home");
+    }
+}
+
+/// A timed TDS search ends on every rank (the root's home halts the jobs at its deadline
+/// and stops the ranks once they are back), with the same answer everywhere.
+#[test]
+fn a_timed_tds_search_ends_on_every_rank() {
+    let started = Instant::now();
+    let reports = ranks("tds-timed", 2, &[], &tds_args("othello", &["--time-ms", "300"], "3"));
+    check_agreement(&reports, None);
+    assert!(reports[0]["playouts"].as_u64().unwrap() > 1_000);
+    assert!(started.elapsed() < Duration::from_secs(30));
+}
+
+/// What TDS cannot do is refused with the setting named: the solver, RAVE (Go's
+/// default), several threads a rank.
+#[test]
+fn tds_refuses_what_it_leaves_out() {
+    for (args, expected) in [
+        (&["--game", "connect4", "--solver", "on"][..], "solver=on"),
+        (&["--game", "go"][..], "rave=1000"),
+        (&["--game", "othello", "--threads", "2"][..], "threads=2"),
+        (&["--game", "einstein"][..], "chance turns"),
+    ] {
+        let out = mpirun(
+            1,
+            &[],
+            &[&["search", "--mode", "dist", "--dist-scheme", "tds", "--playouts", "100"][..], args].concat(),
+            &[],
+            None,
+        );
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(expected),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+/// The pids of the ranks `mpirun` (pid `launcher`) started, by rank: its children with
+/// `OMPI_COMM_WORLD_RANK` in their environment.
+fn rank_pids(launcher: u32) -> Vec<(usize, u32)> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        // The parent's pid is the fourth field, after the command in parentheses.
+        let ppid = stat.rsplit(')').next().and_then(|rest| rest.split_whitespace().nth(1)).and_then(|p| p.parse().ok());
+        if ppid != Some(launcher) {
+            continue;
+        }
+        let environ = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
+        let rank = environ
+            .split(|&b| b == 0)
+            .find_map(|var| String::from_utf8_lossy(var).strip_prefix("OMPI_COMM_WORLD_RANK=").map(str::to_string));
+        if let Some(rank) = rank.and_then(|r| r.parse().ok()) {
+            found.push((rank, pid));
+        }
+    }
+    found.sort();
+    found
+}
+
+/// A TDS job of `np` ranks searching for a minute; once it runs, rank 1 gets `signal`;
+/// returns how long the job took to end after it, and its stderr.
+fn signal_a_rank(np: usize, signal: &str) -> (Duration, String) {
+    let mut command = mpirun_command(np, &[], &[]);
+    command
+        .arg(env!("CARGO_BIN_EXE_parmcts"))
+        .args(["search", "--game", "othello", "--mode", "dist", "--dist-scheme", "tds", "--time-ms", "60000"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped());
+    let job = command.spawn().expect("run mpirun");
+    let ranks = loop {
+        let ranks = rank_pids(job.id());
+        if ranks.len() == np {
+            break ranks;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    // Into the search: past MPI's start-up.
+    std::thread::sleep(Duration::from_millis(1500));
+    let killed = Instant::now();
+    let status = Command::new("kill").args([signal, &ranks[1].1.to_string()]).status().unwrap();
+    assert!(status.success());
+    let out = job.wait_with_output().unwrap();
+    let elapsed = killed.elapsed();
+    assert!(!out.status.success(), "the job must fail");
+    for (_, pid) in ranks {
+        assert!(
+            !std::path::Path::new(&format!("/proc/{pid}/stat")).exists() || zombie(pid),
+            "rank pid {pid} still runs"
+        );
+    }
+    (elapsed, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+/// Whether the process `pid` has ended and awaits its parent.
+fn zombie(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .is_ok_and(|stat| stat.rsplit(')').next().is_some_and(|r| r.trim_start().starts_with('Z')))
+}
+
+/// A rank that dies ends the job (`mpirun` notices) and a rank that stops answering
+/// ends it too (the ranks waiting for it name it and abort), each within 10 seconds,
+/// with no rank left running.
+#[test]
+fn a_tds_job_ends_when_a_rank_dies_or_stops_answering() {
+    for (np, signal, named) in
+        [(2, "-KILL", "rank 1"), (3, "-KILL", "rank 1"), (2, "-STOP", "rank 1 stopped answering")]
+    {
+        let (elapsed, stderr) = signal_a_rank(np, signal);
+        assert!(elapsed < Duration::from_secs(10), "{signal} on {np} ranks: the job took {elapsed:?} to end");
+        assert!(stderr.contains(named), "{signal} on {np} ranks: {stderr}");
+    }
+}
