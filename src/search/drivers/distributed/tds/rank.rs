@@ -96,6 +96,8 @@ pub(crate) struct TdsRank<'a, G: SearchGame> {
     pub finished: u64,
     /// Stopping: each job reports after the walk it is in.
     halting: bool,
+    /// The moves of the job arriving, reused (no allocation per message).
+    arriving: Vec<u16>,
     /// Per rank: the jobs this one sent it that have not reported back.
     pub waiting_on: Vec<u32>,
     /// The search is over (the root's home said so).
@@ -127,10 +129,21 @@ impl<'a, G: SearchGame> TdsRank<'a, G> {
             in_flight: 0,
             finished: 0,
             halting: false,
+            arriving: Vec::new(),
             waiting_on: vec![0; ranks as usize],
             stopped: false,
             stats: TdsStats::default(),
         }
+    }
+
+    /// The nodes this rank is home to whose parent's home is another rank, by path hash:
+    /// its fragments, and on its home the root.
+    pub(crate) fn fragment_list(&self) -> Vec<(u64, NodeId)> {
+        let mut fragments: Vec<(u64, NodeId)> = self.fragments.iter().map(|(&hash, &node)| (hash, node)).collect();
+        if self.is_root_home() {
+            fragments.push((ROOT_HASH, NodeId::ROOT));
+        }
+        fragments
     }
 
     /// Whether this rank is home to the root: it starts the jobs.
@@ -191,7 +204,8 @@ impl<'a, G: SearchGame> TdsRank<'a, G> {
         moves: impl Iterator<Item = u16>,
     ) {
         let mut state = self.root.clone();
-        let mut path = Vec::new();
+        let mut path = std::mem::take(&mut self.arriving);
+        path.clear();
         let mut mover = state.side_to_move().other();
         for mv in moves {
             mover = state.side_to_move();
@@ -214,6 +228,7 @@ impl<'a, G: SearchGame> TdsRank<'a, G> {
             return;
         };
         let at = self.stay(key, from, (node, mover, hash), state, &path, allowance);
+        self.arriving = path;
         self.run(tree, at);
     }
 

@@ -25,7 +25,7 @@ use crate::search::error::{ConfigError, SearchError};
 use crate::search::iteration::Worker;
 use crate::search::params::{resolve_gammas, IterationParams, WalkShape};
 use crate::search::Search;
-use crate::tree::{Arena, ExclusiveTree, NodeId};
+use crate::tree::{Arena, ExclusiveTree, NodeId, TreeOps};
 use crate::InvariantViolation;
 
 use super::check::{dump, verify};
@@ -115,6 +115,21 @@ struct Network {
 }
 
 impl Network {
+    /// Gives `part` (the rank the earliest message is for) that message and every other
+    /// for it that has arrived by its `clock`, at once; its clock waits for the first.
+    fn deliver<G: SearchGame, T: TreeOps>(&mut self, part: &mut TdsRank<'_, G>, tree: &mut T, clock: &mut Duration) {
+        let (Reverse(at), to, from, words) = self.queue.pop().expect("a message");
+        *clock = (*clock).max(at);
+        part.receive(tree, from, &words);
+        while let Some((Reverse(at), next, _, _)) = self.queue.peek() {
+            if *next != to || *at > *clock {
+                break;
+            }
+            let (_, _, from, words) = self.queue.pop().expect("a message");
+            part.receive(tree, from, &words);
+        }
+    }
+
     /// Sends what rank `r` (`part`) has for each rank, one message per destination: each
     /// costs the rank `model.message_cost` of its `clock` and `busy` time, and arrives the
     /// latency and its size's time later.
@@ -140,15 +155,6 @@ impl Network {
             self.queue.push((Reverse(at), to as u32, r as u32, words));
         }
     }
-}
-
-/// A rank's fragments by hash, the root's among them on its home.
-fn fragments_of<G: SearchGame>(part: &TdsRank<'_, G>) -> Vec<(u64, NodeId)> {
-    let mut fragments: Vec<(u64, NodeId)> = part.fragments.iter().map(|(&hash, &node)| (hash, node)).collect();
-    if part.is_root_home() {
-        fragments.push((ROOT_HASH, NodeId::ROOT));
-    }
-    fragments
 }
 
 /// Runs `model.ranks` virtual ranks until `playouts` are done.
@@ -204,17 +210,7 @@ fn simulate<G: SearchGame>(
                 parts[r].start_job(tree, allowance);
             }
         } else {
-            // Everything that has arrived at this rank by its clock, at once.
-            let (Reverse(at), _, from, words) = network.queue.pop().expect("a message");
-            clocks[r] = clocks[r].max(at);
-            parts[r].receive(tree, from, &words);
-            while let Some((Reverse(at), to, _, _)) = network.queue.peek() {
-                if *to as usize != r || *at > clocks[r] {
-                    break;
-                }
-                let (_, _, from, words) = network.queue.pop().expect("a message");
-                parts[r].receive(tree, from, &words);
-            }
+            network.deliver(&mut parts[r], tree, &mut clocks[r]);
         }
         let spent = began.elapsed();
         clocks[r] += spent;
@@ -223,7 +219,7 @@ fn simulate<G: SearchGame>(
     }
     let done = parts[root_home as usize].finished;
     let threshold = params.expand_threshold;
-    let fragments: Vec<Vec<(u64, NodeId)>> = parts.iter().map(fragments_of).collect();
+    let fragments: Vec<Vec<(u64, NodeId)>> = parts.iter().map(TdsRank::fragment_list).collect();
     let valued: Vec<u64> = parts.iter().map(|p| p.stats.valued).collect();
     drop(parts);
     let dumps: Vec<_> = arenas

@@ -80,11 +80,8 @@ pub(in crate::search::drivers::distributed) fn run<G: SearchGame>(
         watch.finish();
     });
     let (stats, valued, root_home) = (part.stats, part.stats.valued, part.is_root_home());
-    let mut fragments: Vec<(u64, NodeId)> = part.fragments.iter().map(|(&hash, &node)| (hash, node)).collect();
+    let fragments = part.fragment_list();
     drop(part);
-    if root_home {
-        fragments.push((ROOT_HASH, NodeId::ROOT));
-    }
     let summed = totals(tree, &world, root_home, valued, stats);
     let playouts = summed.playouts;
     let mut kept = job.distributed.tds.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
