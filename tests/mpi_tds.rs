@@ -153,3 +153,54 @@ fn a_tds_job_ends_when_a_rank_dies_or_stops_answering() {
         assert!(stderr.contains(named), "{signal} on {np} ranks: {stderr}");
     }
 }
+
+/// Tree reuse across the ranks: one TDS search plays a game against itself under
+/// `mpirun` (this test binary's `tds_game_with_reuse` on every rank), keeping before each
+/// move the subtree of the position reached. After every search the tree's invariants
+/// hold across the ranks (the kept visits counted with the new), and most searches
+/// start from a kept tree. Connect Four and Othello; 2 and 3 ranks.
+#[test]
+fn a_tds_tree_is_kept_between_moves() {
+    for np in [2, 3] {
+        let out = mpirun_command(np, &[], &[])
+            .arg(std::env::current_exe().expect("this test binary"))
+            .args(["--exact", "tds_game_with_reuse", "--ignored", "--nocapture", "--test-threads", "1"])
+            .output()
+            .expect("run mpirun");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{np} ranks: {stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+        let games = stdout.matches("tds reuse:").count();
+        assert_eq!(games, 2 * np, "{np} ranks: each rank reports both games\n{stdout}");
+    }
+}
+
+/// A rank's part of [`a_tds_tree_is_kept_between_moves`] (run by it under `mpirun`).
+#[test]
+#[ignore = "one rank's part of a_tds_tree_is_kept_between_moves, which runs it under mpirun"]
+fn tds_game_with_reuse() {
+    use parmcts::Game;
+    fn play<G: parmcts::SearchGame>(mut game: G) {
+        let settings = [("mode", "dist"), ("dist-scheme", "tds"), ("playouts", "3000"), ("seed", "5")];
+        let config = parmcts::SearchConfig::builder().apply_settings(settings).unwrap().build().unwrap();
+        let mut search = parmcts::Search::new(config).unwrap();
+        let (mut searches, mut kept) = (0, 0);
+        while game.outcome().is_none() {
+            let result = search.run(&game).unwrap();
+            let nodes = search.check_invariants().unwrap_or_else(|e| panic!("move {searches}: {e}"));
+            assert!(nodes > 1);
+            searches += 1;
+            let before = game.clone();
+            game.try_play(result.best_move.unwrap()).unwrap();
+            // Both sides' moves: the same search plays them, each from the last one's tree.
+            if search.reuse(&before, &game, 2) > 0 {
+                kept += 1;
+            }
+        }
+        assert!(kept * 3 >= searches * 2, "{}: {kept} of {searches} searches kept a tree", G::NAME);
+        println!("tds reuse: {} kept a tree for {kept} of {searches} searches", G::NAME);
+    }
+    let cluster = parmcts::search::distributed::Cluster::init().expect("MPI");
+    play(parmcts::ConnectFour::new());
+    play(parmcts::Othello::new());
+    drop(cluster);
+}

@@ -243,6 +243,10 @@ impl Search {
         let mut workers: Vec<CachePadded<Worker>> =
             (0..cfg.threads).map(|i| CachePadded::new(Worker::new(seed, i))).collect();
         let reusing = self.reuse_hash.take() == Some(root.hash());
+        if !reusing {
+            // A distributed tree kept for another root is not searched on either.
+            self.distributed.tds.lock().unwrap_or_else(std::sync::PoisonError::into_inner).reused = false;
+        }
         let reused_nodes = prepare_arenas(&mut self.arenas, &mut self.prior_root, root, &params, reusing)?;
         // Halving's rounds count this search's visits of the root only (of the shared
         // tree; a worker on a tree of its own reads its own: `run_worker_with`).
@@ -312,6 +316,18 @@ impl Search {
             return 0;
         }
         let target = new_root.hash();
+        #[cfg(feature = "mpi")]
+        if self.config.mode == Mode::Dist && self.config.dist_scheme == DistScheme::Tds {
+            // A collective call: every rank keeps its part of the tree.
+            let Some(mut scratch) = self.scratch.take() else { return 0 };
+            let mut kept = self.distributed.tds.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let plies = (old_root, new_root);
+            let nodes = distributed::tds::reuse_ranks(&mut self.arenas[0], &mut scratch, &mut kept, plies, max_plies);
+            self.reuse_hash = kept.reused.then_some(target);
+            drop(kept);
+            self.scratch = Some(scratch);
+            return nodes;
+        }
         let mut kept = 0;
         for i in 0..self.arenas.len() {
             let Some(node) =

@@ -279,6 +279,14 @@ impl Arena {
     /// the subtree and must be reset before use). For tree reuse between moves; the tree
     /// must be quiescent.
     pub(crate) fn copy_subtree(&mut self, from: NodeId, dest: &mut Arena) -> Option<u32> {
+        self.empty_like(dest)?;
+        self.copy_below(from, dest, NodeId::ROOT)?;
+        Some(dest.len())
+    }
+
+    /// Empties `dest` and gives it this arena's side arrays; `None` if it is smaller.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub(crate) fn empty_like(&self, dest: &mut Arena) -> Option<()> {
         if dest.capacity() < self.capacity() {
             return None;
         }
@@ -289,29 +297,56 @@ impl Arena {
         if self.has_values() {
             dest.enable_values();
         }
-        dest.node_mut(NodeId::ROOT).copy_from_plain(self.node_mut(from));
-        let mut queue = std::collections::VecDeque::from([(from, NodeId::ROOT)]);
+        Some(())
+    }
+
+    /// Appends the subtree under `from` to `dest` (made by [`Arena::empty_like`]), its
+    /// root in a node of its own with its side arrays; that node, or `None` if `dest` ran
+    /// out of room. A
+    /// distributed tree keeps several subtrees in one arena.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub(crate) fn append_subtree(&mut self, from: NodeId, dest: &mut Arena) -> Option<NodeId> {
+        let target = dest.alloc_mut(1)?;
+        self.copy_below(from, dest, target)?;
+        self.copy_side(from, dest, target);
+        Some(target)
+    }
+
+    /// Copies `from`'s record (not its side arrays: a new root starts them afresh) onto
+    /// `target` of `dest`, and its subtree into new blocks of `dest`.
+    fn copy_below(&mut self, from: NodeId, dest: &mut Arena, target: NodeId) -> Option<()> {
+        dest.node_mut(target).copy_from_plain(self.node_mut(from));
+        let mut queue = std::collections::VecDeque::from([(from, target)]);
         while let Some((source, target)) = queue.pop_front() {
             let Expansion::Expanded { first, count } = self.node_mut(source).expansion_plain() else { continue };
             if count == 0 {
                 continue;
             }
-            // The subtree is at most this arena's used part, which fits in `dest`.
             let new_first = dest.alloc_mut(count)?;
             dest.node_mut(target).set_expanded_plain(new_first, count);
             for i in 0..count {
                 let (s, t) = (NodeId(first.0 + i), NodeId(new_first.0 + i));
-                dest.node_mut(t).copy_from_plain(self.node_mut(s));
-                if let (Some(from), Some(to)) = (&mut self.amaf, &mut dest.amaf) {
-                    let value = from[s.index()].with_exclusive(|w| *w);
-                    to[t.index()].with_exclusive(|w| *w = value);
-                }
-                let value = self.value_plain(s);
-                dest.set_value_plain(t, value);
+                self.copy_node(s, dest, t);
                 queue.push_back((s, t));
             }
         }
-        Some(dest.len())
+        Some(())
+    }
+
+    /// Copies node `s`'s record, AMAF statistics and value onto `t` of `dest`.
+    fn copy_node(&mut self, s: NodeId, dest: &mut Arena, t: NodeId) {
+        dest.node_mut(t).copy_from_plain(self.node_mut(s));
+        self.copy_side(s, dest, t);
+    }
+
+    /// Copies node `s`'s AMAF statistics and value onto `t` of `dest`.
+    fn copy_side(&mut self, s: NodeId, dest: &mut Arena, t: NodeId) {
+        if let (Some(from), Some(to)) = (&mut self.amaf, &mut dest.amaf) {
+            let value = from[s.index()].with_exclusive(|w| *w);
+            to[t.index()].with_exclusive(|w| *w = value);
+        }
+        let value = self.value_plain(s);
+        dest.set_value_plain(t, value);
     }
 
     /// Forgets every node but a fresh root, keeping the allocation.
@@ -358,6 +393,45 @@ mod tests {
         arena.reset();
         assert_eq!(arena.alloc_mut(9), Some(NodeId(1)));
         assert_eq!(arena.alloc_mut(1), None);
+    }
+
+    /// Subtrees appended to a non-empty arena keep their shape, moves, statistics and
+    /// values, each root in a node of its own (the last bug here: the appended root's
+    /// children pointed into the old arena).
+    #[test]
+    fn appended_subtrees_keep_their_shape() {
+        let mut from = Arena::new(16).unwrap();
+        from.enable_values();
+        // The root's children 1 and 2; node 1's children 3 and 4.
+        for (parent, moves) in [(NodeId::ROOT, [10u16, 20]), (NodeId(1), [30, 40])] {
+            let first = from.alloc_mut(2).unwrap();
+            for (i, mv) in moves.into_iter().enumerate() {
+                from.init_child_mut(NodeId(first.0 + i as u32), mv, 0);
+            }
+            from.node_mut(parent).set_expanded_plain(first, 2);
+        }
+        for (node, visits) in [(1u32, 3u32), (2, 1), (3, 2), (4, 1)] {
+            (0..visits).for_each(|_| from.node(NodeId(node)).record(2, 0));
+        }
+        from.set_value_plain(NodeId(1), 0.25);
+        let mut dest = Arena::new(16).unwrap();
+        from.empty_like(&mut dest).unwrap();
+        assert!(dest.has_values());
+        let a = from.append_subtree(NodeId(1), &mut dest).unwrap();
+        let b = from.append_subtree(NodeId(2), &mut dest).unwrap();
+        assert_ne!(a, b);
+        assert_eq!(dest.len(), 1 + 3 + 1, "the root, node 1 and its 2 children, node 2");
+        assert_eq!(dest.node(a).stats_relaxed().visits, 3);
+        assert_eq!(dest.value_plain(a), 0.25);
+        assert_eq!(dest.node(b).stats_relaxed().visits, 1);
+        let Expansion::Expanded { first, count } = dest.node_mut(a).expansion_plain() else { panic!("a has children") };
+        assert_eq!(count, 2);
+        assert!(first.0 + count <= dest.len(), "the children lie in the new arena");
+        let children: Vec<(u16, u32)> = (0..count)
+            .map(|i| NodeId(first.0 + i))
+            .map(|c| (dest.node(c).mv(), dest.node(c).stats_relaxed().visits))
+            .collect();
+        assert_eq!(children, [(30, 2), (40, 1)]);
     }
 
     #[test]

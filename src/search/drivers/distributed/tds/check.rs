@@ -11,15 +11,16 @@
 //!    and no virtual loss is left on either side.
 //! 3. Every fragment is some parent's child on its parent's home (exactly one), and lies
 //!    on the rank its hash names.
-//! 4. The root's visits are the search's playouts, and the leaves valued on all the
-//!    ranks together: every playout counted once.
+//! 4. The root's visits are the search's playouts (and those of a kept tree before it),
+//!    and the search's playouts are the leaves valued on all the ranks together: every
+//!    playout counted once.
 
 use std::collections::HashMap;
 
 use crate::tree::{Arena, Expansion, NodeId, SharedTree, TreeOps};
 use crate::InvariantViolation;
 
-use super::{child_hash, home, ROOT_HASH};
+use super::{child_hash, home, Root};
 
 /// What one rank holds, for the check across ranks.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -37,12 +38,14 @@ pub(crate) struct RankDump {
     pub violation: Option<String>,
 }
 
-/// Checks rank `rank`'s arena from its `fragments` (path hash and node; the root among
-/// them on its home) and lists what the other ranks must agree with.
+/// Checks rank `rank`'s arena from its `fragments` (path hash and node; the root, at
+/// the arena's front, among them on its home) and lists what the other ranks must agree
+/// with.
 pub(crate) fn dump(
     arena: &Arena,
     fragments: &[(u64, NodeId)],
     (rank, ranks, block): (u32, u32, u32),
+    root: Root,
     valued: u64,
     expand_threshold: u32,
 ) -> RankDump {
@@ -54,7 +57,9 @@ pub(crate) fn dump(
     for &(hash, node) in fragments {
         let stats = tree.stats(node);
         out.fragments.push((hash, stats.visits, stats.half_points));
-        stack.push((node, hash, 0));
+        // Fragments start blocks; the root may lie inside one.
+        let offset = if node == NodeId::ROOT { root.depth % block.max(1) } else { 0 };
+        stack.push((node, hash, offset));
         while let Some((node, hash, depth)) = stack.pop() {
             out.nodes += 1;
             let stats = tree.stats(node);
@@ -101,11 +106,17 @@ pub(crate) fn dump(
 }
 
 /// Checks the dumps of all the ranks against each other (rules 2 to 4) for a search of
-/// `playouts`; returns the nodes of the whole tree.
+/// `playouts` from `root`, which had `prior_visits` before it; returns the nodes of the
+/// whole tree.
 ///
 /// # Errors
 /// The first rule broken.
-pub(crate) fn verify(dumps: &[RankDump], playouts: u64) -> Result<u64, InvariantViolation> {
+pub(crate) fn verify(
+    dumps: &[RankDump],
+    playouts: u64,
+    root: Root,
+    prior_visits: u64,
+) -> Result<u64, InvariantViolation> {
     let fail = |rule, message: String| Err(InvariantViolation { rule, node: None, message });
     let ranks = dumps.len() as u32;
     let mut fragments: HashMap<u64, (u32, u32, bool)> = HashMap::new();
@@ -114,10 +125,12 @@ pub(crate) fn verify(dumps: &[RankDump], playouts: u64) -> Result<u64, Invariant
             return fail(3, message.clone());
         }
         for &(hash, visits, half_points) in &dump.fragments {
-            if home(hash, ranks) != dump.rank {
-                return fail(3, format!("rank {}: a fragment homed on rank {}", dump.rank, home(hash, ranks)));
+            let is_root = hash == root.hash;
+            let homed = if is_root { root.home } else { home(hash, ranks) };
+            if homed != dump.rank {
+                return fail(3, format!("rank {}: a fragment homed on rank {homed}", dump.rank));
             }
-            fragments.insert(hash, (visits, half_points, hash == ROOT_HASH));
+            fragments.insert(hash, (visits, half_points, is_root));
         }
     }
     for dump in dumps {
@@ -138,12 +151,14 @@ pub(crate) fn verify(dumps: &[RankDump], playouts: u64) -> Result<u64, Invariant
     if let Some((&hash, _)) = fragments.iter().find(|(_, &(_, _, matched))| !matched) {
         return fail(3, format!("the fragment hashed {hash:#x} on rank {} is no node's child", home(hash, ranks)));
     }
-    let root = fragments.get(&ROOT_HASH).map_or(0, |&(visits, _, _)| u64::from(visits));
+    let root_visits = fragments.get(&root.hash).map_or(0, |&(visits, _, _)| u64::from(visits));
     let valued: u64 = dumps.iter().map(|d| d.valued).sum();
-    if root != playouts || valued != playouts {
+    if root_visits != prior_visits + playouts || valued != playouts {
         return fail(
             4,
-            format!("the root has {root} visits and the ranks valued {valued} leaves, for {playouts} playouts"),
+            format!(
+                "the root has {root_visits} visits ({prior_visits} before) and the ranks valued {valued} leaves, for {playouts} playouts"
+            ),
         );
     }
     Ok(dumps.iter().map(|d| d.nodes).sum())

@@ -39,12 +39,16 @@
 //! A rank's part is [`rank::TdsRank`], which moves no message itself: the MPI driver
 //! (`mpi.rs`) and the simulator of ranks ([`sim`]) carry them.
 //!
-//! What it leaves out: the MCTS-Solver, RAVE, WU-UCT, batched evaluation and several
-//! threads a rank (the configuration refuses them); tree reuse (each search starts
-//! afresh); chance turns (refused at the start).
+//! Tree reuse keeps, on every rank, the nodes under the new root (`reuse.rs`): a node's
+//! hash and home are of its path from the first position of the kept tree, so a kept node
+//! stays where it is. What it leaves out: the MCTS-Solver, RAVE, WU-UCT, batched
+//! evaluation and several threads a rank (the configuration refuses them); chance turns
+//! (refused at the start).
 
 pub(crate) mod check;
 pub(crate) mod rank;
+#[cfg(feature = "mpi")]
+mod reuse;
 pub(crate) mod sim;
 #[cfg(feature = "mpi")]
 pub(super) mod transport;
@@ -52,25 +56,71 @@ pub(super) mod transport;
 mod watchdog;
 
 #[cfg(feature = "mpi")]
+pub(crate) use reuse::reuse_ranks;
+#[cfg(feature = "mpi")]
 pub(crate) use transport::check_ranks;
+
+use rustc_hash::FxHashMap;
 
 use crate::games::{SearchGame, Tuning};
 use crate::search::error::ConfigError;
 use crate::search::{InFlight, SearchConfig};
 use crate::tree::NodeId;
 
-/// What a TDS search leaves for the check of its invariants
-/// ([`crate::Search::check_invariants`]): this rank's fragments (the root's among them on
-/// its home) and the leaves it valued, and the search's playouts.
+/// What a TDS search keeps between its runs: this rank's fragments (the tree kept for
+/// reuse, [`crate::Search::reuse`]), where the root is, and what the check of its
+/// invariants needs ([`crate::Search::check_invariants`]).
 #[derive(Debug, Default)]
 #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
 pub(crate) struct Kept {
-    pub fragments: Vec<(u64, NodeId)>,
+    /// This rank's fragments by path hash (the root is not one: it sits at the front of
+    /// its home's arena).
+    pub fragments: FxHashMap<u64, NodeId>,
+    /// The moves from the first position of the kept tree to the root: the nodes' hashes
+    /// and homes are of their paths from there, so that a kept node keeps its home.
+    pub path: Vec<u16>,
+    /// Whether the tree was kept for the next run ([`crate::Search::reuse`] found its new
+    /// root on its home); otherwise the next run starts afresh.
+    pub reused: bool,
+    /// The leaves the last run valued here, and its playouts.
     pub valued: u64,
     pub playouts: u64,
+    /// The root's visits before the last run (a kept tree's).
+    pub prior_root_visits: u64,
     /// The expansion threshold and the plies per home block searched with.
     pub expand_threshold: u32,
     pub block: u32,
+}
+
+/// Where a search's root is: its path hash, its depth below the first position of the
+/// kept tree, and its home (its block's: a root inside a block is its block start's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Root {
+    pub hash: u64,
+    pub depth: u32,
+    pub home: u32,
+}
+
+impl Root {
+    /// The root reached by `path`, with blocks of `block` plies over `ranks`.
+    pub(crate) fn of(path: &[u16], block: u32, ranks: u32) -> Root {
+        let block = block.max(1) as usize;
+        let start = path.len() - path.len() % block;
+        let start_hash = path_hash(&path[..start]);
+        let hash = path[start..].iter().fold(start_hash, |hash, &mv| child_hash(hash, mv));
+        Root { hash, depth: path.len() as u32, home: home(start_hash, ranks) }
+    }
+
+    /// Whether a node `below` plies under the root starts a home block.
+    #[inline]
+    pub(crate) fn starts_block(self, below: u32, block: u32) -> bool {
+        (self.depth + below).is_multiple_of(block.max(1))
+    }
+}
+
+/// The hash of the path `moves` from the first position.
+pub(crate) fn path_hash(moves: &[u16]) -> u64 {
+    moves.iter().fold(ROOT_HASH, |hash, &mv| child_hash(hash, mv))
 }
 
 /// The settings TDS cannot honour, refused when the configuration is built.

@@ -13,7 +13,7 @@ use crate::search::iteration::{back_up_values, expand, Expanded, Step, Worker};
 use crate::search::params::IterationParams;
 use crate::tree::{Expansion, NodeId, TreeOps};
 
-use super::{child_hash, home, ROOT_HASH};
+use super::{child_hash, home, Root};
 
 /// A job going down: `[DOWN | moves << 8, key, hash, allowance, moves packed 4 a word]`.
 pub(crate) const DOWN: u64 = 1;
@@ -77,6 +77,8 @@ pub(crate) struct TdsRank<'a, G: SearchGame> {
     /// Plies per home block: a node at a depth that is a multiple of it has the home its
     /// hash names, the others their parent's (`dist-depth`).
     block: u32,
+    /// Where the root is (its hash, depth and home), and its position.
+    root_at: Root,
     root: &'a G,
     params: IterationParams<'a, G>,
     /// Values the leaves (its generator also shuffles the children at expansion).
@@ -107,9 +109,12 @@ pub(crate) struct TdsRank<'a, G: SearchGame> {
 }
 
 impl<'a, G: SearchGame> TdsRank<'a, G> {
+    /// Rank `rank` of `ranks`, with home blocks of `block` plies, searching `root` (its
+    /// place `root_at`) with the `fragments` kept from the last search (none afresh).
     pub(crate) fn new(
         (rank, ranks, block): (u32, u32, u32),
-        root: &'a G,
+        (root, root_at): (&'a G, Root),
+        fragments: FxHashMap<u64, NodeId>,
         params: IterationParams<'a, G>,
         worker: &'a mut Worker,
     ) -> Self {
@@ -117,10 +122,11 @@ impl<'a, G: SearchGame> TdsRank<'a, G> {
             rank,
             ranks,
             block: block.max(1),
+            root_at,
             root,
             params,
             worker,
-            fragments: FxHashMap::with_capacity_and_hasher(1 << 12, Default::default()),
+            fragments,
             stays: Vec::new(),
             free: Vec::new(),
             by_key: FxHashMap::with_capacity_and_hasher(1 << 10, Default::default()),
@@ -141,14 +147,14 @@ impl<'a, G: SearchGame> TdsRank<'a, G> {
     pub(crate) fn fragment_list(&self) -> Vec<(u64, NodeId)> {
         let mut fragments: Vec<(u64, NodeId)> = self.fragments.iter().map(|(&hash, &node)| (hash, node)).collect();
         if self.is_root_home() {
-            fragments.push((ROOT_HASH, NodeId::ROOT));
+            fragments.push((self.root_at.hash, NodeId::ROOT));
         }
         fragments
     }
 
     /// Whether this rank is home to the root: it starts the jobs.
     pub(crate) fn is_root_home(&self) -> bool {
-        home(ROOT_HASH, self.ranks) == self.rank
+        self.root_at.home == self.rank
     }
 
     /// From now on each job reports after the walk it is in.
@@ -165,7 +171,7 @@ impl<'a, G: SearchGame> TdsRank<'a, G> {
         self.next_job += 1;
         self.in_flight += 1;
         let (root, mover) = (self.root.clone(), self.root.side_to_move().other());
-        let at = self.stay(key, ORIGIN, (NodeId::ROOT, mover, ROOT_HASH), root, &[], allowance);
+        let at = self.stay(key, ORIGIN, (NodeId::ROOT, mover, self.root_at.hash), root, &[], allowance);
         self.run(tree, at);
     }
 
@@ -324,7 +330,7 @@ impl<'a, G: SearchGame> TdsRank<'a, G> {
                     walk.push(Step { node: child, mover, batched: false, chance: false });
                     hash = child_hash(hash, mv);
                     self.stays[at].moves.push(mv);
-                    let at_block = (self.stays[at].moves.len() as u32).is_multiple_of(self.block);
+                    let at_block = self.root_at.starts_block(self.stays[at].moves.len() as u32, self.block);
                     let to = if at_block { home(hash, self.ranks) } else { self.rank };
                     if to != self.rank {
                         let stay = &self.stays[at];

@@ -30,7 +30,7 @@ use crate::InvariantViolation;
 
 use super::check::{dump, verify};
 use super::rank::{TdsRank, MAX_ALLOWANCE};
-use super::ROOT_HASH;
+use super::Root;
 
 /// The network and the ranks of a simulation.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -172,7 +172,8 @@ fn simulate<G: SearchGame>(
     let mut arenas =
         (0..ranks).map(|_| new_arena(per_rank, params.uct.implicit > 0.0)).collect::<Result<Vec<_>, _>>()?;
     let mut workers: Vec<Worker> = (0..ranks).map(|r| Worker::new(seed, r as usize)).collect();
-    let root_home = super::home(ROOT_HASH, ranks);
+    let root_at = Root::of(&[], block, ranks);
+    let root_home = root_at.home;
     crate::search::prepare_arenas(
         &mut arenas[root_home as usize..=root_home as usize],
         &mut [(0, 0)],
@@ -183,7 +184,7 @@ fn simulate<G: SearchGame>(
     let mut parts: Vec<TdsRank<'_, G>> = workers
         .iter_mut()
         .enumerate()
-        .map(|(r, worker)| TdsRank::new((r as u32, ranks, block), root, params, worker))
+        .map(|(r, worker)| TdsRank::new((r as u32, ranks, block), (root, root_at), Default::default(), params, worker))
         .collect();
     let mut clocks = vec![Duration::ZERO; ranks as usize];
     let mut busy = vec![Duration::ZERO; ranks as usize];
@@ -225,7 +226,7 @@ fn simulate<G: SearchGame>(
     let dumps: Vec<_> = arenas
         .iter()
         .enumerate()
-        .map(|(r, arena)| dump(arena, &fragments[r], (r as u32, ranks, block), valued[r], threshold))
+        .map(|(r, arena)| dump(arena, &fragments[r], (r as u32, ranks, block), root_at, valued[r], threshold))
         .collect();
     let mean_busy = busy.iter().sum::<Duration>().as_secs_f64() / f64::from(ranks);
     let max_busy = busy.iter().max().copied().unwrap_or_default().as_secs_f64();
@@ -238,7 +239,7 @@ fn simulate<G: SearchGame>(
         messages_per_playout: network.messages as f64 / done.max(1) as f64,
         bytes_per_playout: network.bytes as f64 / done.max(1) as f64,
         imbalance: if mean_busy > 0.0 { max_busy / mean_busy } else { 1.0 },
-        invariants: verify(&dumps, done),
+        invariants: verify(&dumps, done, root_at, 0),
     })
 }
 

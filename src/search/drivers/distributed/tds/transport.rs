@@ -20,7 +20,7 @@ use mpi::collective::SystemOperation;
 use mpi::datatype::Equivalence;
 use mpi::point_to_point::{Destination, Source};
 use mpi::topology::SimpleCommunicator;
-use mpi::traits::{Communicator, CommunicatorCollectives, Root};
+use mpi::traits::{Communicator, CommunicatorCollectives, Root as _};
 use mpi::Tag;
 
 use crate::games::{Move, SearchGame};
@@ -35,7 +35,7 @@ use crate::InvariantViolation;
 use super::check::{dump, verify, RankDump};
 use super::rank::{message_words, TdsRank, MAX_ALLOWANCE};
 use super::watchdog::{Watch, HEARTBEAT_EVERY};
-use super::{Kept, ROOT_HASH};
+use super::{Kept, Root};
 
 /// A batch of jobs' messages.
 const WORDS: Tag = 21;
@@ -61,15 +61,25 @@ pub(in crate::search::drivers::distributed) fn run<G: SearchGame>(
 ) -> u64 {
     let world = SimpleCommunicator::world();
     let (rank, ranks) = (world.rank() as u32, world.size() as u32);
-    if ExclusiveTree::<false>(arena).stats(NodeId::ROOT).visits > 0 {
-        // A tree kept by reuse: TDS searches afresh (its other ranks' nodes are gone).
-        crate::search::prepare_arenas(std::slice::from_mut(arena), &mut [(0, 0)], job.root, &job.params, false)
-            .expect("the root was prepared once already");
-    }
     let block = job.config.dist_depth;
-    let mut part = TdsRank::new((rank, ranks, block), job.root, job.params, worker);
+    let mut kept = job.distributed.tds.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let reused = std::mem::take(&mut kept.reused);
+    if !reused {
+        // Afresh: the first search, or no tree kept on every rank for this root.
+        kept.path.clear();
+        kept.fragments.clear();
+        kept.prior_root_visits = 0;
+        if ExclusiveTree::<false>(arena).stats(NodeId::ROOT).visits > 0 {
+            crate::search::prepare_arenas(std::slice::from_mut(arena), &mut [(0, 0)], job.root, &job.params, false)
+                .expect("the root was prepared once already");
+        }
+    }
+    let root_at = Root::of(&kept.path, block, ranks);
+    let fragments = std::mem::take(&mut kept.fragments);
+    drop(kept);
+    let mut part = TdsRank::new((rank, ranks, block), (job.root, root_at), fragments, job.params, worker);
     let tree = &mut ExclusiveTree::<true>(arena);
-    let watch = Watch::new(rank, ranks, super::home(ROOT_HASH, ranks));
+    let watch = Watch::new(rank, ranks, root_at.home);
     std::thread::scope(|scope| {
         scope.spawn(|| watch.run());
         if part.is_root_home() {
@@ -79,13 +89,20 @@ pub(in crate::search::drivers::distributed) fn run<G: SearchGame>(
         }
         watch.finish();
     });
-    let (stats, valued, root_home) = (part.stats, part.stats.valued, part.is_root_home());
-    let fragments = part.fragment_list();
+    let (stats, valued) = (part.stats, part.stats.valued);
+    let fragments = std::mem::take(&mut part.fragments);
     drop(part);
-    let summed = totals(tree, &world, root_home, valued, stats);
-    let playouts = summed.playouts;
+    let summed = totals(tree, &world, (rank, root_at.home), valued, stats);
     let mut kept = job.distributed.tds.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    *kept = Kept { fragments, valued, playouts, expand_threshold: job.params.expand_threshold, block };
+    (kept.fragments, kept.valued, kept.playouts) = (fragments, valued, summed.playouts);
+    (kept.expand_threshold, kept.block) = (job.params.expand_threshold, block);
+    if cfg!(debug_assertions) && reused {
+        // Tests build with debug assertions: every search of a kept tree is checked across
+        // the ranks (a collective call, as the search is).
+        if let Err(violation) = check_ranks(tree.0, &kept) {
+            panic!("a TDS tree kept for reuse breaks rule {}: {}", violation.rule, violation.message);
+        }
+    }
     drop(kept);
     let _ = job.summed.set(summed);
     valued
@@ -220,13 +237,12 @@ fn flush<G: SearchGame>(part: &mut TdsRank<'_, G>, world: &SimpleCommunicator, s
 fn totals(
     tree: &mut ExclusiveTree<'_, true>,
     world: &SimpleCommunicator,
-    root_home: bool,
+    (rank, home): (u32, u32),
     valued: u64,
     stats: super::rank::TdsStats,
 ) -> Summed {
-    let home = super::home(ROOT_HASH, world.size() as u32) as i32;
     let mut children: Vec<u64> = Vec::new();
-    if root_home {
+    if rank == home {
         if let Expansion::Expanded { first, count } = tree.expansion(NodeId::ROOT) {
             for child in (first.0..first.0 + count).map(NodeId) {
                 let s = tree.stats(child);
@@ -235,9 +251,9 @@ fn totals(
         }
     }
     let mut length = [children.len() as u64];
-    world.process_at_rank(home).broadcast_into(&mut length[..]);
+    world.process_at_rank(home as i32).broadcast_into(&mut length[..]);
     children.resize(length[0] as usize, 0);
-    world.process_at_rank(home).broadcast_into(&mut children[..]);
+    world.process_at_rank(home as i32).broadcast_into(&mut children[..]);
     let mine = [valued, u64::from(tree.0.len())];
     let mut sums = [0u64; 2];
     world.all_reduce_into(&mine[..], &mut sums[..], SystemOperation::sum());
@@ -247,13 +263,12 @@ fn totals(
         .collect();
     children.sort_by_key(|c| c.mv);
     let root_visits = children.iter().map(|c| c.visits).sum();
-    let rank = world.rank() as usize;
     Summed {
         children,
         playouts: sums[0],
         root_visits,
         nodes: sums[1],
-        stats: Some(RankStats { rank, work: RankWork::Tds(stats) }),
+        stats: Some(RankStats { rank: rank as usize, work: RankWork::Tds(stats) }),
     }
 }
 
@@ -263,7 +278,12 @@ fn totals(
 pub(crate) fn check_ranks(arena: &Arena, kept: &Kept) -> Result<u64, InvariantViolation> {
     let world = SimpleCommunicator::world();
     let (rank, ranks) = (world.rank() as u32, world.size() as u32);
-    let mine = dump(arena, &kept.fragments, (rank, ranks, kept.block), kept.valued, kept.expand_threshold);
+    let root = Root::of(&kept.path, kept.block, ranks);
+    let mut fragments: Vec<(u64, NodeId)> = kept.fragments.iter().map(|(&hash, &node)| (hash, node)).collect();
+    if rank == root.home {
+        fragments.push((root.hash, NodeId::ROOT));
+    }
+    let mine = dump(arena, &fragments, (rank, ranks, kept.block), root, kept.valued, kept.expand_threshold);
     let mut verdict = [0u64; 2];
     if rank == 0 {
         let mut dumps = vec![mine];
@@ -271,7 +291,7 @@ pub(crate) fn check_ranks(arena: &Arena, kept: &Kept) -> Result<u64, InvariantVi
             let (words, _) = world.process_at_rank(from as i32).receive_vec_with_tag::<u64>(DUMP);
             dumps.push(RankDump::from_words(&words));
         }
-        verdict = match verify(&dumps, kept.playouts) {
+        verdict = match verify(&dumps, kept.playouts, root, kept.prior_root_visits) {
             Ok(nodes) => [1, nodes],
             Err(e) => {
                 // The message goes to the others as the ranks' part of it: they report the
