@@ -305,7 +305,9 @@ impl Search {
     /// nodes kept (0 when the position is not in the tree, or reuse is off in the
     /// configuration; the next run then starts afresh). With reuse on, the next run's
     /// time budget counts from the start of this call: the search stops when the move's
-    /// time is up, the time spent here included.
+    /// time is up, the time spent here included. With `dist-scheme=tds` every rank keeps
+    /// its part of the tree: a collective call, which every rank makes with the same
+    /// positions.
     pub fn reuse<G: SearchGame>(&mut self, old_root: &G, new_root: &G, max_plies: u32) -> u64 {
         self.reuse_hash = None;
         self.reuse_started = self.config.reuse.then(Instant::now);
@@ -492,7 +494,7 @@ fn find_position<G: Game, T: TreeOps>(tree: &mut T, root: &G, target: u64, max_p
 
 /// The positions [`find_position`] replays at most: two full plies of 9x9 Go (6,561) and
 /// more, a few milliseconds.
-const MAX_REPLAYED: u32 = 20_000;
+pub(crate) const MAX_REPLAYED: u32 = 20_000;
 
 /// [`find_position`] at exactly `depth` plies below `node` (whose position is `state`),
 /// replaying at most `budget` more positions.

@@ -11,19 +11,17 @@
 //! rank copies what it marked into its spare arena (the root at the front on its home)
 //! and swaps the two.
 
+use mpi::collective::SystemOperation;
 use mpi::datatype::{Partition, PartitionMut};
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::{Communicator, CommunicatorCollectives, Root as _};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::games::{Game, Move};
+use crate::search::MAX_REPLAYED;
 use crate::tree::{Arena, Expansion, NodeId, SharedTree, TreeOps};
 
 use super::{child_hash, home, Kept, Root};
-
-/// Positions replayed at most to find the moves between two roots (two full plies of 9x9
-/// Go and more), as the one-process reuse does.
-const MAX_REPLAYED: u32 = 20_000;
 
 /// Keeps, on every rank, the part of the last search's tree under `new_root`, reached
 /// from `old_root` (the position last searched) by at most `max_plies` moves, for the
@@ -82,7 +80,7 @@ pub(crate) fn reuse_ranks<G: Game>(
     std::mem::swap(arena, scratch);
     (kept.fragments, kept.path, kept.prior_root_visits, kept.reused) = (fragments, path, found[1], true);
     let mut nodes = [0u64];
-    world.all_reduce_into(&[u64::from(arena.len() - 1)][..], &mut nodes[..], mpi::collective::SystemOperation::sum());
+    world.all_reduce_into(&[u64::from(arena.len() - 1)][..], &mut nodes[..], SystemOperation::sum());
     nodes[0]
 }
 
@@ -98,7 +96,7 @@ fn mark(
     let tree = &mut SharedTree(arena);
     let mut live: Vec<(u64, NodeId)> = Vec::new();
     let mut fresh: Vec<(NodeId, u64, u32)> = root.map(|(n, r)| (n, r.hash, r.depth % block)).into_iter().collect();
-    let mut marked: rustc_hash::FxHashSet<u64> = Default::default();
+    let mut marked: FxHashSet<u64> = Default::default();
     loop {
         // Scan the fresh subtrees: the visited children homed elsewhere go to their homes.
         let mut out: Vec<Vec<u64>> = vec![Vec::new(); ranks as usize];
@@ -125,7 +123,7 @@ fn mark(
             }
         }
         let mut total = 0u64;
-        world.all_reduce_into(&marked_now, &mut total, mpi::collective::SystemOperation::sum());
+        world.all_reduce_into(&marked_now, &mut total, SystemOperation::sum());
         if total == 0 {
             return live;
         }
@@ -158,7 +156,7 @@ fn child_by_move(arena: &Arena, node: NodeId, mv: u16) -> Option<NodeId> {
 
 /// The shortest sequence of at most `max_plies` legal moves from `from` to a position
 /// hashed `target` (the first in move order), replaying at most [`MAX_REPLAYED`]
-/// positions: the same on every rank.
+/// positions (as the one-process reuse does): the same on every rank.
 fn moves_between<G: Game>(from: &G, target: u64, max_plies: u32) -> Option<Vec<u16>> {
     let mut budget = MAX_REPLAYED;
     let mut moves = Vec::new();

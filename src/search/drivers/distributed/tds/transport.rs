@@ -81,13 +81,13 @@ pub(in crate::search::drivers::distributed) fn run<G: SearchGame>(
     let tree = &mut ExclusiveTree::<true>(arena);
     let watch = Watch::new(rank, ranks, root_at.home);
     std::thread::scope(|scope| {
-        scope.spawn(|| watch.run());
+        let watchdog = scope.spawn(|| watch.run());
         if part.is_root_home() {
             lead(job, &mut part, tree, &world, &watch);
         } else {
             follow(&mut part, tree, &world, &watch);
         }
-        watch.finish();
+        watch.finish(watchdog.thread());
     });
     let (stats, valued) = (part.stats, part.stats.valued);
     let fragments = std::mem::take(&mut part.fragments);

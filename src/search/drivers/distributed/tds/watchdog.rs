@@ -66,17 +66,21 @@ impl Watch {
         }
     }
 
-    /// Stops the watchdog.
-    pub(super) fn finish(&self) {
-        // ORDERING: Relaxed: the scope that joins the watchdog orders everything after.
+    /// Stops the watchdog, running as `watchdog`.
+    pub(super) fn finish(&self, watchdog: &std::thread::Thread) {
+        // ORDERING: Relaxed: the scope that joins the watchdog orders everything after
+        // (and an unpark before the watchdog parks makes that park return at once).
         self.done.store(true, Ordering::Relaxed);
+        watchdog.unpark();
     }
 
     /// The watchdog's loop: until the search is over, ends the job on a silence.
     pub(super) fn run(&self) {
         // ORDERING: Relaxed, as in `finish`.
         while !self.done.load(Ordering::Relaxed) {
-            std::thread::sleep(POLL);
+            // Parked, not asleep: the search's end unparks it, so that joining it costs
+            // nothing (a sleep of a poll kept every search up to 100 ms past its end).
+            std::thread::park_timeout(POLL);
             if let Some((rank, jobs)) = self.silent() {
                 eprintln!(
                     "error: rank {rank} stopped answering (rank {} heard nothing from it for {SILENCE:?}; {jobs} of its jobs there): ending the job",
