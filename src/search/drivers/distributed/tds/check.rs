@@ -17,6 +17,8 @@
 
 use std::collections::HashMap;
 
+use rustc_hash::FxHashMap;
+
 use crate::tree::{Arena, Expansion, NodeId, SharedTree, TreeOps};
 use crate::InvariantViolation;
 
@@ -36,6 +38,16 @@ pub(crate) struct RankDump {
     pub nodes: u64,
     /// The first local rule broken, if one was.
     pub violation: Option<String>,
+}
+
+/// What [`dump`] walks from on rank `rank`: its `fragments`, and on the root's home the
+/// root (at the arena's front).
+pub(crate) fn fragment_list(fragments: &FxHashMap<u64, NodeId>, root: Root, rank: u32) -> Vec<(u64, NodeId)> {
+    let mut list: Vec<(u64, NodeId)> = fragments.iter().map(|(&hash, &node)| (hash, node)).collect();
+    if rank == root.home {
+        list.push((root.hash, NodeId::ROOT));
+    }
+    list
 }
 
 /// Checks rank `rank`'s arena from its `fragments` (path hash and node; the root, at

@@ -145,11 +145,7 @@ impl<'a, G: SearchGame> TdsRank<'a, G> {
     /// The nodes this rank is home to whose parent's home is another rank, by path hash:
     /// its fragments, and on its home the root.
     pub(crate) fn fragment_list(&self) -> Vec<(u64, NodeId)> {
-        let mut fragments: Vec<(u64, NodeId)> = self.fragments.iter().map(|(&hash, &node)| (hash, node)).collect();
-        if self.is_root_home() {
-            fragments.push((self.root_at.hash, NodeId::ROOT));
-        }
-        fragments
+        super::check::fragment_list(&self.fragments, self.root_at, self.rank)
     }
 
     /// Whether this rank is home to the root: it starts the jobs.

@@ -32,7 +32,7 @@ use crate::search::result::RootChild;
 use crate::tree::{Arena, ExclusiveTree, Expansion, NodeId, Proof, TreeOps};
 use crate::InvariantViolation;
 
-use super::check::{dump, verify, RankDump};
+use super::check::{dump, fragment_list, verify, RankDump};
 use super::rank::{message_words, TdsRank, MAX_ALLOWANCE};
 use super::watchdog::{Watch, HEARTBEAT_EVERY};
 use super::{Kept, Root};
@@ -279,10 +279,7 @@ pub(crate) fn check_ranks(arena: &Arena, kept: &Kept) -> Result<u64, InvariantVi
     let world = SimpleCommunicator::world();
     let (rank, ranks) = (world.rank() as u32, world.size() as u32);
     let root = Root::of(&kept.path, kept.block, ranks);
-    let mut fragments: Vec<(u64, NodeId)> = kept.fragments.iter().map(|(&hash, &node)| (hash, node)).collect();
-    if rank == root.home {
-        fragments.push((root.hash, NodeId::ROOT));
-    }
+    let fragments = fragment_list(&kept.fragments, root, rank);
     let mine = dump(arena, &fragments, (rank, ranks, kept.block), root, kept.valued, kept.expand_threshold);
     let mut verdict = [0u64; 2];
     if rank == 0 {
