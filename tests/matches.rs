@@ -166,7 +166,9 @@ fn move_times_are_recorded_per_player() {
     // A timed search stops early by the stop lag the process has learned, at most a
     // quarter of its budget (more on a loaded machine, as here beside the other tests).
     assert!(mcts.median_ms >= 5.0 * 0.75 && mcts.median_ms <= mcts.p99_ms && mcts.p99_ms <= mcts.max_ms, "{mcts:?}");
-    assert!(random.max_ms < mcts.median_ms, "a random move is not slower than a search: {random:?} {mcts:?}");
+    // Medians: one random move preempted for a scheduler tick (4 ms, beside the other
+    // tests) may outlast a 5 ms search cut short by the stop lag.
+    assert!(random.median_ms < mcts.median_ms, "a random move is not slower than a search: {random:?} {mcts:?}");
     assert_eq!(spec("mcts:time-ms=5").time_budget(), Some(std::time::Duration::from_millis(5)));
     assert_eq!(spec("random").time_budget(), None);
 }
