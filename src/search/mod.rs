@@ -29,9 +29,12 @@ mod options;
 mod params;
 mod per_game;
 mod result;
+mod reuse;
 mod setting;
 mod snapshot;
 mod stop;
+
+use reuse::find_position;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -57,7 +60,7 @@ use crossbeam_utils::CachePadded;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::evaluator::Evaluator;
-use crate::games::{Game, Move, SearchGame};
+use crate::games::SearchGame;
 use crate::solver::solved_to_play;
 use crate::tree::invariants::{self, Expectations, InvariantViolation};
 use crate::tree::{available_bytes, Arena, ExclusiveTree, Expansion, NodeId, Proof, SharedTree, TreeOps};
@@ -243,10 +246,7 @@ impl Search {
         let mut workers: Vec<CachePadded<Worker>> =
             (0..cfg.threads).map(|i| CachePadded::new(Worker::new(seed, i))).collect();
         let reusing = self.reuse_hash.take() == Some(root.hash());
-        if !reusing {
-            // A distributed tree kept for another root is not searched on either.
-            self.distributed.tds.lock().unwrap_or_else(std::sync::PoisonError::into_inner).reused = false;
-        }
+        self.distributed.keep_tds_tree(reusing);
         let reused_nodes = prepare_arenas(&mut self.arenas, &mut self.prior_root, root, &params, reusing)?;
         // Halving's rounds count this search's visits of the root only (of the shared
         // tree; a worker on a tree of its own reads its own: `run_worker_with`).
@@ -478,48 +478,6 @@ fn root_visits_and_leaf<T: TreeOps>(tree: &mut T) -> (u64, u64) {
     let visits = tree.stats(NodeId::ROOT).visits as u64;
     let children: u64 = result::root_children(tree).iter().map(|c| c.visits).sum();
     (visits, visits.saturating_sub(children))
-}
-
-/// The shallowest node, at most `max_plies` below the root, whose position (replayed from
-/// `root`) has hash `target`; the first in block order at that depth. Iterative
-/// deepening, depth first: one position per ply in memory. (Breadth first kept a position
-/// per node of a level: two plies below a 9x9 Go root are 6,400 positions, 35 MB,
-/// allocated and copied at every reuse, about 0.1 s.) Gives up (`None`: the next search
-/// starts afresh) after replaying [`MAX_REPLAYED`] positions, so that a position missing
-/// from a large tree costs a bounded time.
-fn find_position<G: Game, T: TreeOps>(tree: &mut T, root: &G, target: u64, max_plies: u32) -> Option<NodeId> {
-    let mut budget = MAX_REPLAYED;
-    (0..=max_plies).find_map(|depth| find_at_depth(tree, root, NodeId::ROOT, target, depth, &mut budget))
-}
-
-/// The positions [`find_position`] replays at most: two full plies of 9x9 Go (6,561) and
-/// more, a few milliseconds.
-pub(crate) const MAX_REPLAYED: u32 = 20_000;
-
-/// [`find_position`] at exactly `depth` plies below `node` (whose position is `state`),
-/// replaying at most `budget` more positions.
-fn find_at_depth<G: Game, T: TreeOps>(
-    tree: &mut T,
-    state: &G,
-    node: NodeId,
-    target: u64,
-    depth: u32,
-    budget: &mut u32,
-) -> Option<NodeId> {
-    if depth == 0 {
-        return (state.hash() == target).then_some(node);
-    }
-    let Expansion::Expanded { first, count } = tree.expansion(node) else { return None };
-    let mut child_state = state.clone();
-    (0..count).map(|i| NodeId(first.0 + i)).find_map(|child| {
-        if *budget == 0 {
-            return None;
-        }
-        *budget -= 1;
-        child_state.clone_from(state);
-        child_state.play_unchecked(Move(tree.mv(child)));
-        find_at_depth(tree, &child_state, child, target, depth - 1, budget)
-    })
 }
 
 /// Convenience: allocates a [`Search`] and runs it once.

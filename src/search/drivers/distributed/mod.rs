@@ -128,6 +128,16 @@ pub(crate) struct DriverState {
     pub(crate) tds: std::sync::Mutex<tds::Kept>,
 }
 
+impl DriverState {
+    /// Whether a TDS tree kept by [`crate::Search::reuse`] is searched on: not when the
+    /// next run is of another root (`reusing` false).
+    pub(crate) fn keep_tds_tree(&self, reusing: bool) {
+        if !reusing {
+            self.tds.lock().unwrap_or_else(std::sync::PoisonError::into_inner).reused = false;
+        }
+    }
+}
+
 #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
 impl DriverState {
     /// The learnt end margin.

@@ -18,7 +18,7 @@ use mpi::traits::{Communicator, CommunicatorCollectives, Root as _};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::games::{Game, Move};
-use crate::search::MAX_REPLAYED;
+use crate::search::reuse::MAX_REPLAYED;
 use crate::tree::{Arena, Expansion, NodeId, SharedTree, TreeOps};
 
 use super::{child_hash, home, Kept, Root};

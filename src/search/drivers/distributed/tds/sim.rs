@@ -173,14 +173,8 @@ fn simulate<G: SearchGame>(
         (0..ranks).map(|_| new_arena(per_rank, params.uct.implicit > 0.0)).collect::<Result<Vec<_>, _>>()?;
     let mut workers: Vec<Worker> = (0..ranks).map(|r| Worker::new(seed, r as usize)).collect();
     let root_at = Root::of(&[], block, ranks);
-    let root_home = root_at.home;
-    crate::search::prepare_arenas(
-        &mut arenas[root_home as usize..=root_home as usize],
-        &mut [(0, 0)],
-        root,
-        &params,
-        false,
-    )?;
+    let home = root_at.home as usize;
+    crate::search::prepare_arenas(std::slice::from_mut(&mut arenas[home]), &mut [(0, 0)], root, &params, false)?;
     let mut parts: Vec<TdsRank<'_, G>> = workers
         .iter_mut()
         .enumerate()
@@ -193,7 +187,6 @@ fn simulate<G: SearchGame>(
     let jobs = model.jobs_per_rank.max(1).saturating_mul(ranks);
     loop {
         // The next thing to do: the root's home starting jobs, or the earliest delivery.
-        let home = root_home as usize;
         let can_start = budget > 0 && parts[home].in_flight < jobs;
         let next = network.queue.peek().map(|(Reverse(at), to, _, _)| (*at, *to));
         let (r, started) = match next {
@@ -218,7 +211,7 @@ fn simulate<G: SearchGame>(
         busy[r] += spent;
         network.send(&mut parts[r], r, (&mut clocks[r], &mut busy[r]), &model);
     }
-    let done = parts[root_home as usize].finished;
+    let done = parts[home].finished;
     let threshold = params.expand_threshold;
     let fragments: Vec<Vec<(u64, NodeId)>> = parts.iter().map(TdsRank::fragment_list).collect();
     let valued: Vec<u64> = parts.iter().map(|p| p.stats.valued).collect();
