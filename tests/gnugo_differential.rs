@@ -10,44 +10,21 @@
 //! except where GNU Go's analysis still calls a living chain dead; the test therefore
 //! compares only games for which `final_status_list dead` is empty.
 //!
-//! GNU Go is `$PARMCTS_GNUGO`, else `gnugo` on the `PATH`, else `/usr/games/gnugo` (where
-//! Debian puts it). Without it the test prints why and passes, unless
-//! `PARMCTS_REQUIRE_GNUGO=1` (CI), where it fails.
+//! GNU Go is found as [`common::gnugo`] says; without it the test prints why and passes,
+//! unless `PARMCTS_REQUIRE_GNUGO=1` (CI), where it fails.
+
+mod common;
 
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 use parmcts::games::go::Superko;
-use parmcts::gtp::client::{ClientError, GtpClient};
+use parmcts::gtp::client::GtpClient;
 use parmcts::{Game, Go, Move, Player};
 use rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-/// Starts GNU Go, or says why not (`None`: skip).
-fn gnugo() -> Option<GtpClient> {
-    let required = std::env::var("PARMCTS_REQUIRE_GNUGO").is_ok_and(|v| v == "1");
-    // Debian installs it in /usr/games, often not on the PATH; PARMCTS_GNUGO names another.
-    let programs = [std::env::var("PARMCTS_GNUGO").unwrap_or_else(|_| "gnugo".into()), "/usr/games/gnugo".into()];
-    let args = ["--mode", "gtp", "--chinese-rules"];
-    let timeout = Duration::from_secs(30);
-    let spawned =
-        GtpClient::spawn(&programs[0], &args, timeout).or_else(|_| GtpClient::spawn(&programs[1], &args, timeout));
-    match spawned {
-        Ok(mut client) => match client.send("protocol_version") {
-            Ok(_) => Some(client),
-            Err(e) if !required => {
-                println!("SKIPPED: gnugo does not answer GTP ({e})");
-                None
-            }
-            Err(e) => panic!("PARMCTS_REQUIRE_GNUGO=1 but gnugo does not answer GTP: {e}"),
-        },
-        Err(e @ ClientError::Spawn { .. }) if !required => {
-            println!("SKIPPED: {e} (install GNU Go: apt-get install gnugo)");
-            None
-        }
-        Err(e) => panic!("PARMCTS_REQUIRE_GNUGO=1 but {e}"),
-    }
-}
+use common::gnugo::gnugo;
 
 fn color(player: Player) -> &'static str {
     match player {
@@ -178,7 +155,7 @@ fn rng_below(rng: &mut Xoshiro256PlusPlus, n: u32) -> u32 {
 
 #[test]
 fn rules_agree_with_gnugo() {
-    let Some(mut gnugo) = gnugo() else { return };
+    let Some(mut gnugo) = gnugo(&[]) else { return };
     let start = Instant::now();
     let mut tally = Tally::default();
     compare::<9>(&mut gnugo, (1, Moves::Light), 12, 81, &mut tally);
@@ -196,7 +173,7 @@ fn rules_agree_with_gnugo() {
 fn a_match_against_gnugo_is_refereed_to_the_end() {
     use parmcts::harness::matches::{run_match, MatchConfig, Openings};
     use parmcts::harness::players::PlayerSpec;
-    let Some(_) = gnugo() else { return };
+    let Some(_) = gnugo(&[]) else { return };
     let program = if GtpClient::spawn("gnugo", &["--version"], Duration::from_secs(5)).is_ok() {
         "gnugo"
     } else {
@@ -226,7 +203,7 @@ fn a_match_against_gnugo_is_refereed_to_the_end() {
 #[test]
 fn sgf_records_load_in_gnugo_to_the_same_position() {
     use parmcts::gtp::sgf::{write_record, Decision, GameToRecord};
-    let Some(mut gnugo) = gnugo() else { return };
+    let Some(mut gnugo) = gnugo(&[]) else { return };
     fn check<const N: usize>(gnugo: &mut GtpClient, seed: u64, plies: usize) {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let mut game = Go::<N>::new();
@@ -267,7 +244,7 @@ fn gnugo_records_load_in_our_engine() {
     use parmcts::gtp::protocol::RawLine;
     use parmcts::gtp::{Engine, EngineConfig};
     use parmcts::{GameKind, SearchConfig};
-    let Some(mut gnugo) = gnugo() else { return };
+    let Some(mut gnugo) = gnugo(&[]) else { return };
     let dir = std::env::temp_dir().join(format!("parmcts-gnugo-sgf-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let search = SearchConfig::builder().playouts(10).build().unwrap();

@@ -35,6 +35,15 @@ pub trait Playouts: Game {
         play_out(self, rng, |game, moves, rng| roulette(game, moves, rng))
     }
 
+    /// The moves a player may choose from once the opponent has offered to end the
+    /// game, where the rules would then count what the opponent would not concede (Go
+    /// after a pass: Tromp-Taylor counts dead stones left on the board; `go/closing.rs`).
+    /// A player picks the best of them by its search; a single one is played without
+    /// searching. `None` (the default): no such rule, every legal move.
+    fn closing_moves(&self) -> Option<Vec<Move>> {
+        None
+    }
+
     /// Win-first / block-first pruning: reorders `moves` (the legal moves here) so that
     /// the moves worth considering come first and returns how many they are. A move that
     /// wins at once: only it. Otherwise, when some but not all moves leave the opponent

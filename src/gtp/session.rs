@@ -460,7 +460,7 @@ impl<G: GtpGame> Session for GameSession<G> {
         if self.resigns(result, rules.resign_below) {
             return Ok(GenMove::Resign);
         }
-        let mv = result.best_move.ok_or_else(|| GtpError::Search(SearchError::GameOver.into()))?;
+        let mv = result.move_to_play(&position).ok_or_else(|| GtpError::Search(SearchError::GameOver.into()))?;
         let text = position.format_move(mv);
         if rules.commit {
             let mut next = position;

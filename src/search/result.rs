@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use crate::games::{Game, Move};
+use crate::games::{Game, Move, Playouts};
 use crate::tree::{Expansion, NodeId, Proof, TreeOps};
 
 use super::config::{FinalMove, Mode, SECURE_A};
@@ -63,6 +63,29 @@ pub struct SearchResult {
 }
 
 impl SearchResult {
+    /// The best root move among `allowed` (a game's closing moves,
+    /// [`crate::games::Playouts::closing_moves`]): a proven win first, then the most
+    /// visits, then the higher value; `None` when none of them is a root child.
+    pub fn best_of(&self, allowed: &[Move]) -> Option<Move> {
+        let key = |c: &&ChildResult| (c.proof == Proof::Win, c.visits, c.value);
+        let best = self
+            .children
+            .iter()
+            .filter(|c| allowed.contains(&c.mv))
+            .max_by(|a, b| key(a).partial_cmp(&key(b)).unwrap_or(std::cmp::Ordering::Equal));
+        best.map(|c| c.mv)
+    }
+
+    /// The move to play after this search of `position`: the best of the game's closing
+    /// moves where it has them (the first of them if the search saw none), else
+    /// [`SearchResult::best_move`].
+    pub fn move_to_play<G: Playouts>(&self, position: &G) -> Option<Move> {
+        match position.closing_moves() {
+            Some(allowed) => self.best_of(&allowed).or(allowed.first().copied()),
+            None => self.best_move,
+        }
+    }
+
     /// Playouts per second of wall time.
     pub fn playouts_per_sec(&self) -> f64 {
         self.playouts as f64 / self.elapsed.as_secs_f64().max(1e-9)

@@ -1,13 +1,14 @@
 //! Helpers shared by the integration tests: reading the external oracles in
 //! `tests/data` (byte-for-byte copies of published sources kept in the repository; see
 //! `tests/data/README.md`), running the binary ([`cli`]), talking to a GTP engine ([`gtp`]),
-//! the grammar of its analysis lines ([`analysis`]), a user game ([`nim`]), and seeded
-//! fuzzing of the parsers ([`fuzz`]).
+//! the grammar of its analysis lines ([`analysis`]), GNU Go as an oracle ([`gnugo`]), a
+//! user game ([`nim`]), and seeded fuzzing of the parsers ([`fuzz`]).
 #![allow(dead_code)]
 
 pub mod analysis;
 pub mod cli;
 pub mod fuzz;
+pub mod gnugo;
 pub mod gtp;
 pub mod nim;
 

@@ -48,6 +48,7 @@
 //! ```
 
 mod board;
+mod closing;
 #[cfg(feature = "harness")]
 mod gtp;
 pub mod heavy;

@@ -1,6 +1,7 @@
 //! The players: random, MCTS, minimax, alpha-beta, expectimax and an external GTP engine.
 
 use super::*;
+use std::time::Instant;
 
 /// How long an external engine may take to answer one command (a move included).
 pub const GTP_TIMEOUT: Duration = Duration::from_secs(120);
@@ -214,7 +215,17 @@ impl<G: SearchGame> MctsAgent<G> {
 const REUSE_PLIES: u32 = 4;
 
 impl<G: SearchGame> Agent<G> for MctsAgent<G> {
+    /// The best move of a search, or, once the opponent has offered to end the game, the
+    /// best of the game's closing moves ([`crate::games::Playouts::closing_moves`]; a single one
+    /// without a search, and the time they took off the search's).
     fn choose(&mut self, game: &G) -> Result<Move, PlayerError> {
+        let started = Instant::now();
+        let closing = game.closing_moves();
+        if let Some(&[only]) = closing.as_deref() {
+            self.stop_pondering();
+            self.last = None;
+            return Ok(only);
+        }
         let mut search = self.idle();
         if let Some(old) = self.last_root.take() {
             search.reuse(&old, game, REUSE_PLIES);
@@ -223,7 +234,8 @@ impl<G: SearchGame> Agent<G> for MctsAgent<G> {
         let seed = self.config.seed().wrapping_add(self.moves_played.wrapping_mul(0x9E37_79B9));
         self.moves_played += 1;
         self.config = self.config.with_seed(seed);
-        let budget = search.set_budget(self.config.playouts(), self.config.time());
+        let left = |time: Duration| time.saturating_sub(started.elapsed()).max(Duration::from_millis(1));
+        let budget = search.set_budget(self.config.playouts(), self.config.time().map(left));
         search.set_seed(seed);
         let result = budget.map_err(SearchError::Config).and_then(|()| search.run(game));
         self.search = Some(search);
@@ -231,7 +243,11 @@ impl<G: SearchGame> Agent<G> for MctsAgent<G> {
         if self.config.reuse() {
             self.last_root = Some(game.clone());
         }
-        let best = result.best_move.ok_or(PlayerError::GameOver)?;
+        let best = match closing {
+            Some(allowed) => result.best_of(&allowed).or(allowed.first().copied()),
+            None => result.best_move,
+        };
+        let best = best.ok_or(PlayerError::GameOver)?;
         self.last = Some(result);
         Ok(best)
     }
