@@ -205,7 +205,8 @@ fn forced_passes_are_sent_or_left_out() {
     assert!(sent > 0 && left_out > 0, "passes sent {sent}, left out {left_out}");
 }
 
-/// A lost endgame: the engine resigns with a threshold, and plays on without one.
+/// A lost endgame: the engine resigns with a threshold, after three searches in a row
+/// below it, and plays on without one.
 #[test]
 fn resigns_a_lost_position_and_only_when_asked() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(21);
@@ -238,7 +239,13 @@ fn resigns_a_lost_position_and_only_when_asked() {
             ok(&mut resigning, &format!("play {} {mv}", colour(*player)));
             ok(&mut playing_on, &format!("play {} {mv}", colour(*player)));
         }
-        let genmove = format!("genmove {}", colour(board.side_to_move()));
+        // Resigning takes three low searches in a row (`reg_genmove` searches too), or a
+        // loss the search proves.
+        let side = colour(board.side_to_move());
+        for _ in 1..=2 {
+            ok(&mut resigning, &format!("reg_genmove {side}"));
+        }
+        let genmove = format!("genmove {side}");
         assert_eq!(ok(&mut resigning, &genmove), "resign", "attempt {attempt}: {}", board.render());
         let mv = ok(&mut playing_on, &genmove);
         assert!(board.parse_move(&mv).is_ok_and(|m| board.legal_moves().as_ref().contains(&m)), "{mv}");

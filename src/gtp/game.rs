@@ -153,6 +153,12 @@ pub trait GtpGame: SearchGame {
         Vec::new()
     }
 
+    /// The points of `player`'s stones that [`GtpGame::final_status_list`] calls dead.
+    /// Default: none.
+    fn dead_stones_of(&self, _player: Player) -> Vec<Move> {
+        Vec::new()
+    }
+
     /// The moves the side to move still expects to play, for the clock
     /// ([`super::time::move_budget`]).
     fn moves_left(&self) -> u32;

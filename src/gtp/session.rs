@@ -18,6 +18,10 @@ use crate::tree::Proof;
 /// Plies a game must have before the engine resigns: a few moves each.
 pub const RESIGN_MIN_PLIES: usize = 20;
 
+/// The engine's own searches in a row whose best move must be below the resign threshold
+/// before it resigns: one low search can be a misjudged moment.
+pub const RESIGN_STREAK: u32 = 3;
+
 /// Visits the best move needs before its win rate can justify resigning (below this the
 /// estimate is too noisy; a proven loss needs none).
 pub const RESIGN_MIN_VISITS: u64 = 1_000;
@@ -160,6 +164,8 @@ pub struct GameSession<G: GtpGame> {
     ponder: bool,
     /// The position analysed, while an analysis runs.
     analysing: Option<G>,
+    /// The engine's own searches in a row below the resign threshold.
+    low_streak: u32,
 }
 
 impl<G: GtpGame> GameSession<G> {
@@ -180,6 +186,7 @@ impl<G: GtpGame> GameSession<G> {
             swap_rule: false,
             ponder,
             analysing: None,
+            low_streak: 0,
         })
     }
 
@@ -197,9 +204,14 @@ impl<G: GtpGame> GameSession<G> {
         }
     }
 
-    /// The resign rule: enabled, a few moves into the game, and the search sure of it (a
-    /// proven loss, or a well-visited best move below the threshold).
-    fn resigns(&self, result: &SearchResult, resign_below: f64) -> bool {
+    /// The resign rule, after a search of `position` (the engine's last): enabled, a few
+    /// moves into the game, and the search sure of it. A proven loss; or the best move
+    /// well visited and below the threshold at [`RESIGN_STREAK`] searches in a row, in a
+    /// position the playouts do not misjudge: no stone of the opponent's that the engine
+    /// would capture is left on the board ([`GtpGame::dead_stones_of`]; Tromp-Taylor
+    /// counts it until it is captured).
+    fn resigns(&mut self, position: &G, resign_below: f64) -> bool {
+        let Some(result) = self.agent.last_search() else { return false };
         if resign_below <= 0.0 || self.history.len() <= RESIGN_MIN_PLIES {
             return false;
         }
@@ -207,7 +219,9 @@ impl<G: GtpGame> GameSession<G> {
             return true;
         }
         let best = result.children.iter().find(|c| Some(c.mv) == result.best_move);
-        best.is_some_and(|c| c.visits >= RESIGN_MIN_VISITS && c.value < resign_below)
+        let low = best.is_some_and(|c| c.visits >= RESIGN_MIN_VISITS && c.value < resign_below);
+        self.low_streak = if low { self.low_streak + 1 } else { 0 };
+        self.low_streak >= RESIGN_STREAK && position.dead_stones_of(position.side_to_move().other()).is_empty()
     }
 }
 
@@ -225,6 +239,7 @@ impl<G: GtpGame> Session for GameSession<G> {
         start.set_komi(self.komi);
         start.set_swap_rule(self.swap_rule);
         self.history = vec![start];
+        self.low_streak = 0;
         self.moves.clear();
     }
 
@@ -294,7 +309,7 @@ impl<G: GtpGame> Session for GameSession<G> {
                     .set_budget(rules.playouts, rules.time)
                     .map_err(|e| GtpError::Search(SearchError::Config(e).into()))?;
                 let mv = self.agent.choose(&next).map_err(GtpError::Search)?;
-                if self.agent.last_search().is_some_and(|r| self.resigns(r, rules.resign_below)) {
+                if self.resigns(&next, rules.resign_below) {
                     return Ok(GenMove::Resign);
                 }
                 mv
@@ -456,10 +471,10 @@ impl<G: GtpGame> Session for GameSession<G> {
         let position = self.analysing.take().ok_or(GtpError::NoAnalysis)?;
         let finished = self.agent.finish_pondering().ok_or(GtpError::NoAnalysis)?;
         finished.map_err(|e| GtpError::Search(e.into()))?;
-        let result = self.agent.last_search().ok_or(GtpError::NoAnalysis)?;
-        if self.resigns(result, rules.resign_below) {
+        if self.resigns(&position, rules.resign_below) {
             return Ok(GenMove::Resign);
         }
+        let result = self.agent.last_search().ok_or(GtpError::NoAnalysis)?;
         let mv = result.move_to_play(&position).ok_or_else(|| GtpError::Search(SearchError::GameOver.into()))?;
         let text = position.format_move(mv);
         if rules.commit {

@@ -81,4 +81,10 @@ impl<const N: usize> GtpGame for Go<N> {
             FinalStatus::Seki => Vec::new(),
         }
     }
+
+    fn dead_stones_of(&self, player: Player) -> Vec<Move> {
+        let mut dead = self.final_status_list(FinalStatus::Dead);
+        dead.retain(|&p| self.stone_at(p) == Some(player));
+        dead
+    }
 }
