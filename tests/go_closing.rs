@@ -32,11 +32,7 @@ fn positions() -> Vec<Closing> {
         .map(|line| {
             let fields: Vec<&str> = line.split('|').map(str::trim).collect();
             let moves = fields[1].strip_suffix(" pass").expect("the game ends with two passes").to_string();
-            let score = match fields[3].split_once('+') {
-                Some(("B", lead)) => lead.parse().unwrap(),
-                Some(("W", lead)) => -lead.parse::<f32>().unwrap(),
-                _ => fields[3].parse().unwrap(),
-            };
+            let score = black_lead(fields[3]);
             Closing { seed: fields[0].parse().unwrap(), moves, dead: fields[2].to_string(), score }
         })
         .collect()
@@ -91,7 +87,11 @@ fn adjacent(a: Move, b: Move) -> bool {
 
 /// GNU Go's score of its board (Black's lead).
 fn score(gnugo: &mut GtpClient) -> f32 {
-    let text = gnugo.send("final_score").unwrap();
+    black_lead(&gnugo.send("final_score").unwrap())
+}
+
+/// Black's lead in a GTP score text (`B+6.0`, `W+2.0`, `0`).
+fn black_lead(text: &str) -> f32 {
     match text.split_once('+') {
         Some(("B", lead)) => lead.parse().unwrap(),
         Some(("W", lead)) => -lead.parse::<f32>().unwrap(),

@@ -80,8 +80,14 @@ impl SearchResult {
     /// moves where it has them (the first of them if the search saw none), else
     /// [`SearchResult::best_move`].
     pub fn move_to_play<G: Playouts>(&self, position: &G) -> Option<Move> {
-        match position.closing_moves() {
-            Some(allowed) => self.best_of(&allowed).or(allowed.first().copied()),
+        self.move_within(position.closing_moves().as_deref())
+    }
+
+    /// [`SearchResult::move_to_play`] with the closing moves already found (`None`: no
+    /// closing rule applies).
+    pub fn move_within(&self, closing: Option<&[Move]>) -> Option<Move> {
+        match closing {
+            Some(allowed) => self.best_of(allowed).or(allowed.first().copied()),
             None => self.best_move,
         }
     }

@@ -243,11 +243,7 @@ impl<G: SearchGame> Agent<G> for MctsAgent<G> {
         if self.config.reuse() {
             self.last_root = Some(game.clone());
         }
-        let best = match closing {
-            Some(allowed) => result.best_of(&allowed).or(allowed.first().copied()),
-            None => result.best_move,
-        };
-        let best = best.ok_or(PlayerError::GameOver)?;
+        let best = result.move_within(closing.as_deref()).ok_or(PlayerError::GameOver)?;
         self.last = Some(result);
         Ok(best)
     }
