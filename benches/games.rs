@@ -55,7 +55,7 @@ fn playout_policies<G: SearchGame>(c: &mut Criterion) {
     for (name, biased, prune) in
         [("random", false, false), ("biased", true, false), ("pruned", false, true), ("pruned_biased", true, true)]
     {
-        let policy = PlayoutPolicy { biased, prune, gammas: None };
+        let policy = PlayoutPolicy { biased, prune, ..PlayoutPolicy::default() };
         group.bench_function(name, |b| {
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
             b.iter(|| {

@@ -49,6 +49,10 @@ fn bad_input_is_rejected_with_exit_code_2() {
     rejects(&["search", "--game", "othello", "--playouts", "100", "--leaves", "0"], "lanes must be 1 to 4 (got 0)");
     rejects(&["play", "--game", "othello", "--p1", "mcts:playouts=10,leaves=9"], "got 9");
     rejects(&["bench", "--game", "othello", "--leaves", "5"], "--lanes");
+    rejects(
+        &["search", "--game", "connect4", "--playouts", "10", "--replies", "on"],
+        "replies=on does not apply to connect4",
+    );
 }
 
 #[test]

@@ -173,7 +173,7 @@ fn pruned_searches_see_the_forced_move_with_tiny_budgets() {
 #[test]
 fn pruned_playouts_finish_and_take_wins() {
     use parmcts::games::PlayoutPolicy;
-    let pruned = |biased| PlayoutPolicy { biased, prune: true, gammas: None };
+    let pruned = |biased| PlayoutPolicy { biased, prune: true, ..PlayoutPolicy::default() };
     let game = ConnectFour::parse_position("121213").unwrap();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(4);
     for biased in [false, true] {
@@ -209,7 +209,7 @@ fn recorded_playouts_record_the_game_they_play() {
         let outcome = if biased { plain.biased_playout(&mut rng) } else { plain.random_playout(&mut rng) };
         let mut replay = state;
         assert_eq!(
-            recorded.recorded_playout(&mut replay, PlayoutPolicy { biased, prune: false, gammas: None }, &mut played),
+            recorded.recorded_playout(&mut replay, PlayoutPolicy { biased, ..PlayoutPolicy::default() }, &mut played),
             outcome
         );
         assert_eq!(recorded, plain, "same generator state, same game");
@@ -228,13 +228,17 @@ fn recorded_playouts_record_the_game_they_play() {
         let mut game = ConnectFour::new();
         let mut played = MovesPlayed::default();
         assert!(
-            game.recorded_playout(&mut rng, PlayoutPolicy { biased: true, prune: true, gammas: None }, &mut played)
-                .half_points(Player::One)
+            game.recorded_playout(
+                &mut rng,
+                PlayoutPolicy { biased: true, prune: true, ..PlayoutPolicy::default() },
+                &mut played
+            )
+            .half_points(Player::One)
                 <= 2
         );
         assert!((0..7).any(|c| played.contains(Player::One, Move(c))));
         let mut game = Othello::new();
-        game.recorded_playout(&mut rng, PlayoutPolicy { biased: false, prune: true, gammas: None }, &mut played);
+        game.recorded_playout(&mut rng, PlayoutPolicy { prune: true, ..PlayoutPolicy::default() }, &mut played);
         assert!(game.outcome().is_some());
     }
 }
@@ -270,7 +274,7 @@ fn learned_weights_drive_playouts_and_priors() {
     use parmcts::SearchError;
     let weights = MoveWeights::load("default").unwrap();
     let game = othello_with_corner();
-    let policy = PlayoutPolicy { biased: true, prune: false, gammas: Some(&weights.gammas) };
+    let policy = PlayoutPolicy { biased: true, gammas: Some(&weights.gammas), ..PlayoutPolicy::default() };
     let moves = game.legal_moves();
     let moves = moves.as_ref();
     let total: f64 = moves.iter().map(|&m| policy.strength(&game, m) as f64).sum();

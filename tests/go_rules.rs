@@ -303,7 +303,7 @@ fn playout_policies_pick_light_or_heavy_playouts() {
         differ += usize::from(run(seed, true) != expected);
         for (biased, prune) in [(false, true), (true, false), (true, true)] {
             let mut game = root.clone();
-            let policy = PlayoutPolicy { biased, prune, gammas: None };
+            let policy = PlayoutPolicy { biased, prune, ..PlayoutPolicy::default() };
             let outcome = policy.play_out(&mut game, &mut Xoshiro256PlusPlus::seed_from_u64(seed));
             assert_eq!((outcome, game.render()), run(seed, biased), "biased {biased}, prune {prune}");
         }

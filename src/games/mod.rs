@@ -82,6 +82,7 @@ pub mod othello;
 pub mod perft;
 pub mod playout;
 mod registry;
+mod replies;
 pub mod tictactoe;
 pub mod tuning;
 
@@ -106,6 +107,7 @@ pub use playout::{roulette, roulette_by, sample_weighted, MovesPlayed, PlayoutPo
 #[cfg(feature = "harness")]
 pub(crate) use registry::for_each_game;
 pub use registry::{GameKind, UnknownGame};
+pub use replies::LastGoodReplies;
 pub use tictactoe::TicTacToe;
 pub use tuning::Tuning;
 

@@ -12,7 +12,7 @@
 
 use rand_core::RngCore;
 
-use super::{random_below, Game, Move, Outcome, Player, Turn};
+use super::{random_below, Game, LastGoodReplies, Move, Outcome, Player, Turn};
 
 /// The most feature groups a game's moves may have ([`Playouts::FEATURE_GROUPS`]).
 pub const MAX_FEATURE_GROUPS: usize = 4;
@@ -101,6 +101,10 @@ pub trait Playouts: Game {
         &[]
     }
 
+    /// Whether the playouts play and learn last good replies when the policy has a table
+    /// ([`PlayoutPolicy::replies`]); a search with `replies=on` refuses a game without.
+    const LEARNS_REPLIES: bool = false;
+
     /// How many features describe one move: Coulom's feature groups (2007, §2), each
     /// move having one feature of each group, its strength the product of their gammas.
     /// One by default ([`Playouts::move_feature`]); Go has two (tactics, 3x3 pattern).
@@ -145,7 +149,7 @@ pub trait Playouts: Game {
     /// A roulette-wheel playout with learned strengths: move `m` has strength
     /// [`Playouts::learned_strength`].
     fn learned_playout<R: RngCore>(&mut self, rng: &mut R, gammas: &[f32]) -> Outcome {
-        let policy = PlayoutPolicy { biased: true, prune: false, gammas: Some(gammas) };
+        let policy = PlayoutPolicy { biased: true, gammas: Some(gammas), ..PlayoutPolicy::default() };
         play_out(self, rng, |game, moves, rng| policy.pick(game, moves, rng))
     }
 
@@ -240,7 +244,7 @@ pub(crate) fn recorded_play_out<G: Playouts, R: RngCore>(
 }
 
 /// How a playout picks its moves.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct PlayoutPolicy<'a> {
     /// Roulette wheel over the moves' strengths instead of uniform.
     pub biased: bool,
@@ -249,6 +253,9 @@ pub struct PlayoutPolicy<'a> {
     /// Learned strengths per move feature ([`Playouts::learned_strength`]); `None`: the game's
     /// own [`Playouts::action_value`].
     pub gammas: Option<&'a [f32]>,
+    /// Last good replies with forgetting, played first where the game's playouts learn
+    /// them (Go's heavy playouts); `None`: off.
+    pub replies: Option<&'a LastGoodReplies>,
 }
 
 impl PlayoutPolicy<'_> {
@@ -265,7 +272,7 @@ impl PlayoutPolicy<'_> {
     /// and returns the outcome.
     #[inline(always)]
     pub fn play_out<G: Playouts, R: RngCore>(&self, game: &mut G, rng: &mut R) -> Outcome {
-        match (self.prune, self.biased, self.gammas) {
+        match (self.prune || self.replies.is_some(), self.biased, self.gammas) {
             (true, _, _) => game.recorded_playout(rng, *self, &mut MovesPlayed::default()),
             (false, true, Some(gammas)) => game.learned_playout(rng, gammas),
             (false, true, None) => game.biased_playout(rng),

@@ -60,6 +60,12 @@ pub trait Tuning: Game {
     /// cheap and measured stronger at equal time.
     const PRUNE_BY_DEFAULT: bool = false;
 
+    /// Whether a search plays last good replies by default
+    /// ([`crate::search::SearchConfigBuilder::replies`]; games whose playouts learn
+    /// them: [`Playouts::LEARNS_REPLIES`](super::Playouts::LEARNS_REPLIES)): false,
+    /// unless measured stronger at equal time.
+    const LAST_GOOD_REPLY: bool = false;
+
     /// How many playouts a search worker keeps in flight by default
     /// ([`crate::search::SearchConfigBuilder::lanes`]): 1, unless [`Playouts::playouts`](super::Playouts::playouts)
     /// interleaves lanes and that measured stronger at equal time.

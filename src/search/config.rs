@@ -458,6 +458,20 @@ search_settings! {
             fn prune_for<G: Tuning>(config) -> bool {
                 config.prune.unwrap_or(G::PRUNE_BY_DEFAULT)
             }
+    /// Last good replies with forgetting in the playouts (LGRF-2, Baier & Drake 2010): on or off.
+    ///
+    /// A playout plays first the reply that last won after the last two moves, or after
+    /// the last one, and forgets a reply that lost; one table per search, shared by its
+    /// threads. Go's playouts learn them; other games refuse `on`. Unset: the game's
+    /// [`Tuning::LAST_GOOD_REPLY`].
+    replies("replies", "on|off"): Option<bool> = None;
+        set(on: bool) => Some(on); text bool;
+        per_game:
+            /// Whether a search of `G` plays last good replies: `replies` if set, else the
+            /// game's [`Tuning::LAST_GOOD_REPLY`].
+            fn replies_for<G: Tuning>(config) -> bool {
+                config.replies.unwrap_or(G::LAST_GOOD_REPLY)
+            }
     /// MCTS-Solver: prove wins, losses and draws; stop once the root is proven.
     ///
     /// Winands, Björnsson & Saito 2008.

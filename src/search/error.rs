@@ -134,6 +134,15 @@ pub enum ConfigError {
     },
     /// `sync-every` was 0.
     ZeroSyncEvery,
+    /// A setting the game searched has no use for.
+    NotForGame {
+        /// The setting, as `key=value`.
+        setting: &'static str,
+        /// The game.
+        game: &'static str,
+        /// What the game lacks.
+        why: &'static str,
+    },
     /// Two settings that exclude each other were both given.
     Conflict {
         /// The first, as `key=value`.
@@ -203,6 +212,7 @@ impl fmt::Display for ConfigError {
             ConfigError::BadImplicit(a) => write!(f, "implicit must be 0 to 1 (got {a})"),
             ConfigError::BadEvalDepth { got, max } => write!(f, "eval-depth must be 0 to {max} (got {got})"),
             ConfigError::Conflict { first, second, why } => write!(f, "{first} conflicts with {second}: {why}"),
+            ConfigError::NotForGame { setting, game, why } => write!(f, "{setting} does not apply to {game}: {why}"),
         }
     }
 }
@@ -261,6 +271,7 @@ impl ConfigError {
             ConfigError::BadImplicit(_) => "implicit",
             ConfigError::BadEvalDepth { .. } => "eval-depth",
             ConfigError::ZeroSyncEvery => "sync-every",
+            ConfigError::NotForGame { setting, .. } => setting.split('=').next().unwrap_or(setting),
             ConfigError::NoBudget
             | ConfigError::ArenaTooSmall { .. }
             | ConfigError::ArenaTooLarge { .. }

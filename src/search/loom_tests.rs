@@ -233,6 +233,7 @@ fn concurrent_iterations_of<G: SearchGame + Copy + Send + Sync + 'static>(
             expand_threshold: 1,
             biased_playouts: false,
             gammas: None,
+            replies: None,
             prune: false,
             chance,
             solver: false,

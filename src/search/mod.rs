@@ -60,7 +60,7 @@ use crossbeam_utils::CachePadded;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::evaluator::Evaluator;
-use crate::games::SearchGame;
+use crate::games::{LastGoodReplies, SearchGame};
 use crate::solver::solved_to_play;
 use crate::tree::invariants::{self, Expectations, InvariantViolation};
 use crate::tree::{available_bytes, Arena, ExclusiveTree, Expansion, NodeId, Proof, SharedTree, TreeOps};
@@ -68,7 +68,7 @@ use crate::weights::MoveWeights;
 use drivers::{with_driver, Driver, Job, Summed};
 use evaluators::Evaluators;
 use iteration::{expand, Worker};
-use params::{IterationParams, Priors};
+use params::{replies_table, IterationParams, Priors};
 use stop::Stopper;
 
 /// A search engine: a configuration and the arenas it allocated once. Reuse it across
@@ -102,6 +102,9 @@ pub struct Search {
     /// The shipped weights of the last game searched ([`Tuning::SHIPPED_WEIGHTS`](crate::games::Tuning::SHIPPED_WEIGHTS)), read
     /// once rather than on every move.
     shipped: Option<(&'static str, MoveWeights)>,
+    /// The table of last good replies (`replies=on`), made at the first search that
+    /// plays them and kept across searches, as the replies stay good from move to move.
+    replies: Option<Box<LastGoodReplies>>,
     /// The embedder's evaluator, and the shipped network parsed once.
     evaluators: Evaluators,
     /// What the distributed driver keeps from one search to the next.
@@ -155,6 +158,7 @@ impl Search {
             reuse_started: None,
             scratch,
             shipped: None,
+            replies: None,
             evaluators: Evaluators::default(),
             control: None,
             distributed: Default::default(),
@@ -214,8 +218,10 @@ impl Search {
         let gammas = resolve_gammas::<G>(&self.config, &mut self.shipped)?;
         let evaluator = self.evaluators.resolve::<G>(&self.config.eval)?;
         let root_moves = check_root(&self.config, self.arenas[0].capacity() as u64, root, evaluator.is_some())?;
+        let replies = replies_table::<G>(&self.config, &mut self.replies)?;
         let cfg = &self.config;
-        let mut params = IterationParams::resolve(cfg, drivers::walk_shape(cfg), gammas, evaluator.as_deref());
+        let shape = drivers::walk_shape(cfg);
+        let mut params = IterationParams::resolve(cfg, shape, gammas, replies, evaluator.as_deref());
         self.last_lanes = params.lanes;
         self.last_rave = params.uct.rave > 0.0;
         self.last_final_move = cfg.final_move_rule::<G>();

@@ -3,13 +3,13 @@
 //! gammas in use, whether virtual loss is kept, and where backups are batched.
 
 use crate::evaluator::Evaluator;
-use crate::games::{Game, PlayoutPolicy, SearchGame};
+use crate::games::{Game, LastGoodReplies, PlayoutPolicy, SearchGame};
 use crate::policy::UctParams;
 use crate::weights::MoveWeights;
 
 use super::config::{ChanceSelection, InFlight, Playout, SearchConfig, Select, Weights};
 use super::limits::MAX_LANES;
-use super::SearchError;
+use super::{ConfigError, SearchError};
 
 /// In a tree-parallel search, nodes with at least this many visits per thread get their
 /// backups batched (up to 16 playouts per worker between flushes) and no virtual loss.
@@ -40,6 +40,8 @@ pub(crate) struct IterationParams<'a, G: Game> {
     /// Learned gammas per move feature, in place of the game's action values (priors and
     /// biased playouts).
     pub gammas: Option<&'a [f32]>,
+    /// The search's table of last good replies, where its playouts play them.
+    pub replies: Option<&'a LastGoodReplies>,
     /// Win-first / block-first pruning at expansion and in playouts.
     pub prune: bool,
     /// How a chance node's outcome is picked on the walk down.
@@ -106,12 +108,14 @@ impl<'a, G: SearchGame> IterationParams<'a, G> {
     /// ([`SearchConfig::c_for`], [`SearchConfig::lanes_for`],
     /// [`SearchConfig::prune_for`]), and this is the one place where it is decided
     /// whether virtual loss is kept and where backups are batched. `gammas` are
-    /// the learned gammas in use ([`resolve_gammas`]); `shape` is what the mode's driver
-    /// decides of the walks.
+    /// the learned gammas in use ([`resolve_gammas`]), `replies` the search's table of
+    /// last good replies if it plays them; `shape` is what the mode's driver decides of
+    /// the walks.
     pub(crate) fn resolve(
         config: &SearchConfig,
         shape: WalkShape,
         gammas: Option<&'a [f32]>,
+        replies: Option<&'a LastGoodReplies>,
         evaluator: Option<&'a dyn Evaluator<G>>,
     ) -> IterationParams<'a, G> {
         let WalkShape { walks_in_flight, one_lane, batched, .. } = shape;
@@ -158,6 +162,7 @@ impl<'a, G: SearchGame> IterationParams<'a, G> {
             expand_threshold: config.expand_threshold,
             biased_playouts: playouts.biased,
             gammas,
+            replies,
             prune: playouts.prune,
             chance: config.chance,
             evaluator,
@@ -227,7 +232,12 @@ pub(crate) fn search_playouts<'a, G: SearchGame>(
     config: &SearchConfig,
     gammas: Option<&'a [f32]>,
 ) -> PlayoutPolicy<'a> {
-    PlayoutPolicy { biased: config.playout_for::<G>() == Playout::Biased, prune: config.prune_for::<G>(), gammas }
+    PlayoutPolicy {
+        biased: config.playout_for::<G>() == Playout::Biased,
+        prune: config.prune_for::<G>(),
+        gammas,
+        replies: None,
+    }
 }
 
 /// The learned gammas `config` uses for game `G`, if any: a learned set (checked against
@@ -260,4 +270,24 @@ pub(crate) fn resolve_gammas<'a, G: SearchGame>(
             _ => None,
         },
     })
+}
+
+/// The table of last good replies a search of `G` by `config` plays, if it plays them
+/// ([`SearchConfig::replies_for`]): made in `table` at the first such search and kept
+/// there across searches.
+///
+/// # Errors
+/// [`ConfigError::NotForGame`] for `replies=on` in a game whose playouts learn none.
+pub(crate) fn replies_table<'a, G: SearchGame>(
+    config: &SearchConfig,
+    table: &'a mut Option<Box<LastGoodReplies>>,
+) -> Result<Option<&'a LastGoodReplies>, SearchError> {
+    if !config.replies_for::<G>() {
+        return Ok(None);
+    }
+    if !G::LEARNS_REPLIES {
+        let why = "its playouts learn no replies (Go's do)";
+        return Err(ConfigError::NotForGame { setting: "replies=on", game: G::NAME, why }.into());
+    }
+    Ok(Some(table.get_or_insert_with(Box::default)))
 }

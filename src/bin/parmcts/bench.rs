@@ -25,6 +25,7 @@ impl FlagSet for BenchSettings {
         ("seed", "1"),
         ("playout", "random (as the pure rows)"),
         ("prune", "off"),
+        ("replies", "off"),
     ];
 }
 
@@ -71,8 +72,12 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         .iter()
         .map(|(game, start)| {
             let game = *game;
-            let base =
-                SearchConfig::builder().playouts(game.bench_playouts()).seed(1).playout(Playout::Random).prune(false);
+            let base = SearchConfig::builder()
+                .playouts(game.bench_playouts())
+                .seed(1)
+                .playout(Playout::Random)
+                .prune(false)
+                .replies(false);
             Ok((game, start, args.settings.apply(base)?.build()?))
         })
         .collect::<Result<Vec<_>, Failure>>()?;

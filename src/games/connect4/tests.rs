@@ -124,7 +124,7 @@ fn move_features_are_the_action_value_classes() {
 #[test]
 fn pruned_bitboard_playout_matches_the_trait_loop() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
-    let policy = PlayoutPolicy { biased: false, prune: true, gammas: None };
+    let policy = PlayoutPolicy { prune: true, ..PlayoutPolicy::default() };
     for i in 0..2000 {
         let mut start = ConnectFour::new();
         for _ in 0..i % 20 {

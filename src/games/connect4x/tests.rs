@@ -130,7 +130,7 @@ fn playouts_on_every_word_play_the_trait_loops_games() {
             assert_eq!((game, outcome), play_out_with(board, &mut fresh(), wheel));
             // Every recorded policy against the trait's loop.
             for (prune, biased) in [(true, true), (true, false), (false, true), (false, false)] {
-                let policy = PlayoutPolicy { biased, prune, gammas: None };
+                let policy = PlayoutPolicy { biased, prune, ..PlayoutPolicy::default() };
                 let (mut game, mut played) = (board, MovesPlayed::default());
                 let outcome = game.recorded_playout(&mut fresh(), policy, &mut played);
                 let (mut expected, mut expected_played) = (board, MovesPlayed::default());

@@ -308,7 +308,7 @@ impl<const N: usize> Go<N> {
 
     /// Whether the side to move's stone on the empty `cell` would be in atari: it
     /// captures nothing and its chain would have at most one liberty.
-    fn is_self_atari(&self, cell: usize) -> bool {
+    pub(super) fn is_self_atari(&self, cell: usize) -> bool {
         let color = self.color();
         // Two empty neighbours are two liberties: the common case, with no walk.
         if self.board.empty_neighbours(cell) >= 2 {

@@ -3,9 +3,9 @@
 
 use rand_core::RngCore;
 
-use super::board::{Board, BLACK, NO_POINT, WHITE};
+use super::board::{Board, BLACK, EMPTY, MAX_SIDE, NO_POINT, WHITE};
 use super::{patterns, Go, Move, Outcome};
-use crate::games::{random_below, Game, MovesPlayed, PlayoutPolicy, Playouts};
+use crate::games::{random_below, Game, LastGoodReplies, MovesPlayed, PlayoutPolicy, Playouts};
 
 impl<const N: usize> Go<N> {
     /// The light playout's move here: a point drawn uniformly among those that are legal
@@ -61,18 +61,35 @@ impl<const N: usize> Go<N> {
     }
 }
 
+/// The most moves a playout records for its replies: two moves of context and
+/// [`Go::MAX_PLIES`] on the largest board.
+const RECORDED: usize = 3 * MAX_SIDE * MAX_SIDE + 2;
+
 impl<const N: usize> Go<N> {
     /// The playout loop, light or (`HEAVY`) heavy ([`super::heavy`]), telling `on_move`
-    /// every move played, as a cell ([`NO_POINT`]: the pass).
+    /// every move played, as a cell ([`NO_POINT`]: the pass). With `replies`
+    /// (`REPLIES`), each move is first the last good reply ([`Go::reply_cell`]), and the
+    /// replies are learned from the outcome.
     #[inline(always)]
-    fn run_playout<const HEAVY: bool, R: RngCore>(
+    fn run_playout<const HEAVY: bool, const REPLIES: bool, R: RngCore>(
         &mut self,
         rng: &mut R,
+        replies: Option<&LastGoodReplies>,
         mut on_move: impl FnMut(crate::Player, usize),
     ) -> Outcome {
-        let mut last = NO_POINT;
+        let first = self.to_move;
+        let mut moves = [NO_POINT; RECORDED];
+        let mut recorded = 2;
+        if REPLIES {
+            moves[..2].copy_from_slice(&[self.recent[1], self.recent[0]]);
+        }
         while self.passes < 2 && self.plies < Self::MAX_PLIES {
-            let cell = if HEAVY { self.heavy_cell(rng, last) } else { self.playout_cell(rng) };
+            let reply = if REPLIES { replies.and_then(|r| self.reply_cell(r)) } else { None };
+            let cell = match reply {
+                Some(cell) => cell,
+                None if HEAVY => self.heavy_cell(rng, self.recent[0]),
+                None => self.playout_cell(rng),
+            };
             on_move(self.to_move, cell);
             if cell == NO_POINT as usize {
                 self.passes += 1;
@@ -80,22 +97,44 @@ impl<const N: usize> Go<N> {
             } else {
                 self.place(cell);
             }
-            last = cell as u16;
+            self.recent = [cell as u16, self.recent[0]];
+            if REPLIES && recorded < RECORDED {
+                moves[recorded] = cell as u16;
+                recorded += 1;
+            }
             self.plies += 1;
             self.to_move = self.to_move.other();
         }
-        self.outcome().unwrap_or(Outcome::Draw)
+        let outcome = self.outcome().unwrap_or(Outcome::Draw);
+        if let (true, Some(replies)) = (REPLIES, replies) {
+            replies.learn(&moves[..recorded], first, outcome);
+        }
+        outcome
+    }
+
+    /// The last good reply of the side to move to the last two moves, or to the last
+    /// one ([`LastGoodReplies::replies`]), if it is an empty point where a stone is playable
+    /// ([`Board::is_playable`]) and no self-atari.
+    #[inline]
+    fn reply_cell(&self, replies: &LastGoodReplies) -> Option<usize> {
+        let [last, before] = self.recent;
+        let color = self.color();
+        replies.replies(self.to_move, before, last).into_iter().flatten().map(usize::from).find(|&cell| {
+            self.board.color.get(cell) == Some(&EMPTY)
+                && self.board.is_playable(cell, color, self.ko)
+                && !self.is_self_atari(cell)
+        })
     }
 
     /// The light playout loop.
     #[inline(always)]
     fn light_playout<R: RngCore>(&mut self, rng: &mut R, on_move: impl FnMut(crate::Player, usize)) -> Outcome {
-        self.run_playout::<false, R>(rng, on_move)
+        self.run_playout::<false, false, R>(rng, None, on_move)
     }
 
     /// The heavy playout loop.
     fn heavy_playout<R: RngCore>(&mut self, rng: &mut R, on_move: impl FnMut(crate::Player, usize)) -> Outcome {
-        self.run_playout::<true, R>(rng, on_move)
+        self.run_playout::<true, false, R>(rng, None, on_move)
     }
 }
 
@@ -180,6 +219,9 @@ impl<const N: usize> Playouts for Go<N> {
     /// Tactic, then 3x3 pattern ([`super::patterns`]).
     const FEATURE_GROUPS: usize = 2;
 
+    /// Light and heavy playouts play and learn last good replies (`replies=on`; [`crate::games::LastGoodReplies`]).
+    const LEARNS_REPLIES: bool = true;
+
     /// The move's tactic and pattern class; none for the pass and for filling the
     /// mover's own eye (their learned strength stays the hand-set
     /// [`super::heavy::EYE_OR_PASS_STRENGTH`], their `action_value`).
@@ -216,10 +258,80 @@ impl<const N: usize> Playouts for Go<N> {
         policy: PlayoutPolicy,
         played: &mut MovesPlayed,
     ) -> Outcome {
-        if policy.biased {
-            self.heavy_playout(rng, |player, cell| played.insert(player, Self::move_of(cell)))
-        } else {
-            self.light_playout(rng, |player, cell| played.insert(player, Self::move_of(cell)))
+        let record = |player, cell| played.insert(player, Self::move_of(cell));
+        match (policy.biased, policy.replies) {
+            (true, None) => self.heavy_playout(rng, record),
+            (false, None) => self.light_playout(rng, record),
+            (true, replies) => self.run_playout::<true, true, R>(rng, replies, record),
+            (false, replies) => self.run_playout::<false, true, R>(rng, replies, record),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand_core::SeedableRng;
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    use super::*;
+    use crate::games::go::Go9;
+    use crate::games::{Outcome, Player};
+
+    fn cell(game: &Go9, vertex: &str) -> u16 {
+        Board::<9>::cell(usize::from(game.parse_move(vertex).unwrap().0)) as u16
+    }
+
+    /// The first move of a heavy playout with `replies` from `game`.
+    fn first_move(game: &Go9, replies: &LastGoodReplies, rng: &mut Xoshiro256PlusPlus) -> usize {
+        let mut first = None;
+        game.clone().run_playout::<true, true, _>(rng, Some(replies), |_, cell| {
+            first.get_or_insert(cell);
+        });
+        first.unwrap()
+    }
+
+    #[test]
+    fn a_remembered_reply_is_played_first_while_it_is_playable() {
+        let mut game = Go9::new();
+        game.play_sequence("E5 C3").unwrap();
+        let (e5, c3, g7) = (cell(&game, "E5"), cell(&game, "C3"), cell(&game, "G7"));
+        // Black's G7 won after E5, C3 (Black played E5). Each playout gets a table of
+        // that one reply (a lost playout forgets it).
+        let table = || {
+            let replies = LastGoodReplies::new();
+            replies.learn(&[e5, c3, g7], Player::One, Outcome::Win(Player::One));
+            replies
+        };
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        assert!((0..20).all(|_| first_move(&game, &table(), &mut rng) == usize::from(g7)));
+        // Once G7 is taken, the playout plays its own policy.
+        let mut taken = Go9::new();
+        taken.play_sequence("G7 A1 E5 C3").unwrap();
+        let firsts: Vec<usize> = (0..20).map(|_| first_move(&taken, &table(), &mut rng)).collect();
+        assert!(firsts.iter().all(|&c| c != usize::from(g7)) && firsts.iter().any(|&c| c != firsts[0]));
+    }
+
+    /// Every reply a learned table offers in random games is a legal move that fills no
+    /// eye of the mover's; the tables learn as playouts end.
+    #[test]
+    fn replies_offered_are_legal_and_fill_no_own_eye() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        let replies = LastGoodReplies::new();
+        let mut offered = 0;
+        for _ in 0..40 {
+            let mut game = Go9::new();
+            while game.outcome().is_none() && game.plies() < 150 {
+                let _ = game.clone().run_playout::<true, true, _>(&mut rng, Some(&replies), |_, _| {});
+                if let Some(cell) = game.reply_cell(&replies) {
+                    offered += 1;
+                    let mv = Go9::move_of(cell);
+                    assert!(game.is_legal(mv), "{}\n{}", game.format_move(mv), game.render());
+                    assert!(!game.is_eye(mv, game.side_to_move()), "{}", game.format_move(mv));
+                }
+                let mv = game.playout_move(&mut rng);
+                game.play_unchecked(mv);
+            }
+        }
+        assert!(offered > 500, "{offered} replies offered");
     }
 }

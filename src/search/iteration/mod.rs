@@ -31,8 +31,13 @@ pub(crate) use walk::{Descent, Select, Walk};
 /// The playout policy of `params`, and whether its playouts go through
 /// [`Playouts::recorded_playout`](crate::games::Playouts::recorded_playout) (RAVE needs the moves; pruning has no faster path).
 fn playout_policy<G: Game>(params: IterationParams<'_, G>) -> (PlayoutPolicy<'_>, bool) {
-    let policy = PlayoutPolicy { biased: params.biased_playouts, prune: params.prune, gammas: params.gammas };
-    (policy, params.uct.rave > 0.0 || params.prune)
+    let policy = PlayoutPolicy {
+        biased: params.biased_playouts,
+        prune: params.prune,
+        gammas: params.gammas,
+        replies: params.replies,
+    };
+    (policy, params.uct.rave > 0.0 || params.prune || params.replies.is_some())
 }
 
 /// Slots of a worker's table of batched updates (a power of two).

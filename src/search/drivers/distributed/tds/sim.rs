@@ -90,7 +90,7 @@ impl Search {
         let gammas = resolve_gammas::<G>(&self.config, &mut self.shipped)?;
         let evaluator = self.evaluators.resolve::<G>(&self.config.eval)?;
         let shape = WalkShape { root_shares: 1, walks_in_flight: true, one_lane: true, batched: false };
-        let params = IterationParams::resolve(&self.config, shape, gammas, evaluator.as_deref());
+        let params = IterationParams::resolve(&self.config, shape, gammas, None, evaluator.as_deref());
         let capacity = self.arenas[0].capacity() as u64;
         let setup = (capacity, self.config.dist_depth, self.config.seed);
         let one = simulate(root, params, RankModel { ranks: 1, ..model }, playouts.min(50_000), setup)?;
