@@ -60,11 +60,16 @@ pub trait Tuning: Game {
     /// cheap and measured stronger at equal time.
     const PRUNE_BY_DEFAULT: bool = false;
 
+    /// The visits a child's prior counts as by default (priors as equivalent experience,
+    /// [`crate::search::SearchConfigBuilder::prior_visits`]): 0 (off), unless measured
+    /// stronger for the game.
+    const PRIOR_VISITS: f32 = 0.0;
+
     /// Whether a search plays last good replies by default
     /// ([`crate::search::SearchConfigBuilder::replies`]; games whose playouts learn
     /// them: [`Playouts::LEARNS_REPLIES`](super::Playouts::LEARNS_REPLIES)): false,
     /// unless measured stronger at equal time.
-    const LAST_GOOD_REPLY: bool = false;
+    const LAST_GOOD_REPLIES: bool = false;
 
     /// How many playouts a search worker keeps in flight by default
     /// ([`crate::search::SearchConfigBuilder::lanes`]): 1, unless [`Playouts::playouts`](super::Playouts::playouts)

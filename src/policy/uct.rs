@@ -5,7 +5,7 @@ use std::ops::ControlFlow;
 use std::sync::LazyLock;
 
 use super::halving::{self, MAX_ROOT_CHILDREN};
-use crate::tree::{NodeId, Proof, TreeOps};
+use crate::tree::{ChildView, NodeId, Proof, TreeOps};
 
 /// UCB1: `q + C * sqrt(ln N / n)`, with `q` the child's mean result in [0, 1], `N` the
 /// parent's visits and `n` the child's (Kocsis & Szepesvári 2006).
@@ -147,6 +147,9 @@ pub(crate) fn select_child<T: TreeOps, const SOLVER: bool>(
     let mut terms = Terms {
         explore: params.c * TABLES.sqrt_ln(parent_visits),
         bias_scale: 0.0,
+        prior_visits: params.prior_visits,
+        // A prior of 65535 is the whole share; `count` children share it uniformly.
+        relative_prior: count as f32 / 65535.0,
         beta: 0.0,
         implicit: 0.0,
         wu_uct: params.wu_uct,
@@ -160,7 +163,7 @@ pub(crate) fn select_child<T: TreeOps, const SOLVER: bool>(
     }
     terms.implicit = params.implicit;
     // The side arrays (AMAF statistics, implicit minimax values) are read for either.
-    match (params.bias > 0.0, params.rave > 0.0 || params.implicit > 0.0) {
+    match (params.bias > 0.0 || params.prior_visits > 0.0, params.rave > 0.0 || params.implicit > 0.0) {
         (false, false) => scan::<T, false, SOLVER, false>(tree, first, count, terms),
         (true, false) => scan::<T, true, SOLVER, false>(tree, first, count, terms),
         (false, true) => scan::<T, false, SOLVER, true>(tree, first, count, terms),
@@ -177,6 +180,8 @@ pub(crate) struct UctParams {
     pub bias: f32,
     /// Progressive bias constant K.
     pub bias_k: f32,
+    /// Priors as equivalent experience: the visits each child starts with (0: off).
+    pub prior_visits: f32,
     /// RAVE constant k (0: off).
     pub rave: f32,
     /// Implicit minimax weight α (0: off).
@@ -211,6 +216,10 @@ struct Terms {
     explore: f32,
     /// Progressive bias scale per prior unit.
     bias_scale: f32,
+    /// Priors as equivalent experience: the visits each child starts with (0: off).
+    prior_visits: f32,
+    /// A stored prior's ratio to the uniform share, per prior unit.
+    relative_prior: f32,
     /// RAVE weight.
     beta: f32,
     /// Implicit minimax weight α.
@@ -258,11 +267,12 @@ fn scan<T: TreeOps, const BIAS: bool, const SOLVER: bool, const SIDE: bool>(
         // Virtual loss is in the visits already; WU-UCT's in-flight playouts are added.
         let visits = child.stats.visits + child.unobserved;
         let amaf = child.amaf; // zero without RAVE
-        if visits == 0 && (!SIDE || amaf.visits == 0) {
+        let mut value = if BIAS && terms.prior_visits > 0.0 {
+            with_prior_experience::<SIDE>(&child, visits, terms)
+        } else if visits == 0 && (!SIDE || amaf.visits == 0) {
             best = i;
             return ControlFlow::Break(());
-        }
-        let mut value = if SIDE && visits == 0 {
+        } else if SIDE && visits == 0 {
             // Explored as if visited once, on its AMAF mean.
             amaf.half_points as f32 * tables.half_inv(amaf.visits) + explore
         } else {
@@ -289,6 +299,29 @@ fn scan<T: TreeOps, const BIAS: bool, const SOLVER: bool, const SIDE: bool>(
         ControlFlow::Continue(())
     });
     NodeId(first.0 + best)
+}
+
+/// UCB1's value of a child whose prior counts as `terms.prior_visits` visits more at the
+/// mean `r / (1 + r)`, `r` its prior over the uniform share (Gelly & Silver 2007, "Combining
+/// Online and Offline Knowledge in UCT": the prior as equivalent experience; a child
+/// stored without a prior counts as uniform). The mean is then blended with the AMAF
+/// mean and the minimax value as the plain one is; no child comes first for being
+/// unvisited.
+#[inline(always)]
+fn with_prior_experience<const SIDE: bool>(child: &ChildView, visits: u32, terms: Terms) -> f32 {
+    let tables: &UcbTables = &TABLES;
+    let relative = if child.prior == 0 { 1.0 } else { child.prior as f32 * terms.relative_prior };
+    let completed = if terms.wu_uct { child.stats.visits } else { visits };
+    let counted = completed as f32 + terms.prior_visits;
+    let mut q = (child.stats.half_points as f32 * 0.5 + terms.prior_visits * relative / (1.0 + relative)) / counted;
+    if SIDE && child.amaf.visits != 0 {
+        let q_amaf = child.amaf.half_points as f32 * tables.half_inv(child.amaf.visits);
+        q += terms.beta * (q_amaf - q);
+    }
+    if SIDE {
+        q += terms.implicit * (child.value - q);
+    }
+    q + terms.explore / (visits as f32 + terms.prior_visits).sqrt()
 }
 
 /// PUCT (Silver et al. 2017; Rosin 2011): the child with the highest
@@ -376,6 +409,42 @@ mod tests {
         assert_eq!(rave_beta(1000.0, 0), 1.0);
         assert!((rave_beta(1000.0, 1000) - 0.5).abs() < 1e-6);
         assert!(rave_beta(1000.0, 10_000_000) < 0.02);
+    }
+
+    /// Priors as equivalent experience: no child is taken first for being unvisited, the
+    /// strongest prior leads at first, losses move the lead to the next prior, and a
+    /// weak prior's real wins outweigh it.
+    #[test]
+    fn priors_count_as_visits() {
+        use crate::tree::{Arena, ExclusiveTree};
+        let mut arena = Arena::new(16).unwrap();
+        let mut tree = ExclusiveTree::<false>(&mut arena);
+        assert!(tree.try_claim(NodeId::ROOT));
+        let first = tree.alloc(3).unwrap();
+        let child = |i: u32| NodeId(first.0 + i);
+        // Priors 0.1, 0.6 and 0.3 of the share (units of 1/65535).
+        for (i, prior) in [6554u16, 39321, 19661].into_iter().enumerate() {
+            tree.init_child(child(i as u32), i as u16, prior);
+        }
+        tree.publish(NodeId::ROOT, first, 3);
+        let params = UctParams { c: 0.25, bias_k: 5000.0, prior_visits: 20.0, ..UctParams::default() };
+        let plain = UctParams { prior_visits: 0.0, ..params };
+        let select =
+            |tree: &mut ExclusiveTree, params| select_child::<_, false>(tree, NodeId::ROOT, first, 3, params, 0);
+        assert_eq!(select(&mut tree, plain), child(0), "plain UCB1 takes the first unvisited child");
+        assert_eq!(select(&mut tree, params), child(1));
+        // Child 1 loses 40 playouts of 40: child 2's prior leads.
+        for _ in 0..40 {
+            tree.record(child(1), 0, 0);
+            tree.record(NodeId::ROOT, 2, 0);
+        }
+        assert_eq!(select(&mut tree, params), child(2));
+        // Child 0 wins 100 of 100: its visits outweigh its weak prior.
+        for _ in 0..100 {
+            tree.record(child(0), 2, 0);
+            tree.record(NodeId::ROOT, 0, 0);
+        }
+        assert_eq!(select(&mut tree, params), child(0));
     }
 
     #[test]

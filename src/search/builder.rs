@@ -7,8 +7,8 @@
 use std::time::Duration;
 
 use super::config::{
-    ConfigError, Evaluation, Mode, SearchConfig, SearchConfigBuilder, Setting, SettingError, DEFAULT_ARENA_NODES,
-    MAX_DIST_BATCH,
+    ConfigError, Evaluation, Mode, SearchConfig, SearchConfigBuilder, Select, Setting, SettingError,
+    DEFAULT_ARENA_NODES, MAX_DIST_BATCH,
 };
 use super::drivers::{self, nodes_per_tree, with_driver, Driver};
 use super::limits::{
@@ -207,6 +207,12 @@ fn check_policy(cfg: &SearchConfig) -> Result<(), ConfigError> {
     }
     if bad(cfg.bias_k) || cfg.bias_k == 0.0 {
         return Err(ConfigError::BadBiasK(cfg.bias_k.into()));
+    }
+    if let Some(n) = cfg.prior_visits.filter(|&n| bad(n)) {
+        return Err(ConfigError::OutOfRange { key: "prior-visits", got: n.into(), range: "finite and >= 0" });
+    }
+    if let Some(n) = cfg.prior_visits.filter(|&n| n > 0.0 && cfg.select == Select::Puct) {
+        return Err(ConfigError::conflict("prior-visits", n, "select", "puct", "PUCT weighs the priors itself"));
     }
     if let Some(rave) = cfg.rave.filter(|&k| bad(k)) {
         return Err(ConfigError::BadRave(rave.into()));
@@ -422,6 +428,10 @@ mod tests {
         let b = || SearchConfig::builder().playouts(100);
         assert!(matches!(b().c(1e100).build(), Err(ConfigError::BadExploration(c)) if c.is_infinite()));
         assert!(matches!(b().bias(1e300).build(), Err(ConfigError::BadBias(_))));
+        let negative = b().prior_visits(-1.0).build();
+        assert!(matches!(negative, Err(ConfigError::OutOfRange { key: "prior-visits", .. })), "{negative:?}");
+        let puct = b().prior_visits(20.0).select(Select::Puct).build().unwrap_err().to_string();
+        assert!(puct.contains("prior-visits=20") && puct.contains("select=puct"), "{puct}");
         let too_many = b().mode(Mode::TreeParallel).threads(MAX_THREADS + 1).build();
         assert_eq!(too_many, Err(ConfigError::TooManyThreads { got: MAX_THREADS + 1, max: MAX_THREADS }));
         assert!(b().mode(Mode::TreeParallel).threads(MAX_THREADS).arena_nodes(1 << 20).build().is_ok());

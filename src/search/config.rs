@@ -407,6 +407,21 @@ search_settings! {
     /// Progressive bias constant K (the visits over which the bias halves, squared).
     bias_k("bias-k", "K", "5000"): f32 = DEFAULT_BIAS_K as f32;
         set(k: f64) => k as f32; text f64;
+    /// Priors as equivalent experience: visits each child starts with at a value from its prior (0: off; Gelly & Silver 2007).
+    ///
+    /// A child whose prior is `r` times the uniform share counts as `N` more visits with
+    /// the mean `r / (1 + r)`, in UCB1's mean and exploration term, so a weak move is not
+    /// tried before a strong one only because it has no visit yet. UCB1 only. Unset: the
+    /// game's [`Tuning::PRIOR_VISITS`].
+    prior_visits("prior-visits", "N"): Option<f32> = None;
+        set(n: f64) => Some(n as f32); text f64;
+        per_game:
+            /// The visits a child's prior counts as in a search of `G`: `prior-visits` if
+            /// set, else the game's [`Tuning::PRIOR_VISITS`]; 0 with PUCT, which weighs
+            /// the priors itself.
+            fn prior_visits_for<G: Tuning>(config) -> f32 {
+                if config.select == Select::Puct { 0.0 } else { config.prior_visits.unwrap_or(G::PRIOR_VISITS) }
+            }
     /// Selection: ucb (UCB1, with progressive bias and RAVE where on) or puct (the priors lead: [`Select::Puct`]).
     select("select", "ucb|puct", "ucb"): Select = Select::Ucb;
         set(select: Select) => select; text Select;
@@ -463,14 +478,14 @@ search_settings! {
     /// A playout plays first the reply that last won after the last two moves, or after
     /// the last one, and forgets a reply that lost; one table per search, shared by its
     /// threads. Go's playouts learn them; other games refuse `on`. Unset: the game's
-    /// [`Tuning::LAST_GOOD_REPLY`].
+    /// [`Tuning::LAST_GOOD_REPLIES`].
     replies("replies", "on|off"): Option<bool> = None;
         set(on: bool) => Some(on); text bool;
         per_game:
             /// Whether a search of `G` plays last good replies: `replies` if set, else the
-            /// game's [`Tuning::LAST_GOOD_REPLY`].
+            /// game's [`Tuning::LAST_GOOD_REPLIES`].
             fn replies_for<G: Tuning>(config) -> bool {
-                config.replies.unwrap_or(G::LAST_GOOD_REPLY)
+                config.replies.unwrap_or(G::LAST_GOOD_REPLIES)
             }
     /// MCTS-Solver: prove wins, losses and draws; stop once the root is proven.
     ///

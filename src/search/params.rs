@@ -134,6 +134,7 @@ impl<'a, G: SearchGame> IterationParams<'a, G> {
                 c: config.c_for::<G>(),
                 bias: config.bias_for::<G>(),
                 bias_k: config.bias_k,
+                prior_visits: config.prior_visits_for::<G>(),
                 rave: config.rave_for::<G>(),
                 // Only with an evaluator to give the values (eval=default may have none).
                 // Not with batches (the builder refuses an explicit α there).
@@ -189,10 +190,11 @@ impl<'a, G: SearchGame> IterationParams<'a, G> {
     }
 
     /// What [`super::iteration::expand`] stores as priors: nothing without progressive
-    /// bias or PUCT, else the evaluator's priors (`eval-priors=on`) or the move strengths (from
-    /// the learned gammas, or the game's action values).
+    /// bias, priors as equivalent experience or PUCT, else the evaluator's priors
+    /// (`eval-priors=on`) or the move strengths (from the learned gammas, or the game's
+    /// action values).
     pub(crate) fn priors(&self) -> Option<Priors<'a, G>> {
-        if self.uct.bias <= 0.0 && !self.uct.puct {
+        if self.uct.bias <= 0.0 && self.uct.prior_visits <= 0.0 && !self.uct.puct {
             return None;
         }
         Some(match self.evaluator {
@@ -250,7 +252,9 @@ pub(crate) fn resolve_gammas<'a, G: SearchGame>(
     config: &'a SearchConfig,
     shipped: &'a mut Option<(&'static str, MoveWeights)>,
 ) -> Result<Option<&'a [f32]>, SearchError> {
-    let uses_weights = config.playout_for::<G>() == Playout::Biased || config.bias_for::<G>() > 0.0;
+    let uses_weights = config.playout_for::<G>() == Playout::Biased
+        || config.bias_for::<G>() > 0.0
+        || config.prior_visits_for::<G>() > 0.0;
     Ok(match &config.weights {
         Weights::Learned(weights) => {
             weights.check::<G>().map_err(SearchError::Weights)?;

@@ -10,7 +10,7 @@ mod node;
 #[cfg(not(loom))]
 mod zeroed;
 
-pub(crate) use access::{ExclusiveTree, SharedTree, TreeOps};
+pub(crate) use access::{ChildView, ExclusiveTree, SharedTree, TreeOps};
 pub(crate) use arena::Arena;
 pub use arena::NODE_BYTES;
 pub(crate) use arena::{available_bytes, CapacityError};

@@ -476,11 +476,16 @@ impl<const N: usize> Tuning for Go<N> {
     /// command). Other sizes keep the hand-set strengths until measured there.
     const SHIPPED_WEIGHTS: Option<&'static str> = if N == 9 { Some(DEFAULT_WEIGHTS) } else { None };
 
+    /// Priors as equivalent experience, measured on 9x9 at equal time (docs/RESULTS.md):
+    /// 20 visits scored 0.750 against none at 50 ms a move (+191 Elo [+152, +229], 400
+    /// games). Other sizes keep them off until measured there.
+    const PRIOR_VISITS: f32 = if N == 9 { 20.0 } else { 0.0 };
+
     /// Last good replies with forgetting in the playouts, measured on 9x9 at equal time
     /// (docs/RESULTS.md): 0.604 against the same without at 50 ms a move (+73 Elo
     /// [+39, +108], 400 games), at the same playout rate. Other sizes keep them off
     /// until measured there.
-    const LAST_GOOD_REPLY: bool = N == 9;
+    const LAST_GOOD_REPLIES: bool = N == 9;
 }
 
 /// The Tromp-Taylor area score for the side to move, 1,000 per point: a crude estimate
