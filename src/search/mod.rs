@@ -14,6 +14,8 @@
 //! assert_eq!(position.format_move(result.best_move.unwrap()), "1");
 //! ```
 
+#[macro_use]
+mod settings_macro;
 mod builder;
 mod config;
 mod drivers;
@@ -220,8 +222,7 @@ impl Search {
         let root_moves = check_root(&self.config, self.arenas[0].capacity() as u64, root, evaluator.is_some())?;
         let replies = replies_table::<G>(&self.config, &mut self.replies)?;
         let cfg = &self.config;
-        let shape = drivers::walk_shape(cfg);
-        let mut params = IterationParams::resolve(cfg, shape, gammas, replies, evaluator.as_deref());
+        let mut params = IterationParams::resolve(cfg, drivers::walk_shape(cfg), gammas, replies, evaluator.as_deref());
         self.last_lanes = params.lanes;
         self.last_rave = params.uct.rave > 0.0;
         self.last_final_move = cfg.final_move_rule::<G>();
