@@ -15,7 +15,7 @@ use rand_core::RngCore;
 use super::{random_below, Game, LastGoodReplies, Move, Outcome, Player, Turn};
 
 /// The most feature groups a game's moves may have ([`Playouts::FEATURE_GROUPS`]).
-pub const MAX_FEATURE_GROUPS: usize = 4;
+pub const MAX_FEATURE_GROUPS: usize = 5;
 
 /// A game's playout hooks: move strengths, pruning, learned features and the playouts
 /// themselves. Every item has a default built on [`Game`] alone.
@@ -107,7 +107,7 @@ pub trait Playouts: Game {
 
     /// How many features describe one move: Coulom's feature groups (2007, §2), each
     /// move having one feature of each group, its strength the product of their gammas.
-    /// One by default ([`Playouts::move_feature`]); Go has two (tactics, 3x3 pattern).
+    /// One by default ([`Playouts::move_feature`]); Go has five ([`crate::games::go`]).
     const FEATURE_GROUPS: usize = 1;
 
     /// The feature (an index into [`Playouts::move_features`]) of move `mv` here, for a

@@ -3,10 +3,11 @@
 //! (Coulom 2007, "Computing 'Elo Ratings' of Move Patterns in the Game of Go", §3).
 //!
 //! Model: every move is a *team* of features, one from each of the game's feature groups
-//! ([`Playouts::FEATURE_GROUPS`]; Othello has one group, its square classes, Go two, the
-//! tactics and the 3x3 pattern). Its strength is the product of its features' gammas,
-//! and in a position with legal moves `L` the player picks move `m` with probability
-//! `strength(m) / Σ_{m' in L} strength(m')`. MM update for feature `i`, every feature of
+//! ([`Playouts::FEATURE_GROUPS`]; Othello has one group, its square classes, Go five, the
+//! tactic, the 3x3 pattern, the distances to the last two moves and the line). Its
+//! strength is the product of its features' gammas, and in a position with legal moves
+//! `L` the player picks move `m` with probability `strength(m) / Σ_{m' in L}
+//! strength(m')`. MM update for feature `i`, every feature of
 //! the other groups fixed: `gamma_i ← W_i / Σ_j Σ_{m in L_j, i in m} (strength(m) /
 //! gamma_i) / E_j`, with `W_i` the times a move with feature `i` was chosen and `E_j` the
 //! summed strengths of position `j`'s legal moves. The features of one group never share
@@ -318,21 +319,24 @@ pub fn temperature_exponent(temperature: f64) -> Result<f64, WeightsError> {
 /// How well gammas predict held-out decisions.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Fit {
-    /// Mean log-likelihood of the chosen move's feature (natural log, per decision).
+    /// Mean log-likelihood of the chosen move (natural log, per decision): comparable
+    /// between feature sets, since it does not depend on how many moves share a team.
     pub log_likelihood: f64,
     /// Share of decisions whose chosen team is the strongest among the legal moves'.
     pub top_feature: f64,
 }
 
-/// The model's fit on `decisions`: the probability that a move of the chosen team is
-/// picked, `C_chosen strength_chosen / Σ_t C_t strength_t`, averaged in log.
+/// The model's fit on `decisions`: the probability that the chosen move itself is
+/// picked, `strength_chosen / Σ_t C_t strength_t`, averaged in log. (The probability of
+/// its team, `C_chosen` times that, would favour coarse features: a model that tells
+/// fewer moves apart gives larger teams.)
 pub fn evaluate_fit(decisions: &[Decision], gammas: &[f64]) -> Fit {
     let mut log_likelihood = 0.0;
     let mut top = 0usize;
     for d in decisions {
         let strengths: Vec<f64> = (0..d.counts.len()).map(|t| d.strength(t, gammas)).collect();
         let total: f64 = strengths.iter().zip(&d.counts).map(|(s, &c)| c as f64 * s).sum();
-        log_likelihood += (d.counts[d.chosen] as f64 * strengths[d.chosen] / total).ln();
+        log_likelihood += (strengths[d.chosen] / total).ln();
         let best = (0..strengths.len()).max_by(|&a, &b| strengths[a].total_cmp(&strengths[b]));
         top += usize::from(best == Some(d.chosen));
     }
@@ -422,7 +426,7 @@ mod tests {
     /// A Go decision: the pass is left out, the chosen move's team is among the teams,
     /// and the counts add up to the legal moves with features.
     #[test]
-    fn go_decisions_are_teams_of_tactic_and_pattern() {
+    fn go_decisions_are_teams_of_five_features() {
         use crate::games::go::{patterns, Go9};
         use crate::games::{Game, Playouts};
         let mut game = Go9::new();
@@ -430,13 +434,15 @@ mod tests {
         let moves = game.legal_moves();
         let mv = game.parse_move("D3").unwrap();
         let decision = decision_of(&game, moves.as_ref(), mv).unwrap();
-        assert_eq!(decision.groups, 2);
+        assert_eq!(decision.groups, patterns::GROUPS);
         let with_features = moves.as_ref().iter().filter(|&&m| m != Go9::PASS).count();
         assert_eq!(decision.counts.iter().map(|&c| c as usize).sum::<usize>(), with_features);
         let team = decision.team(decision.chosen);
         assert!((team[0] as usize) < patterns::TACTICS.len());
         assert!((team[1] as usize) >= patterns::TACTICS.len());
-        assert_eq!(Go9::move_features()[team[0] as usize], "plain");
+        let names: Vec<&str> = team.iter().map(|&f| Go9::move_features()[f as usize]).collect();
+        // White's D3: beside Black's E3 and its own D4, on the third line.
+        assert_eq!([names[0], names[2], names[3], names[4]], ["plain", "last:2", "before:2", "line:3"]);
         // The pass has no features: choosing it is no decision.
         assert!(decision_of(&game, moves.as_ref(), Go9::PASS).is_none());
     }

@@ -226,6 +226,9 @@ mod tests {
         // The other sizes ship none, and the 9x9 set is not theirs.
         assert!(Go13::SHIPPED_WEIGHTS.is_none());
         assert!(matches!(weights.check::<Go13>(), Err(WeightsError::WrongGame { .. })));
+        // The fit of all five feature groups that docs/results/go.md measures.
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/results/data/go9-weights-five.json");
+        MoveWeights::load(path).unwrap().check::<Go9>().unwrap();
     }
 
     #[test]

@@ -1,27 +1,103 @@
 //! Go's move features for learned strengths (Coulom 2007, "Computing 'Elo Ratings' of
 //! Move Patterns in the Game of Go"): every move but the pass and the filling of the
-//! mover's own eye is a team of two features, whose gammas `parmcts train-weights --game
-//! go` fits to a teacher's moves by MM (`crate::harness::training`):
+//! mover's own eye is a team of five features, one per group, whose gammas `parmcts
+//! train-weights --game go` fits to a teacher's moves by MM (`crate::harness::training`):
 //!
-//! 1. its **tactic** ([`TACTICS`]): capture, escape from atari, self-atari or plain;
+//! 1. its **tactic** ([`TACTICS`]): capture, escape from atari, self-atari, atari (a
+//!    stone that leaves an opponent's chain one liberty) or plain;
 //! 2. its **3x3 pattern**: the eight points around it, each the mover's stone, the
 //!    opponent's, empty or off the board, up to the board's eight symmetries. Colours
 //!    are the mover's and the opponent's, not Black and White, so one gamma serves
 //!    both sides. The 1,107 classes that a board can show (954 in the open, 135 on an
-//!    edge, 18 in a corner) are numbered by their smallest code.
+//!    edge, 18 in a corner) are numbered by their smallest code;
+//! 3. its **distance to the last move** and 4. **to the move before it** ([`DISTANCES`]),
+//!    Coulom's `|dx| + |dy| + max(|dx|, |dy|)` (2 beside it, 3 diagonal, 4 two points
+//!    away in line), or none after a pass;
+//! 5. its **line** ([`LINES`]): the distance to the nearest edge, 1 on the edge.
 //!
-//! The features are laid out as [`TACTICS`] first, then the pattern classes
-//! ([`feature_names`]); a move's learned strength is the product of its two gammas.
+//! The features are laid out group after group ([`feature_names`]); a move's learned
+//! strength is the product of its five gammas.
 
 use std::sync::OnceLock;
 
-use super::board::{BLACK, BORDER, EMPTY, WHITE};
+use super::board::{opponent, Board, BLACK, BORDER, EMPTY, NO_POINT, WHITE};
 use super::heavy::{matches, pattern_table, source_of, CAPTURE_STRENGTH, ESCAPE_STRENGTH, PATTERN_STRENGTH};
 use super::heavy::{Tactic, SELF_ATARI_STRENGTH};
+use super::Go;
 
-/// The tactical features: what a stone on the point does to the chains in atari around
-/// it, or to itself (the first that applies of capture, self-atari, escape; else plain).
-pub const TACTICS: [&str; 4] = ["plain", "capture", "escape", "self-atari"];
+/// The tactical features: what a stone on the point does to the chains around it, or to
+/// itself (the first that applies of capture, self-atari, escape, atari; else plain).
+/// The first four are the heavy playout's tactics, in its order.
+pub const TACTICS: [&str; 5] = ["plain", "capture", "escape", "self-atari", "atari"];
+
+/// The distance classes to an earlier move, `|dx| + |dy| + max(|dx|, |dy|)`: 2 to 9, 10
+/// or more, none (a pass, or no move yet).
+pub const DISTANCES: [&str; 10] = ["2", "3", "4", "5", "6", "7", "8", "9", "10+", "none"];
+
+/// The line classes: the distance to the nearest edge, 1 to 4, or 5 or more.
+pub const LINES: [&str; 5] = ["1", "2", "3", "4", "5+"];
+
+/// How many pattern classes a board can show (954 + 135 + 18, checked by the tests).
+const PATTERN_CLASSES: usize = 1107;
+
+/// Where each group's features start in [`feature_names`].
+const PATTERN_BASE: usize = TACTICS.len();
+const LAST_BASE: usize = PATTERN_BASE + PATTERN_CLASSES;
+const BEFORE_BASE: usize = LAST_BASE + DISTANCES.len();
+const LINE_BASE: usize = BEFORE_BASE + DISTANCES.len();
+
+/// The feature groups of a move: tactic, pattern, two distances, line.
+pub const GROUPS: usize = 5;
+
+/// The [`DISTANCES`] class of `cell` from the earlier move's cell `other` ([`NO_POINT`]:
+/// none).
+fn distance_class<const N: usize>(cell: usize, other: u16) -> usize {
+    if other == NO_POINT {
+        return DISTANCES.len() - 1;
+    }
+    let (w, other) = (Board::<N>::W, usize::from(other));
+    let (dr, dc) = ((cell / w).abs_diff(other / w), (cell % w).abs_diff(other % w));
+    // The mover's own stone of the move before may have been taken and its point played
+    // again: distance 0 joins the nearest class.
+    (dr + dc + dr.max(dc)).clamp(2, 10) - 2
+}
+
+/// The [`LINES`] class of the on-board `cell`.
+fn line_class<const N: usize>(cell: usize) -> usize {
+    let (row, col) = (cell / Board::<N>::W, cell % Board::<N>::W);
+    row.min(col).min(N + 1 - row).min(N + 1 - col).min(LINES.len()) - 1
+}
+
+impl<const N: usize> Go<N> {
+    /// The features of a stone of the side to move on the empty `cell` (no eye of its
+    /// own), one per group, written to `team`; `false` when its neighbourhood is none a
+    /// board shows (never on a real board).
+    pub(super) fn feature_team(&self, cell: usize, team: &mut [usize]) -> bool {
+        let color = self.color();
+        let Some(class) = classes().class(color, self.board.neighbourhood(cell)) else { return false };
+        let tactic = match self.tactic(cell) {
+            Tactic::Plain if self.gives_atari(cell) => TACTICS.len() - 1,
+            tactic => tactic as usize,
+        };
+        let [last, before] = self.recent;
+        let features = [
+            tactic,
+            PATTERN_BASE + class,
+            LAST_BASE + distance_class::<N>(cell, last),
+            BEFORE_BASE + distance_class::<N>(cell, before),
+            LINE_BASE + line_class::<N>(cell),
+        ];
+        team[..GROUPS].copy_from_slice(&features);
+        true
+    }
+
+    /// Whether a stone of the side to move on the empty `cell` leaves a neighbouring
+    /// chain of the opponent's with one liberty.
+    fn gives_atari(&self, cell: usize) -> bool {
+        let them = opponent(self.color());
+        Board::<N>::neighbours(cell).into_iter().any(|n| self.board.color[n] == them && self.board.has_two_liberties(n))
+    }
+}
 
 /// The pattern classes: the class of every neighbourhood code by the side to move, and
 /// each class's smallest code (the mover's stones as [`BLACK`]).
@@ -121,7 +197,8 @@ pub(super) fn classes() -> &'static PatternClasses {
 
 /// The names of Go's move features: [`TACTICS`], then each pattern class drawn as its
 /// three rows (`X` the mover's stone, `O` the opponent's, `.` empty, `#` off the board,
-/// `*` the point played), such as `XO./.*./###`.
+/// `*` the point played), such as `XO./.*./###`, then `last:D`, `before:D` ([`DISTANCES`])
+/// and `line:L` ([`LINES`]).
 pub fn feature_names() -> &'static [&'static str] {
     static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
     NAMES.get_or_init(|| {
@@ -147,20 +224,26 @@ pub fn feature_names() -> &'static [&'static str] {
             // Built once per process: the names live as long as the program.
             &*Box::leak(name.into_boxed_str())
         });
-        TACTICS.iter().copied().chain(patterns).collect()
+        let named = |group: &str, classes: &[&str]| -> Vec<&'static str> {
+            classes.iter().map(|c| &*Box::leak(format!("{group}:{c}").into_boxed_str())).collect()
+        };
+        let tail = [named("last", &DISTANCES), named("before", &DISTANCES), named("line", &LINES)].concat();
+        TACTICS.iter().copied().chain(patterns).chain(tail).collect()
     })
 }
 
 /// The hand-set strengths ([`super::Go::move_strength`]) as gammas of these features, in
-/// [`feature_names`] order: the tactics' strengths (plain 1), and a pattern's
-/// [`PATTERN_STRENGTH`] when it is one of MoGo's shapes, else 1. (The hand-set strength's
-/// empty-edge factor, and its self-atari that overrides a shape, have no feature here.)
+/// [`feature_names`] order: the tactics' strengths (plain and atari 1), a pattern's
+/// [`PATTERN_STRENGTH`] when it is one of MoGo's shapes, else 1, and 1 for every distance
+/// and line. (The hand-set strength's empty-edge factor, and its self-atari that overrides
+/// a shape, have no feature here.)
 pub fn hand_set_gammas() -> Vec<f32> {
-    let tactics = [1.0, CAPTURE_STRENGTH, ESCAPE_STRENGTH, SELF_ATARI_STRENGTH];
+    let tactics = [1.0, CAPTURE_STRENGTH, ESCAPE_STRENGTH, SELF_ATARI_STRENGTH, 1.0];
     debug_assert_eq!(Tactic::SelfAtari as usize, 3);
     let table = pattern_table();
     let patterns = classes().canonical.iter().map(|&code| if matches(table, code) { PATTERN_STRENGTH } else { 1.0 });
-    tactics.into_iter().chain(patterns).collect()
+    let rest = std::iter::repeat_n(1.0, 2 * DISTANCES.len() + LINES.len());
+    tactics.into_iter().chain(patterns).chain(rest).collect()
 }
 
 #[cfg(test)]
@@ -172,8 +255,11 @@ mod tests {
         let classes = classes();
         // Burnside over the eight symmetries: 954 shapes in the open, 135 on an edge, 18
         // in a corner.
-        assert_eq!(classes.canonical.len(), 954 + 135 + 18);
-        assert_eq!(feature_names().len(), TACTICS.len() + classes.canonical.len());
+        assert_eq!(classes.canonical.len(), PATTERN_CLASSES);
+        assert_eq!(PATTERN_CLASSES, 954 + 135 + 18);
+        assert_eq!(feature_names().len(), LINE_BASE + LINES.len());
+        assert_eq!(feature_names()[LAST_BASE], "last:2");
+        assert_eq!(feature_names()[LINE_BASE - 1], "before:none");
         // Every symmetry and both sides to move give the same class.
         for &code in board_codes().iter().step_by(7) {
             let class = classes.class(BLACK, code).unwrap();
@@ -223,6 +309,85 @@ mod tests {
             }
         }
         assert!(checked > 10_000, "{checked}");
+    }
+
+    /// The names of a stone's features on `vertex` for the side to move, group by group.
+    fn team_names(game: &super::super::Go9, vertex: &str) -> Vec<&'static str> {
+        let cell = Board::<9>::cell(usize::from(crate::games::Game::parse_move(game, vertex).unwrap().0));
+        let mut team = [0; GROUPS];
+        assert!(game.feature_team(cell, &mut team));
+        team.iter().map(|&f| feature_names()[f]).collect()
+    }
+
+    #[test]
+    fn distances_and_lines_follow_the_board() {
+        use super::super::Go9;
+        use crate::games::Game;
+        let mut game = Go9::new();
+        assert_eq!(team_names(&game, "E5")[2..], ["last:none", "before:none", "line:5+"]);
+        game.try_play(game.parse_move("E5").unwrap()).unwrap();
+        // White beside, diagonal to, two and three points from Black's E5; the edge.
+        assert_eq!(team_names(&game, "E6")[2..], ["last:2", "before:none", "line:4"]);
+        assert_eq!(team_names(&game, "D6")[2..], ["last:3", "before:none", "line:4"]);
+        assert_eq!(team_names(&game, "E7")[2..], ["last:4", "before:none", "line:3"]);
+        assert_eq!(team_names(&game, "C6")[2..], ["last:5", "before:none", "line:3"]);
+        assert_eq!(team_names(&game, "A1")[2..], ["last:10+", "before:none", "line:1"]);
+        game.try_play(game.parse_move("B2").unwrap()).unwrap();
+        // Black: the last move is White's B2, the one before its own E5.
+        assert_eq!(team_names(&game, "B3")[2..], ["last:2", "before:8", "line:2"]);
+        game.try_play(Go9::PASS).unwrap();
+        assert_eq!(team_names(&game, "B3")[2..], ["last:none", "before:2", "line:2"]);
+    }
+
+    /// The liberty counts behind the atari feature against a count of each chain's
+    /// liberties, and the atari feature against playing the move, on random games.
+    #[test]
+    fn two_liberties_and_ataris_are_what_the_board_shows() {
+        use super::super::Go9;
+        use crate::games::Game;
+        use rand_core::SeedableRng;
+        let liberties = |board: &Board<9>, cell: usize| {
+            let (mut chain, mut libs) = (vec![cell], std::collections::BTreeSet::new());
+            let mut i = 0;
+            while i < chain.len() {
+                for n in Board::<9>::neighbours(chain[i]) {
+                    if board.color[n] == EMPTY {
+                        libs.insert(n);
+                    } else if board.color[n] == board.color[cell] && !chain.contains(&n) {
+                        chain.push(n);
+                    }
+                }
+                i += 1;
+            }
+            libs.len()
+        };
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
+        let (mut twos, mut ataris) = (0, 0);
+        for _ in 0..30 {
+            let mut game = Go9::new();
+            while game.outcome().is_none() {
+                let color = game.color();
+                for point in 0..81 {
+                    let cell = Board::<9>::cell(point);
+                    if super::super::board::is_stone(game.board.color[cell]) {
+                        let two = liberties(&game.board, cell) == 2;
+                        assert_eq!(game.board.has_two_liberties(cell), two, "{point}\n{}", game.render());
+                        twos += usize::from(two);
+                    } else if game.board.is_legal(cell, color, game.ko) && game.tactic(cell) == Tactic::Plain {
+                        let mut after = game.board.clone();
+                        after.place(cell, color);
+                        let expected = Board::<9>::neighbours(cell)
+                            .into_iter()
+                            .any(|n| after.color[n] == opponent(color) && liberties(&after, n) == 1);
+                        assert_eq!(game.gives_atari(cell), expected, "{point}\n{}", game.render());
+                        ataris += usize::from(expected);
+                    }
+                }
+                let mv = game.playout_move(&mut rng);
+                game.play_unchecked(mv);
+            }
+        }
+        assert!(twos > 1_000 && ataris > 1_000, "{twos} chains of two liberties, {ataris} ataris");
     }
 
     #[test]

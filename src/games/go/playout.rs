@@ -216,13 +216,13 @@ impl<const N: usize> Playouts for Go<N> {
         patterns::feature_names()
     }
 
-    /// Tactic, then 3x3 pattern ([`super::patterns`]).
-    const FEATURE_GROUPS: usize = 2;
+    /// Tactic, 3x3 pattern, distances to the last two moves, line ([`super::patterns`]).
+    const FEATURE_GROUPS: usize = patterns::GROUPS;
 
     /// Light and heavy playouts play and learn last good replies (`replies=on`; [`crate::games::LastGoodReplies`]).
     const LEARNS_REPLIES: bool = true;
 
-    /// The move's tactic and pattern class; none for the pass and for filling the
+    /// The move's five features ([`super::patterns`]); none for the pass and for filling the
     /// mover's own eye (their learned strength stays the hand-set
     /// [`super::heavy::EYE_OR_PASS_STRENGTH`], their `action_value`).
     fn move_team(&self, mv: Move, team: &mut [usize]) -> bool {
@@ -230,14 +230,7 @@ impl<const N: usize> Playouts for Go<N> {
             return false;
         }
         let cell = Board::<N>::cell(usize::from(mv.0));
-        let color = self.color();
-        if self.board.is_eye(cell, color) {
-            return false;
-        }
-        let Some(class) = patterns::classes().class(color, self.board.neighbourhood(cell)) else { return false };
-        team[0] = self.tactic(cell) as usize;
-        team[1] = patterns::TACTICS.len() + class;
-        true
+        !self.board.is_eye(cell, self.color()) && self.feature_team(cell, team)
     }
 
     /// The heavy playout's knowledge as a move's strength ([`Go::move_strength`]): the

@@ -247,6 +247,30 @@ impl<const N: usize> Board<N> {
         liberty
     }
 
+    /// Whether the chain on the stone `cell` has exactly two liberties (a stone on
+    /// either puts it in atari): a walk of the chain that stops at a third.
+    pub(super) fn has_two_liberties(&self, cell: usize) -> bool {
+        // Two liberties touch at most eight of the chain's stones.
+        if self.libs[self.chain(cell)] > 8 {
+            return false;
+        }
+        let mut seen = [usize::MAX; 2];
+        let third = self.any_liberty(cell, |l| {
+            if seen.contains(&l) {
+                false
+            } else if seen[0] == usize::MAX {
+                seen[0] = l;
+                false
+            } else if seen[1] == usize::MAX {
+                seen[1] = l;
+                false
+            } else {
+                true
+            }
+        });
+        !third && seen[1] != usize::MAX
+    }
+
     /// Whether `f` holds for some empty neighbour of a stone of the chain on `cell`: calls
     /// it on each in turn (a liberty may come more than once) until it returns true.
     pub(super) fn any_liberty(&self, cell: usize, mut f: impl FnMut(usize) -> bool) -> bool {
