@@ -386,27 +386,21 @@ mod tests {
     /// whose chain is then left with one liberty, on every legal point of random games.
     #[test]
     fn self_atari_is_what_playing_the_move_shows() {
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
         let mut self_ataris = 0;
-        for _ in 0..30 {
-            let mut game = Go9::new();
-            while game.outcome().is_none() {
-                let color = game.color();
-                for point in 0..81 {
-                    let cell = Board::<9>::cell(point);
-                    if !game.board.is_legal(cell, color, game.ko) {
-                        continue;
-                    }
-                    let mut after = game.board.clone();
-                    let placed = after.place(cell, color);
-                    let expected = placed.captured == 0 && after.atari_liberty(cell).is_some();
-                    assert_eq!(game.is_self_atari(cell), expected, "{}\n{}", point, game.render());
-                    self_ataris += usize::from(expected);
+        crate::games::go::for_each_playout_position(9, 30, u32::MAX, |game| {
+            let color = game.color();
+            for point in 0..81 {
+                let cell = Board::<9>::cell(point);
+                if !game.board.is_legal(cell, color, game.ko) {
+                    continue;
                 }
-                let mv = game.playout_move(&mut rng);
-                game.play_unchecked(mv);
+                let mut after = game.board.clone();
+                let placed = after.place(cell, color);
+                let expected = placed.captured == 0 && after.atari_liberty(cell).is_some();
+                assert_eq!(game.is_self_atari(cell), expected, "{}\n{}", point, game.render());
+                self_ataris += usize::from(expected);
             }
-        }
+        });
         assert!(self_ataris > 1_000, "{self_ataris} self-ataris seen");
     }
 

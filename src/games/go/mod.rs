@@ -499,6 +499,27 @@ impl<const N: usize> Evaluate for Go<N> {
     }
 }
 
+/// Test support: calls `visit` on every position of `games` 9x9 games of light-playout
+/// moves drawn from `seed`, the first `max_plies` plies of each.
+#[cfg(test)]
+pub(in crate::games::go) fn for_each_playout_position(
+    seed: u64,
+    games: usize,
+    max_plies: u32,
+    mut visit: impl FnMut(&Go9),
+) {
+    use rand_core::SeedableRng;
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+    for _ in 0..games {
+        let mut game = Go9::new();
+        while game.outcome().is_none() && game.plies() < max_plies {
+            visit(&game);
+            let mv = game.playout_move(&mut rng);
+            game.play_unchecked(mv);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -280,34 +280,27 @@ mod tests {
         use super::super::board::Board;
         use super::super::Go9;
         use crate::games::{Game, Playouts};
-        use rand_core::SeedableRng;
         let hand = hand_set_gammas();
-        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
         let mut checked = 0;
-        for _ in 0..20 {
-            let mut game = Go9::new();
-            while game.outcome().is_none() {
-                for &mv in game.legal_moves().as_ref() {
-                    let (strength, learned) = (game.move_strength(mv), game.learned_strength(mv, &hand));
-                    if mv != Go9::PASS {
-                        let cell = Board::<9>::cell(usize::from(mv.0));
-                        let tactic = game.tactic(cell);
-                        if tactic == Tactic::SelfAtari && !game.board.is_eye(cell, game.color()) {
-                            assert_eq!(strength, SELF_ATARI_STRENGTH);
-                            continue;
-                        }
-                        if tactic != Tactic::Capture && game.board.on_empty_edge(cell) {
-                            assert_eq!(strength, learned * super::super::heavy::EMPTY_EDGE_STRENGTH);
-                            continue;
-                        }
+        super::super::for_each_playout_position(3, 20, u32::MAX, |game| {
+            for &mv in game.legal_moves().as_ref() {
+                let (strength, learned) = (game.move_strength(mv), game.learned_strength(mv, &hand));
+                if mv != Go9::PASS {
+                    let cell = Board::<9>::cell(usize::from(mv.0));
+                    let tactic = game.tactic(cell);
+                    if tactic == Tactic::SelfAtari && !game.board.is_eye(cell, game.color()) {
+                        assert_eq!(strength, SELF_ATARI_STRENGTH);
+                        continue;
                     }
-                    assert_eq!(strength, learned, "{}", game.format_move(mv));
-                    checked += 1;
+                    if tactic != Tactic::Capture && game.board.on_empty_edge(cell) {
+                        assert_eq!(strength, learned * super::super::heavy::EMPTY_EDGE_STRENGTH);
+                        continue;
+                    }
                 }
-                let mv = game.playout_move(&mut rng);
-                game.play_unchecked(mv);
+                assert_eq!(strength, learned, "{}", game.format_move(mv));
+                checked += 1;
             }
-        }
+        });
         assert!(checked > 10_000, "{checked}");
     }
 
@@ -343,50 +336,27 @@ mod tests {
     /// liberties, and the atari feature against playing the move, on random games.
     #[test]
     fn two_liberties_and_ataris_are_what_the_board_shows() {
-        use super::super::Go9;
         use crate::games::Game;
-        use rand_core::SeedableRng;
-        let liberties = |board: &Board<9>, cell: usize| {
-            let (mut chain, mut libs) = (vec![cell], std::collections::BTreeSet::new());
-            let mut i = 0;
-            while i < chain.len() {
-                for n in Board::<9>::neighbours(chain[i]) {
-                    if board.color[n] == EMPTY {
-                        libs.insert(n);
-                    } else if board.color[n] == board.color[cell] && !chain.contains(&n) {
-                        chain.push(n);
-                    }
-                }
-                i += 1;
-            }
-            libs.len()
-        };
-        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
         let (mut twos, mut ataris) = (0, 0);
-        for _ in 0..30 {
-            let mut game = Go9::new();
-            while game.outcome().is_none() {
-                let color = game.color();
-                for point in 0..81 {
-                    let cell = Board::<9>::cell(point);
-                    if super::super::board::is_stone(game.board.color[cell]) {
-                        let two = liberties(&game.board, cell) == 2;
-                        assert_eq!(game.board.has_two_liberties(cell), two, "{point}\n{}", game.render());
-                        twos += usize::from(two);
-                    } else if game.board.is_legal(cell, color, game.ko) && game.tactic(cell) == Tactic::Plain {
-                        let mut after = game.board.clone();
-                        after.place(cell, color);
-                        let expected = Board::<9>::neighbours(cell)
-                            .into_iter()
-                            .any(|n| after.color[n] == opponent(color) && liberties(&after, n) == 1);
-                        assert_eq!(game.gives_atari(cell), expected, "{point}\n{}", game.render());
-                        ataris += usize::from(expected);
-                    }
+        super::super::for_each_playout_position(5, 30, u32::MAX, |game| {
+            let color = game.color();
+            for point in 0..81 {
+                let cell = Board::<9>::cell(point);
+                if super::super::board::is_stone(game.board.color[cell]) {
+                    let two = game.board.liberties_by_flood_fill(cell).len() == 2;
+                    assert_eq!(game.board.has_two_liberties(cell), two, "{point}\n{}", game.render());
+                    twos += usize::from(two);
+                } else if game.board.is_legal(cell, color, game.ko) && game.tactic(cell) == Tactic::Plain {
+                    let mut after = game.board.clone();
+                    after.place(cell, color);
+                    let expected = Board::<9>::neighbours(cell)
+                        .into_iter()
+                        .any(|n| after.color[n] == opponent(color) && after.liberties_by_flood_fill(n).len() == 1);
+                    assert_eq!(game.gives_atari(cell), expected, "{point}\n{}", game.render());
+                    ataris += usize::from(expected);
                 }
-                let mv = game.playout_move(&mut rng);
-                game.play_unchecked(mv);
             }
-        }
+        });
         assert!(twos > 1_000 && ataris > 1_000, "{twos} chains of two liberties, {ataris} ataris");
     }
 

@@ -311,20 +311,15 @@ mod tests {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
         let replies = LastGoodReplies::new();
         let mut offered = 0;
-        for _ in 0..40 {
-            let mut game = Go9::new();
-            while game.outcome().is_none() && game.plies() < 150 {
-                let _ = game.clone().run_playout::<true, true, _>(&mut rng, Some(&replies), |_, _| {});
-                if let Some(cell) = game.reply_cell(&replies) {
-                    offered += 1;
-                    let mv = Go9::move_of(cell);
-                    assert!(game.is_legal(mv), "{}\n{}", game.format_move(mv), game.render());
-                    assert!(!game.is_eye(mv, game.side_to_move()), "{}", game.format_move(mv));
-                }
-                let mv = game.playout_move(&mut rng);
-                game.play_unchecked(mv);
+        crate::games::go::for_each_playout_position(12, 40, 150, |game| {
+            let _ = game.clone().run_playout::<true, true, _>(&mut rng, Some(&replies), |_, _| {});
+            if let Some(cell) = game.reply_cell(&replies) {
+                offered += 1;
+                let mv = Go9::move_of(cell);
+                assert!(game.is_legal(mv), "{}\n{}", game.format_move(mv), game.render());
+                assert!(!game.is_eye(mv, game.side_to_move()), "{}", game.format_move(mv));
             }
-        }
+        });
         assert!(offered > 500, "{offered} replies offered");
     }
 }

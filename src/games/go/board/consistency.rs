@@ -22,16 +22,7 @@ impl<const N: usize> Board<N> {
             }
             hash ^= ZOBRIST[color as usize - 1][cell];
             // The chain by flood fill, against the linked list and the representative.
-            let mut members = vec![cell];
-            let mut i = 0;
-            while i < members.len() {
-                for n in Self::neighbours(members[i]) {
-                    if self.color[n] == color && !members.contains(&n) {
-                        members.push(n);
-                    }
-                }
-                i += 1;
-            }
+            let members = self.chain_by_flood_fill(cell);
             let head = self.chain(cell);
             assert!(members.iter().all(|&m| self.chain(m) == head), "one representative per chain");
             assert_eq!(self.size[head] as usize, members.len(), "chain size");
@@ -47,10 +38,7 @@ impl<const N: usize> Board<N> {
             let libs: usize =
                 members.iter().map(|&m| Self::neighbours(m).iter().filter(|&&n| self.color[n] == EMPTY).count()).sum();
             assert_eq!(self.libs[head] as usize, libs, "pseudo-liberties");
-            let mut liberties: Vec<usize> =
-                members.iter().flat_map(|&m| Self::neighbours(m)).filter(|&n| self.color[n] == EMPTY).collect();
-            liberties.sort_unstable();
-            liberties.dedup();
+            let liberties = self.liberties_by_flood_fill(cell);
             let atari = if liberties.len() == 1 { Some(liberties[0]) } else { None };
             assert_eq!(self.atari_liberty(cell), atari, "the liberty of a chain in atari");
         }
@@ -59,5 +47,31 @@ impl<const N: usize> Board<N> {
         assert_eq!(self.stones[1..], [count(BLACK), count(WHITE)], "stone counts");
         assert_eq!(self.area(), self.area_by_regions(), "area");
         assert_eq!(self.hash, hash, "incremental hash equals the recomputed one");
+    }
+
+    /// The stones of the chain on `cell`, found by flood fill.
+    pub(in crate::games::go) fn chain_by_flood_fill(&self, cell: usize) -> Vec<usize> {
+        let mut members = vec![cell];
+        let mut i = 0;
+        while i < members.len() {
+            for n in Self::neighbours(members[i]) {
+                if self.color[n] == self.color[cell] && !members.contains(&n) {
+                    members.push(n);
+                }
+            }
+            i += 1;
+        }
+        members
+    }
+
+    /// The liberties of the chain on `cell`, sorted, found by flood fill.
+    pub(in crate::games::go) fn liberties_by_flood_fill(&self, cell: usize) -> Vec<usize> {
+        let mut liberties: Vec<usize> = (self.chain_by_flood_fill(cell).into_iter())
+            .flat_map(Self::neighbours)
+            .filter(|&n| self.color[n] == EMPTY)
+            .collect();
+        liberties.sort_unstable();
+        liberties.dedup();
+        liberties
     }
 }
