@@ -125,6 +125,8 @@ fn enhancement_settings_are_validated() {
     assert!(b().bias(-0.5).build().is_err());
     assert!(b().bias(f64::NAN).build().is_err());
     assert!(b().bias_k(0.0).build().is_err());
+    assert!(b().widen(-1.0).build().is_err());
+    assert!(b().widen(f64::INFINITY).build().is_err());
     assert!("roulette".parse::<parmcts::search::Playout>().is_err());
     assert!(b().bias(0.5).bias_k(5000.0).build().is_ok());
 }
@@ -336,4 +338,51 @@ fn default_weights_are_the_shipped_set() {
     assert_ne!(default, visits(&othello, Some(Weights::HandSet)));
     let c4 = ConnectFour::new();
     assert_eq!(visits(&c4, None), visits(&c4, Some(Weights::HandSet)));
+}
+
+/// Progressive widening (`widen=A`): the root's children are taken in order of their
+/// priors, the k-th (from 0) only from `A (1.4^k - 1)` root visits on, so after `N`
+/// visits no child has been visited with more than `log_1.4(1 + N / A)` children of a
+/// strictly larger prior; without widening the search spreads past that. Sequential and
+/// tree-parallel, every invariant checked.
+#[test]
+fn progressive_widening_visits_the_strongest_moves_first() {
+    use parmcts::{Go9, Mode};
+    // A middle game: thirty random moves from the empty board (where many moves share a
+    // prior).
+    let mut game = Go9::new();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(30);
+    for _ in 0..30 {
+        let moves = game.legal_moves();
+        game.try_play(moves.as_ref()[parmcts::games::random_below(&mut rng, moves.len() as u32) as usize]).unwrap();
+    }
+    // About 2,000 playouts at A = 200: a window of 8 children. The running search's
+    // snapshot (a finished one's holds the result, which keeps no priors).
+    let outliers = |mode: Mode, threads: usize, widen: f64| {
+        let config = SearchConfig::builder().until_stopped(true).mode(mode).threads(threads).widen(widen).seed(6);
+        let handle = Search::new(config.build().unwrap()).unwrap().start(game.clone()).unwrap();
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        let snapshot = loop {
+            let snapshot = handle.snapshot();
+            if snapshot.playouts >= 2_000 || std::time::Instant::now() > until {
+                break snapshot;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        };
+        handle.stop().search.check_invariants().unwrap();
+        // The root's visits (the root's own first one, and a walk's in flight, at most 2
+        // more), and the window A = 200 gives (also where the search ran without widening).
+        let root_visits = snapshot.children.iter().map(|c| c.visits).sum::<u64>() + 2;
+        let window = 1 + ((1.0 + root_visits as f64 / 200.0).ln() / 1.4f64.ln()) as usize;
+        let stronger = |prior: f64| snapshot.children.iter().filter(|c| c.prior > prior).count();
+        let visited: Vec<_> = snapshot.children.iter().filter(|c| c.visits > 0).collect();
+        assert!(visited.iter().all(|c| c.prior > 0.0), "{mode:?}, widen {widen}: {visited:?}");
+        (visited.len(), visited.iter().filter(|c| stronger(c.prior) >= window).count())
+    };
+    for (mode, threads) in [(Mode::Sequential, 1), (Mode::TreeParallel, 2)] {
+        let (visited, outside) = outliers(mode, threads, 200.0);
+        assert!(visited >= 4 && outside == 0, "{mode:?}: {visited} visited, {outside} outside the window");
+    }
+    let (visited, outside) = outliers(Mode::Sequential, 1, 0.0);
+    assert!(outside > 0, "without widening: {visited} visited, none outside the window");
 }

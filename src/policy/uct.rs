@@ -134,6 +134,7 @@ pub(crate) fn select_child<T: TreeOps, const SOLVER: bool>(
         let spent = parent_visits.saturating_sub(params.halving_start);
         return halving::select_root::<T, SOLVER>(tree, first, count, spent, params.halving_budget);
     }
+    let count = if params.widen > 0.0 { widened(count, params.widen, parent_visits) } else { count };
     if params.puct {
         // The mean blended with RAVE's and the minimax values where they are on, as UCB1's.
         let beta = if params.rave > 0.0 { rave_beta(params.rave, parent_visits) } else { 0.0 };
@@ -171,6 +172,18 @@ pub(crate) fn select_child<T: TreeOps, const SOLVER: bool>(
     }
 }
 
+/// How many of a parent's `count` children progressive widening lets selection see after
+/// `parent_visits` visits: the children lie in order of their priors (the expansion
+/// sorted them), and the k-th (from 0) is seen from `A (1.4^k - 1)` visits, so one more
+/// each time the visits grow by 40 % (Coulom 2007, "Computing Elo Ratings of Move
+/// Patterns in the Game of Go", with `A = 40` there). Children left out are not lost:
+/// the window only grows.
+#[inline]
+pub(crate) fn widened(count: u32, a: f32, parent_visits: u32) -> u32 {
+    let seen = 1.0 + (1.0 + parent_visits as f32 / a).ln() / 1.4f32.ln();
+    (seen as u32).max(1).min(count)
+}
+
 /// The selection constants of one search.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct UctParams {
@@ -182,6 +195,8 @@ pub(crate) struct UctParams {
     pub bias_k: f32,
     /// Priors as equivalent experience: the visits each child starts with (0: off).
     pub prior_visits: f32,
+    /// Progressive widening's visit scale A ([`widened`]; 0: off).
+    pub widen: f32,
     /// RAVE constant k (0: off).
     pub rave: f32,
     /// Implicit minimax weight α (0: off).
@@ -381,6 +396,16 @@ fn scan_puct<T: TreeOps, const SOLVER: bool, const SIDE: bool>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn widening_opens_one_more_child_each_time_the_visits_grow_by_forty_percent() {
+        // The k-th child (from 0) from 40 (1.4^k - 1) visits: 16 for the second, 1,117
+        // for the eleventh.
+        let seen: Vec<u32> = [0, 15, 17, 1_100, 1_130].map(|n| widened(82, 40.0, n)).to_vec();
+        assert_eq!(seen, [1, 1, 2, 10, 11]);
+        assert_eq!(widened(5, 40.0, 1_000_000), 5, "never more than the children");
+        assert_eq!(widened(3, 1e9, 0), 1, "never fewer than one");
+    }
 
     #[test]
     fn tables_match_the_formulas() {

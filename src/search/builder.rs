@@ -214,6 +214,9 @@ fn check_policy(cfg: &SearchConfig) -> Result<(), ConfigError> {
     if let Some(n) = cfg.prior_visits.filter(|&n| n > 0.0 && cfg.select == Select::Puct) {
         return Err(ConfigError::conflict("prior-visits", n, "select", "puct", "PUCT weighs the priors itself"));
     }
+    if bad(cfg.widen) {
+        return Err(ConfigError::OutOfRange { key: "widen", got: cfg.widen.into(), range: "finite and >= 0" });
+    }
     if let Some(rave) = cfg.rave.filter(|&k| bad(k)) {
         return Err(ConfigError::BadRave(rave.into()));
     }

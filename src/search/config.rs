@@ -321,6 +321,12 @@ search_settings! {
             fn prior_visits_for<G: Tuning>(config) -> f32 {
                 if config.select == Select::Puct { 0.0 } else { config.prior_visits.unwrap_or(G::PRIOR_VISITS) }
             }
+    /// Progressive widening: children ordered by their priors, the k-th (from 0) selectable from `A (1.4^k - 1)` visits (0: off; Coulom 2007).
+    ///
+    /// The priors are the move strengths progressive bias uses, computed for the order
+    /// even where neither progressive bias nor prior visits weighs them.
+    widen("widen", "A", "0"): f32 = 0.0;
+        set(a: f64) => a as f32; text f64;
     /// Selection: ucb (UCB1, with progressive bias and RAVE where on) or puct (the priors lead: [`Select::Puct`]).
     select("select", "ucb|puct", "ucb"): Select = Select::Ucb;
         set(select: Select) => select; text Select;

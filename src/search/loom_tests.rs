@@ -6,7 +6,7 @@
 use loom::sync::Arc;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::iteration::{expand, prove_ancestors, Step, Worker};
+use super::iteration::{expand, prove_ancestors, ChildLayout, Step, Worker};
 use super::options::ChanceSelection;
 use super::params::IterationParams;
 use crate::games::{Game, GameError, Move, MoveList, Outcome, Player, Playouts, SearchGame, Tuning, Turn};
@@ -182,7 +182,7 @@ fn loom_one_claim_wins() {
                             None::<&mut Xoshiro256PlusPlus>,
                             None,
                             None,
-                            false,
+                            ChildLayout::default(),
                         );
                         1
                     } else {
@@ -251,7 +251,7 @@ fn concurrent_iterations_of<G: SearchGame + Copy + Send + Sync + 'static>(
         {
             let mut tree = ExclusiveTree::<false>(&mut arena);
             assert!(tree.try_claim(NodeId::ROOT));
-            expand(&mut tree, NodeId::ROOT, &root, None::<&mut Xoshiro256PlusPlus>, None, None, false);
+            expand(&mut tree, NodeId::ROOT, &root, None::<&mut Xoshiro256PlusPlus>, None, None, ChildLayout::default());
             let mut worker = Worker::new(1, 0);
             worker.iterate::<_, _, false, 1>(&mut tree, &root, params);
             worker.iterate::<_, _, false, 1>(&mut tree, &root, params);
@@ -317,7 +317,7 @@ fn loom_racing_proofs_are_sound() {
         let mut tree = ExclusiveTree::<false>(&mut arena);
         let grow = |tree: &mut ExclusiveTree, node: NodeId, state: Nim| {
             assert!(tree.try_claim(node));
-            expand(tree, node, &state, None::<&mut Xoshiro256PlusPlus>, None, None, false);
+            expand(tree, node, &state, None::<&mut Xoshiro256PlusPlus>, None, None, ChildLayout::default());
         };
         grow(&mut tree, NodeId::ROOT, root);
         let Expansion::Expanded { first, .. } = tree.expansion(NodeId::ROOT) else { unreachable!() };

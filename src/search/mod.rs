@@ -536,7 +536,8 @@ fn prepare_arenas<G: SearchGame>(
         let mut tree = ExclusiveTree::<false>(arena);
         if tree.try_claim(NodeId::ROOT) {
             let implicit = params.implicit_evaluator();
-            expand(&mut tree, NodeId::ROOT, root, None::<&mut Xoshiro256PlusPlus>, priors, implicit, params.prune);
+            let layout = params.child_layout();
+            expand(&mut tree, NodeId::ROOT, root, None::<&mut Xoshiro256PlusPlus>, priors, implicit, layout);
         }
         *prior = root_visits_and_leaf(&mut tree);
     }

@@ -8,6 +8,7 @@ use crate::policy::UctParams;
 use crate::weights::MoveWeights;
 
 use super::config::{ChanceSelection, InFlight, Playout, SearchConfig, Select, Weights};
+use super::iteration::ChildLayout;
 use super::limits::MAX_LANES;
 use super::{ConfigError, SearchError};
 
@@ -135,6 +136,7 @@ impl<'a, G: SearchGame> IterationParams<'a, G> {
                 bias: config.bias_for::<G>(),
                 bias_k: config.bias_k,
                 prior_visits: config.prior_visits_for::<G>(),
+                widen: config.widen,
                 rave: config.rave_for::<G>(),
                 // Only with an evaluator to give the values (eval=default may have none).
                 // Not with batches (the builder refuses an explicit α there).
@@ -177,6 +179,11 @@ impl<'a, G: SearchGame> IterationParams<'a, G> {
         }
     }
 
+    /// Which moves an expansion gives children and in what order.
+    pub(crate) fn child_layout(&self) -> ChildLayout {
+        ChildLayout { prune: self.prune, by_prior: self.uct.widen > 0.0 }
+    }
+
     /// The evaluator that values children at expansion for implicit minimax backups
     /// (`implicit` > 0), if any.
     pub(crate) fn implicit_evaluator(&self) -> Option<&'a dyn Evaluator<G>> {
@@ -190,11 +197,11 @@ impl<'a, G: SearchGame> IterationParams<'a, G> {
     }
 
     /// What [`super::iteration::expand`] stores as priors: nothing without progressive
-    /// bias, priors as equivalent experience or PUCT, else the evaluator's priors
+    /// bias, priors as equivalent experience, progressive widening or PUCT, else the evaluator's priors
     /// (`eval-priors=on`) or the move strengths (from the learned gammas, or the game's
     /// action values).
     pub(crate) fn priors(&self) -> Option<Priors<'a, G>> {
-        if self.uct.bias <= 0.0 && self.uct.prior_visits <= 0.0 && !self.uct.puct {
+        if self.uct.bias <= 0.0 && self.uct.prior_visits <= 0.0 && self.uct.widen <= 0.0 && !self.uct.puct {
             return None;
         }
         Some(match self.evaluator {
@@ -254,7 +261,8 @@ pub(crate) fn resolve_gammas<'a, G: SearchGame>(
 ) -> Result<Option<&'a [f32]>, SearchError> {
     let uses_weights = config.playout_for::<G>() == Playout::Biased
         || config.bias_for::<G>() > 0.0
-        || config.prior_visits_for::<G>() > 0.0;
+        || config.prior_visits_for::<G>() > 0.0
+        || config.widen > 0.0;
     Ok(match &config.weights {
         Weights::Learned(weights) => {
             weights.check::<G>().map_err(SearchError::Weights)?;

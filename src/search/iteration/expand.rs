@@ -9,8 +9,20 @@ use crate::tree::{NodeId, TreeOps};
 
 use crate::search::params::Priors;
 
-/// The most moves a node's priors are computed for (more: no priors for that node).
-const MAX_PRIOR_MOVES: usize = 256;
+/// The most moves a node's priors are computed for (more: no priors for that node): a
+/// 19x19 board's points and the pass.
+const MAX_PRIOR_MOVES: usize = 19 * 19 + 1;
+
+/// Which moves an expansion gives children, and in what order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct ChildLayout {
+    /// Only the moves [`Playouts::prune_moves`](crate::games::Playouts::prune_moves) keeps
+    /// (win-first / block-first).
+    pub prune: bool,
+    /// In order of their priors, the strongest first (progressive widening), where the
+    /// node has priors.
+    pub by_prior: bool,
+}
 
 /// What [`expand`] did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,10 +43,11 @@ pub(crate) enum Expanded {
 /// selection (measured on Connect Four: half the branch misses of a reservoir draw). Root
 /// children stay in move-generation order, so the trees of a root-parallel search line up.
 ///
-/// With `prune`, only the moves [`Playouts::prune_moves`](crate::games::Playouts::prune_moves) keeps get children. With `priors`,
+/// With `layout.prune`, only the moves [`Playouts::prune_moves`](crate::games::Playouts::prune_moves) keeps get children. With `priors`,
 /// each child stores its move's share of the summed strengths, `P(m) = f(m) / Σ f`, for
 /// progressive bias: `f` is [`Playouts::action_value`](crate::games::Playouts::action_value), or the learned gamma of the move's
-/// feature when `priors` holds gammas.
+/// feature when `priors` holds gammas. With `layout.by_prior` too, the children are laid
+/// out strongest first (ties in the order above), for progressive widening.
 ///
 /// With `implicit` (implicit minimax backups), each child gets the evaluator's value of
 /// its position for its mover; `node`'s own value follows at the iteration's backup
@@ -47,12 +60,12 @@ pub(crate) fn expand<G: SearchGame, T: TreeOps, R: RngCore>(
     shuffle: Option<&mut R>,
     priors: Option<Priors<'_, G>>,
     implicit: Option<&dyn Evaluator<G>>,
-    prune: bool,
+    layout: ChildLayout,
 ) -> Expanded {
     let mut moves = state.legal_moves();
     let moves = moves.as_mut();
     // Pruned moves get no child at all (win-first / block-first).
-    let moves = if prune && !moves.is_empty() {
+    let moves = if layout.prune && !moves.is_empty() {
         let kept = state.prune_moves(moves);
         &mut moves[..kept]
     } else {
@@ -92,9 +105,27 @@ pub(crate) fn expand<G: SearchGame, T: TreeOps, R: RngCore>(
             let weights = &mut weights[..moves.len()];
             prior_weights(state, moves, priors, weights);
             let total: f32 = weights.iter().sum();
-            for (i, (&mv, &w)) in moves.iter().zip(weights.iter()).enumerate() {
-                let prior = if total > 0.0 && total.is_finite() { (w / total * 65535.0).round() as u16 } else { 0 };
-                tree.init_child(NodeId(first.0 + i as u32), mv.0, prior);
+            let share =
+                |w: f32| if total > 0.0 && total.is_finite() { (w / total * 65535.0).round() as u16 } else { 0 };
+            if !layout.by_prior {
+                for (i, (&mv, &w)) in moves.iter().zip(weights.iter()).enumerate() {
+                    tree.init_child(NodeId(first.0 + i as u32), mv.0, share(w));
+                }
+            } else {
+                // Strongest first; unstable (no allocation) with the index breaking ties,
+                // so stable in effect.
+                let mut order = [0u16; MAX_PRIOR_MOVES];
+                let order = &mut order[..moves.len()];
+                for (i, slot) in order.iter_mut().enumerate() {
+                    *slot = i as u16;
+                }
+                order.sort_unstable_by(|&a, &b| {
+                    weights[usize::from(b)].total_cmp(&weights[usize::from(a)]).then(a.cmp(&b))
+                });
+                for (i, &k) in order.iter().enumerate() {
+                    let k = usize::from(k);
+                    tree.init_child(NodeId(first.0 + i as u32), moves[k].0, share(weights[k]));
+                }
             }
             tree.publish(node, first, count);
             Expanded::Children

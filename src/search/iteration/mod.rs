@@ -24,7 +24,7 @@ pub(in crate::search) use backup::back_up_values;
 pub(crate) use backup::prove_ancestors;
 use backup::{outcome_of, result_value, update_amaf};
 use chance::{sample_chance_child, walk_chance_child};
-pub(crate) use expand::{expand, Expanded};
+pub(crate) use expand::{expand, ChildLayout, Expanded};
 use leaf::evaluate_leaf;
 pub(crate) use walk::{Descent, Select, Walk};
 
@@ -352,7 +352,7 @@ impl Worker {
             return ControlFlow::Break(None);
         }
         let implicit = params.implicit_evaluator();
-        match expand(tree, node, state, Some(&mut self.rng), params.priors(), implicit, params.prune) {
+        match expand(tree, node, state, Some(&mut self.rng), params.priors(), implicit, params.child_layout()) {
             Expanded::Children => ControlFlow::Continue(()),
             Expanded::Leaf => ControlFlow::Break(None),
             Expanded::ArenaFull => {

@@ -180,7 +180,9 @@ impl Worker {
         let node = self.paths[0][self.paths[0].len() - 1].node;
         debug_assert_eq!(tree.expansion(node), crate::tree::Expansion::Expanding, "a claimed node");
         let priors = params.priors().map(|_| priors);
-        if expand(tree, node, state, Some(&mut self.rng), priors, None, params.prune) == super::Expanded::ArenaFull {
+        if expand(tree, node, state, Some(&mut self.rng), priors, None, params.child_layout())
+            == super::Expanded::ArenaFull
+        {
             self.arena_full = true;
         }
     }

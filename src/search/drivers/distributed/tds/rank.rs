@@ -349,7 +349,8 @@ impl<'a, G: SearchGame> TdsRank<'a, G> {
                         break;
                     }
                     let (priors, implicit) = (params.priors(), params.implicit_evaluator());
-                    match expand(tree, node, &state, Some(&mut self.worker.rng), priors, implicit, params.prune) {
+                    let layout = params.child_layout();
+                    match expand(tree, node, &state, Some(&mut self.worker.rng), priors, implicit, layout) {
                         Expanded::Children => {}
                         Expanded::Leaf => break,
                         Expanded::ArenaFull => {
