@@ -537,7 +537,10 @@ fn prepare_arenas<G: SearchGame>(
         if tree.try_claim(NodeId::ROOT) {
             let implicit = params.implicit_evaluator();
             let layout = params.child_layout();
-            expand(&mut tree, NodeId::ROOT, root, None::<&mut Xoshiro256PlusPlus>, priors, implicit, layout);
+            // Widening takes the strongest children first: equal priors are shuffled (by
+            // one fixed generator, so every tree's root alike), not left in move order.
+            let mut ties = layout.by_prior.then(|| <Xoshiro256PlusPlus as rand_core::SeedableRng>::seed_from_u64(0));
+            expand(&mut tree, NodeId::ROOT, root, ties.as_mut(), priors, implicit, layout);
         }
         *prior = root_visits_and_leaf(&mut tree);
     }

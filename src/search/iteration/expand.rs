@@ -41,7 +41,8 @@ pub(crate) enum Expanded {
 /// first unvisited child and breaks exact UCB ties by position, which is the same as a
 /// uniformly random choice but stops scanning early and needs no generator call per
 /// selection (measured on Connect Four: half the branch misses of a reservoir draw). Root
-/// children stay in move-generation order, so the trees of a root-parallel search line up.
+/// children stay in move-generation order, so the trees of a root-parallel search line up
+/// (with progressive widening, one fixed shuffle breaks ties among equal priors there).
 ///
 /// With `layout.prune`, only the moves [`Playouts::prune_moves`](crate::games::Playouts::prune_moves) keeps get children. With `priors`,
 /// each child stores its move's share of the summed strengths, `P(m) = f(m) / Σ f`, for
