@@ -6,9 +6,9 @@
 use loom::sync::Arc;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::iteration::{expand, prove_ancestors, ChildLayout, Step, Worker};
+use super::iteration::{expand, prove_ancestors, Step, Worker};
 use super::options::ChanceSelection;
-use super::params::IterationParams;
+use super::params::{ChildLayout, IterationParams};
 use crate::games::{Game, GameError, Move, MoveList, Outcome, Player, Playouts, SearchGame, Tuning, Turn};
 use crate::policy::UctParams;
 use crate::tree::invariants::{check, check_proofs, Expectations};

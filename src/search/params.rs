@@ -8,7 +8,6 @@ use crate::policy::UctParams;
 use crate::weights::MoveWeights;
 
 use super::config::{ChanceSelection, InFlight, Playout, SearchConfig, Select, Weights};
-use super::iteration::ChildLayout;
 use super::limits::MAX_LANES;
 use super::{ConfigError, SearchError};
 
@@ -209,6 +208,17 @@ impl<'a, G: SearchGame> IterationParams<'a, G> {
             _ => Priors::Strengths(self.gammas),
         })
     }
+}
+
+/// Which moves an expansion gives children, and in what order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct ChildLayout {
+    /// Only the moves [`Playouts::prune_moves`](crate::games::Playouts::prune_moves) keeps
+    /// (win-first / block-first).
+    pub prune: bool,
+    /// In order of their priors, the strongest first (progressive widening), where the
+    /// node has priors.
+    pub by_prior: bool,
 }
 
 /// Where the progressive bias priors P(m) come from.

@@ -7,22 +7,11 @@ use crate::evaluator::{afterstate_value, Evaluator};
 use crate::games::{random_below, Move, PlayoutPolicy, SearchGame, Turn};
 use crate::tree::{NodeId, TreeOps};
 
-use crate::search::params::Priors;
+use crate::search::params::{ChildLayout, Priors};
 
 /// The most moves a node's priors are computed for (more: no priors for that node): a
 /// 19x19 board's points and the pass.
 const MAX_PRIOR_MOVES: usize = 19 * 19 + 1;
-
-/// Which moves an expansion gives children, and in what order.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct ChildLayout {
-    /// Only the moves [`Playouts::prune_moves`](crate::games::Playouts::prune_moves) keeps
-    /// (win-first / block-first).
-    pub prune: bool,
-    /// In order of their priors, the strongest first (progressive widening), where the
-    /// node has priors.
-    pub by_prior: bool,
-}
 
 /// What [`expand`] did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -24,7 +24,7 @@ pub(in crate::search) use backup::back_up_values;
 pub(crate) use backup::prove_ancestors;
 use backup::{outcome_of, result_value, update_amaf};
 use chance::{sample_chance_child, walk_chance_child};
-pub(crate) use expand::{expand, ChildLayout, Expanded};
+pub(crate) use expand::{expand, Expanded};
 use leaf::evaluate_leaf;
 pub(crate) use walk::{Descent, Select, Walk};
 
