@@ -94,29 +94,7 @@ pub(crate) fn expand<G: SearchGame, T: TreeOps, R: RngCore>(
             let mut weights = [0.0f32; MAX_PRIOR_MOVES];
             let weights = &mut weights[..moves.len()];
             prior_weights(state, moves, priors, weights);
-            let total: f32 = weights.iter().sum();
-            let share =
-                |w: f32| if total > 0.0 && total.is_finite() { (w / total * 65535.0).round() as u16 } else { 0 };
-            if !layout.by_prior {
-                for (i, (&mv, &w)) in moves.iter().zip(weights.iter()).enumerate() {
-                    tree.init_child(NodeId(first.0 + i as u32), mv.0, share(w));
-                }
-            } else {
-                // Strongest first; unstable (no allocation) with the index breaking ties,
-                // so stable in effect.
-                let mut order = [0u16; MAX_PRIOR_MOVES];
-                let order = &mut order[..moves.len()];
-                for (i, slot) in order.iter_mut().enumerate() {
-                    *slot = i as u16;
-                }
-                order.sort_unstable_by(|&a, &b| {
-                    weights[usize::from(b)].total_cmp(&weights[usize::from(a)]).then(a.cmp(&b))
-                });
-                for (i, &k) in order.iter().enumerate() {
-                    let k = usize::from(k);
-                    tree.init_child(NodeId(first.0 + i as u32), moves[k].0, share(weights[k]));
-                }
-            }
+            init_children_with_priors(tree, first, moves, weights, layout.by_prior);
             tree.publish(node, first, count);
             Expanded::Children
         }
@@ -125,6 +103,32 @@ pub(crate) fn expand<G: SearchGame, T: TreeOps, R: RngCore>(
             tree.publish(node, NodeId(0), 0);
             Expanded::ArenaFull
         }
+    }
+}
+
+/// Initialises the children from `first` with `moves` and their shares of the summed
+/// `weights` (in units of 1/65535; none where the sum is not a positive number): in
+/// `moves`' order, or with `by_prior` strongest first.
+fn init_children_with_priors<T: TreeOps>(tree: &mut T, first: NodeId, moves: &[Move], weights: &[f32], by_prior: bool) {
+    let total: f32 = weights.iter().sum();
+    let share = |w: f32| if total > 0.0 && total.is_finite() { (w / total * 65535.0).round() as u16 } else { 0 };
+    if !by_prior {
+        for (i, (&mv, &w)) in moves.iter().zip(weights.iter()).enumerate() {
+            tree.init_child(NodeId(first.0 + i as u32), mv.0, share(w));
+        }
+        return;
+    }
+    // Strongest first; unstable (no allocation) with the index breaking ties, so stable
+    // in effect.
+    let mut order = [0u16; MAX_PRIOR_MOVES];
+    let order = &mut order[..moves.len()];
+    for (i, slot) in order.iter_mut().enumerate() {
+        *slot = i as u16;
+    }
+    order.sort_unstable_by(|&a, &b| weights[usize::from(b)].total_cmp(&weights[usize::from(a)]).then(a.cmp(&b)));
+    for (i, &k) in order.iter().enumerate() {
+        let k = usize::from(k);
+        tree.init_child(NodeId(first.0 + i as u32), moves[k].0, share(weights[k]));
     }
 }
 
