@@ -148,8 +148,7 @@ pub(super) enum Tactic {
     Plain = 0,
     /// Captures a chain in atari.
     Capture = 1,
-    /// Saves the mover's chain in atari (and is no self-atari, and no run into a
-    /// ladder that catches the chain).
+    /// Saves the mover's chain in atari (and is no self-atari).
     Escape = 2,
     /// Leaves the mover's chain in atari and captures nothing.
     SelfAtari = 3,
@@ -211,8 +210,7 @@ impl<const N: usize> Go<N> {
             let stone = self.board.color[n];
             if is_stone(stone) && self.board.atari_liberty(n) == Some(cell) {
                 if stone == color {
-                    // Running from a ladder that catches the chain saves nothing.
-                    escapes |= !self.board.ladder_catches(n);
+                    escapes = true;
                 } else {
                     captures = true;
                 }
@@ -265,8 +263,7 @@ impl<const N: usize> Go<N> {
     }
 
     /// The liberties of the chains in atari on and next to `last`: captures of the
-    /// opponent's, and extensions of ours that gain liberties and do not run into a
-    /// ladder that catches them.
+    /// opponent's, and extensions of ours that gain liberties.
     fn atari_moves(&self, last: usize) -> Suggestions {
         let color = self.color();
         let mut suggested = Suggestions::new();
@@ -283,8 +280,7 @@ impl<const N: usize> Go<N> {
             }
             seen[i] = chain;
             if let Some(liberty) = self.board.atari_liberty(cell) {
-                let escapes = || self.board.empty_neighbours(liberty) >= 2 && !self.board.ladder_catches(cell);
-                if stone != color || escapes() {
+                if stone != color || self.board.empty_neighbours(liberty) >= 2 {
                     suggested.push(liberty);
                 }
             }
@@ -384,25 +380,6 @@ mod tests {
         assert_eq!(game.side_to_move(), Player::Two);
         let escapes = share(&game, "E6", "E4");
         assert!(escapes > 850, "{escapes}");
-    }
-
-    #[test]
-    fn a_chain_a_ladder_catches_is_not_run_out() {
-        // White's E4 put Black's D4 in atari at D3 (White C4, D5, E3): the ladder to the
-        // lower left catches it, unless Black's C2 breaks it.
-        for (breaker, runs) in [(None, false), (Some("C2"), true)] {
-            let mut game = Go9::new();
-            let black = std::iter::once("D4").chain(breaker);
-            let moves = black.map(|v| (Player::One, v)).chain(["C4", "D5", "E3", "E4"].map(|v| (Player::Two, v)));
-            for (player, vertex) in moves {
-                let mv = at(&game, vertex);
-                game.play_as(player, mv).unwrap();
-            }
-            game.give_turn(Player::One);
-            let escapes = share(&game, "E4", "D3");
-            assert_eq!(escapes > 850, runs, "breaker {breaker:?}: {escapes} of 1000 run");
-            assert_eq!(game.tactic(Board::<9>::cell(usize::from(at(&game, "D3").0))) == Tactic::Escape, runs);
-        }
     }
 
     /// `is_self_atari` against playing the move: a legal stone that captures nothing and

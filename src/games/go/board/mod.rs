@@ -17,7 +17,6 @@
 
 #[cfg(test)]
 mod consistency;
-mod ladder;
 mod scoring;
 
 /// The largest side supported (GTP letters `A`..`T` without `I`).
