@@ -112,20 +112,16 @@ pub(crate) fn expand<G: SearchGame, T: TreeOps, R: RngCore>(
 fn init_children_with_priors<T: TreeOps>(tree: &mut T, first: NodeId, moves: &[Move], weights: &[f32], by_prior: bool) {
     let total: f32 = weights.iter().sum();
     let share = |w: f32| if total > 0.0 && total.is_finite() { (w / total * 65535.0).round() as u16 } else { 0 };
-    if !by_prior {
-        for (i, (&mv, &w)) in moves.iter().zip(weights.iter()).enumerate() {
-            tree.init_child(NodeId(first.0 + i as u32), mv.0, share(w));
-        }
-        return;
-    }
-    // Strongest first; unstable (no allocation) with the index breaking ties, so stable
-    // in effect.
+    // Strongest first when asked; unstable (no allocation) with the index breaking ties,
+    // so stable in effect.
     let mut order = [0u16; MAX_PRIOR_MOVES];
     let order = &mut order[..moves.len()];
     for (i, slot) in order.iter_mut().enumerate() {
         *slot = i as u16;
     }
-    order.sort_unstable_by(|&a, &b| weights[usize::from(b)].total_cmp(&weights[usize::from(a)]).then(a.cmp(&b)));
+    if by_prior {
+        order.sort_unstable_by(|&a, &b| weights[usize::from(b)].total_cmp(&weights[usize::from(a)]).then(a.cmp(&b)));
+    }
     for (i, &k) in order.iter().enumerate() {
         let k = usize::from(k);
         tree.init_child(NodeId(first.0 + i as u32), moves[k].0, share(weights[k]));
