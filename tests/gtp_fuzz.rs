@@ -246,7 +246,7 @@ fn board_line(rng: &mut Xoshiro256PlusPlus, family: &str, files: &[String]) -> V
     let point = format!("{}{}", columns[(rng.next_u32() as usize) % columns.len()] as char, 1 + rng.next_u32() % 19);
     let size = ["9", "11", "13", "19", "7", "25", "0"][n as usize % 7];
     let other = if family == "go" { "pass" } else { "swap-pieces" };
-    let line = match rng.next_u32() % 26 {
+    let line = match rng.next_u32() % 27 {
         0..=4 => format!("play {c} {point}"),
         5 => format!("play {c} {other}"),
         6 | 7 => format!("genmove {c}"),
@@ -269,6 +269,12 @@ fn board_line(rng: &mut Xoshiro256PlusPlus, family: &str, files: &[String]) -> V
             ["gogui-analyze_commands", "parmcts-visits", "parmcts-pv", "parmcts-ownership"][n as usize % 4].to_string()
         }
         24 => format!("known_command {}", pick(rng, COMMANDS)),
+        // Handicap stones: a count (often out of range), or a list with the point twice.
+        25 => match n % 3 {
+            0 => format!("fixed_handicap {}", n % 12),
+            1 => format!("place_free_handicap {}", n % 90),
+            _ => format!("set_free_handicap C3 {point} {}", if n.is_multiple_of(2) { point.as_str() } else { "G7" }),
+        },
         _ => ["list_commands", "name", "version", "protocol_version"][n as usize % 4].to_string(),
     };
     line.into_bytes()

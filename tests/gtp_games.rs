@@ -207,3 +207,109 @@ fn printsgf_and_loadsgf_round_trip() {
     assert!(ok(&mut e, "printsgf").ends_with(";B[cc];B[gg];W[];B[ee])"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `fixed_handicap` places GTP's layout: the points GNU Go 3.8 answers (`gnugo --mode
+/// gtp`, `boardsize S`, `fixed_handicap N`, for S in 9, 13, 19 and N in 2 to 9; compared
+/// as sets, as GTP leaves the order free), and nothing past 9 stones.
+#[test]
+fn fixed_handicap_places_the_points_gnu_go_places() {
+    let gnugo: [(u32, [&str; 8]); 3] = [
+        (
+            9,
+            [
+                "G7 C3",
+                "C7 G7 C3",
+                "C7 G7 C3 G3",
+                "C7 G7 E5 C3 G3",
+                "C7 G7 C5 G5 C3 G3",
+                "C7 G7 C5 E5 G5 C3 G3",
+                "C7 E7 G7 C5 G5 C3 E3 G3",
+                "C7 E7 G7 C5 E5 G5 C3 E3 G3",
+            ],
+        ),
+        (
+            13,
+            [
+                "K10 D4",
+                "D10 K10 D4",
+                "D10 K10 D4 K4",
+                "D10 K10 G7 D4 K4",
+                "D10 K10 D7 K7 D4 K4",
+                "D10 K10 D7 G7 K7 D4 K4",
+                "D10 G10 K10 D7 K7 D4 G4 K4",
+                "D10 G10 K10 D7 G7 K7 D4 G4 K4",
+            ],
+        ),
+        (
+            19,
+            [
+                "Q16 D4",
+                "D16 Q16 D4",
+                "D16 Q16 D4 Q4",
+                "D16 Q16 K10 D4 Q4",
+                "D16 Q16 D10 Q10 D4 Q4",
+                "D16 Q16 D10 K10 Q10 D4 Q4",
+                "D16 K16 Q16 D10 Q10 D4 K4 Q4",
+                "D16 K16 Q16 D10 K10 Q10 D4 K4 Q4",
+            ],
+        ),
+    ];
+    let sorted = |text: &str| {
+        let mut points: Vec<String> = text.split_whitespace().map(str::to_ascii_uppercase).collect();
+        points.sort();
+        points
+    };
+    let mut e = go_engine("200");
+    ok(&mut e, "komi 0.5");
+    for (size, layouts) in gnugo {
+        ok(&mut e, &format!("boardsize {size}"));
+        for (stones, expected) in (2..).zip(layouts) {
+            ok(&mut e, "clear_board");
+            let placed = ok(&mut e, &format!("fixed_handicap {stones}"));
+            assert_eq!(sorted(&placed), sorted(expected), "{size}x{size}, {stones} stones");
+            // Black's stones are on the board, and White is to move.
+            let board = ok(&mut e, "showboard");
+            let (grid, footer) = board.rsplit_once('\n').unwrap();
+            assert_eq!(grid.matches('X').count(), stones as usize, "{board}");
+            assert!(footer.starts_with("White (O) to move"), "{board}");
+            assert_eq!(ok(&mut e, "final_score"), format!("B+{}.5", size * size - 1));
+        }
+        ok(&mut e, "clear_board");
+        fails(&mut e, "fixed_handicap 10", "invalid number of stones");
+        fails(&mut e, "fixed_handicap 1", "invalid number of stones");
+    }
+}
+
+/// The handicap commands' errors (GTP's `board not empty`, `invalid number of stones`,
+/// `bad vertex list`) leave the board as it was; `place_free_handicap` places the fixed
+/// layout, at most nine stones (GTP lets an engine place fewer than asked);
+/// `set_free_handicap` places the stones given.
+#[test]
+fn handicap_commands_check_their_arguments() {
+    let mut e = go_engine("200");
+    fails(&mut e, "fixed_handicap", "syntax error");
+    fails(&mut e, "fixed_handicap two", "syntax error");
+    fails(&mut e, "place_free_handicap 1", "invalid number of stones");
+    fails(&mut e, "place_free_handicap 81", "invalid number of stones");
+    fails(&mut e, "set_free_handicap C3", "bad vertex list");
+    // A repeated vertex, a pass or a point off the board: nothing stays placed.
+    fails(&mut e, "set_free_handicap C3 D4 C3", "bad vertex list: C3");
+    fails(&mut e, "set_free_handicap C3 pass", "bad vertex list: pass");
+    fails(&mut e, "set_free_handicap C3 Z9", "bad vertex list: Z9");
+    assert_eq!(ok(&mut e, "place_free_handicap 12").split_whitespace().count(), 9);
+    fails(&mut e, "fixed_handicap 2", "board not empty");
+    ok(&mut e, "clear_board");
+    assert_eq!(ok(&mut e, "set_free_handicap c3 d4 e5"), "");
+    let board = ok(&mut e, "showboard");
+    assert!(board.contains("White (O) to move"), "{board}");
+    // The game goes on with White's move; `undo` takes the stones back one by one.
+    let reply = ok(&mut e, "genmove w");
+    assert!(!["C3", "D4", "E5"].contains(&reply.as_str()), "{reply}");
+    for _ in 0..4 {
+        ok(&mut e, "undo");
+    }
+    fails(&mut e, "undo", "cannot undo");
+    // A game without handicap stones says so.
+    let mut othello = common::gtp::engine("10");
+    fails(&mut othello, "fixed_handicap 2", "no handicap stones");
+}

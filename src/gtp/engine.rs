@@ -7,6 +7,7 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use super::analyze::{Board, Dialect, Request};
+use super::args::{colour, count, expect_args, seconds};
 pub use super::config::EngineConfig;
 pub use super::error::GtpError;
 use super::game::FinalStatus;
@@ -32,6 +33,9 @@ pub const COMMANDS: &[&str] = &[
     "boardsize",
     "clear_board",
     "komi",
+    "fixed_handicap",
+    "place_free_handicap",
+    "set_free_handicap",
     "play",
     "genmove",
     "reg_genmove",
@@ -322,6 +326,9 @@ impl Engine {
                 Ok(String::new())
             }
             "komi" => self.komi(args),
+            "fixed_handicap" | "place_free_handicap" | "set_free_handicap" => {
+                super::handicap::command(&mut *self.session, name, args)
+            }
             "play" => {
                 expect(2)?;
                 let player = colour(args[0])?;
@@ -564,37 +571,5 @@ impl Engine {
             GenMove::Move(text) => text,
             GenMove::Resign => "resign".to_string(),
         })
-    }
-}
-
-/// `b`, `black`, `w` or `white`, any case.
-fn colour(text: &str) -> Result<Player, GtpError> {
-    protocol::parse_colour(text).ok_or_else(|| GtpError::Syntax(format!("invalid color '{text}'")))
-}
-
-/// The most seconds a time argument may give (over 31 years).
-const MAX_SECONDS: f64 = 1e9;
-
-/// A time in seconds (GTP sends integers; a fraction is accepted).
-fn seconds(text: &str) -> Result<Duration, GtpError> {
-    let bad = || GtpError::Syntax(format!("time '{text}' is not a number of seconds"));
-    let value: f64 = text.parse().map_err(|_| bad())?;
-    if !(0.0..=MAX_SECONDS).contains(&value) {
-        return Err(bad());
-    }
-    Duration::try_from_secs_f64(value).map_err(|_| bad())
-}
-
-/// A count of stones or periods.
-fn count(text: &str) -> Result<u32, GtpError> {
-    text.parse().map_err(|_| GtpError::Syntax(format!("'{text}' is not a count")))
-}
-
-/// `Ok` when `name` got `n` arguments, else the syntax error that says how many it takes.
-fn expect_args(name: &str, args: &[&str], n: usize) -> Result<(), GtpError> {
-    if args.len() == n {
-        Ok(())
-    } else {
-        Err(GtpError::Syntax(format!("{name} takes {n} argument{}", if n == 1 { "" } else { "s" })))
     }
 }

@@ -34,6 +34,9 @@ pub enum GtpError {
     /// `loadsgf`: the file cannot be read, is not a record of this game, or has an
     /// illegal move.
     BadSgf(String),
+    /// A handicap command that cannot be carried out, with GTP's reason (`board not
+    /// empty`, `invalid number of stones`, `bad vertex list`) and what was wrong.
+    Handicap(String),
     /// `genmove_analyze` found no analysis of its move running (its search could not
     /// start on its own thread).
     NoAnalysis,
@@ -53,6 +56,7 @@ impl fmt::Display for GtpError {
             GtpError::Search(why) => write!(f, "search failed: {why}"),
             GtpError::BadResign(r) => write!(f, "resign threshold {r} is not a win rate in [0, 1)"),
             GtpError::BadSgf(why) => write!(f, "cannot load SGF: {why}"),
+            GtpError::Handicap(why) => write!(f, "{why}"),
             GtpError::NoAnalysis => write!(f, "no analysis of the move is running"),
         }
     }

@@ -163,6 +163,13 @@ pub trait GtpGame: SearchGame {
     /// ([`super::time::move_budget`]).
     fn moves_left(&self) -> u32;
 
+    /// The points of `stones` handicap stones in the game's standard layout (GTP's
+    /// `fixed_handicap`), or `None` where the game has no handicap or no layout for so
+    /// many. Default: none.
+    fn handicap_layout(_stones: u32) -> Option<Vec<Move>> {
+        None
+    }
+
     /// The ownership of each point (`kata-analyze ownership true`, GoGui's ownership
     /// map): each point's move and its value in [-1, 1], positive for the first player
     /// (Black), from the top-left point row by row. Default: none (games without

@@ -9,6 +9,8 @@
 //! * [`game`]: the seam a game implements ([`GtpGame`]: size, komi, moves by a named
 //!   colour, the pass, the score), implemented beside each game GTP plays
 //!   (`src/games/<game>/gtp.rs`);
+//! * `handicap`: handicap stones (`fixed_handicap` and the free placements);
+//! * `args`: the commands' arguments (colours, times, counts) and their errors;
 //! * [`time`]: the time controls and the per-move budget;
 //! * [`sgf`]: game records in SGF, the format Go viewers open;
 //! * [`client`]: the other side: a GTP client that drives an external engine (GNU Go
@@ -29,10 +31,12 @@
 //! ```
 
 pub mod analyze;
+mod args;
 mod config;
 pub mod engine;
 mod error;
 pub mod game;
+mod handicap;
 pub mod protocol;
 pub mod session;
 pub mod sgf;

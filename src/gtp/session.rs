@@ -77,6 +77,11 @@ pub trait Session: Send {
     /// # Errors
     /// [`GtpError::IllegalMove`] when `player` cannot move now; [`GtpError::Search`].
     fn genmove(&mut self, player: Player, rules: GenMoveRules) -> Result<GenMove, GtpError>;
+    /// Whether no move (handicap stones included) has been played since the start.
+    fn at_start(&self) -> bool;
+    /// The vertices of `stones` handicap stones in the game's standard layout
+    /// ([`GtpGame::handicap_layout`]), or `None` where it has none.
+    fn handicap_layout(&self, stones: u32) -> Option<Vec<String>>;
     /// Takes the last move back.
     ///
     /// # Errors
@@ -323,6 +328,15 @@ impl<G: GtpGame> Session for GameSession<G> {
             self.ponder_after_own_move(&next);
         }
         Ok(GenMove::Move(text))
+    }
+
+    fn at_start(&self) -> bool {
+        self.moves.is_empty()
+    }
+
+    fn handicap_layout(&self, stones: u32) -> Option<Vec<String>> {
+        let position = self.position();
+        G::handicap_layout(stones).map(|points| points.into_iter().map(|mv| position.format_move(mv)).collect())
     }
 
     fn undo(&mut self) -> Result<(), GtpError> {

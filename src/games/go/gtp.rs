@@ -82,6 +82,39 @@ impl<const N: usize> GtpGame for Go<N> {
         }
     }
 
+    /// GTP's fixed layout (GTP 2, section 4.1.1; GNU Go 3.8 answers the same points): the
+    /// star points of the third line below 13x13 and of the fourth from 13x13; two to
+    /// four stones in the corners (no more on 7x7 and even sizes), then on odd sizes from
+    /// 9x9 the centre (5, 7, 9 stones) and the middles of the sides (6 to 9).
+    fn handicap_layout(stones: u32) -> Option<Vec<Move>> {
+        let most = match N {
+            0..=6 => 0,
+            n if n == 7 || n % 2 == 0 => 4,
+            _ => 9,
+        };
+        if !(2..=most).contains(&stones) {
+            return None;
+        }
+        let line = if N < 13 { 2 } else { 3 };
+        let (far, mid) = (N - 1 - line, (N - 1) / 2);
+        let corners = [(line, line), (far, far), (line, far), (far, line)];
+        let sides = [(line, mid), (far, mid), (mid, line), (mid, far)];
+        let (sides_used, centre) = match stones {
+            2..=4 => (0, false),
+            5 => (0, true),
+            6 => (2, false),
+            7 => (2, true),
+            8 => (4, false),
+            _ => (4, true),
+        };
+        let mut points: Vec<(usize, usize)> = corners[..stones.min(4) as usize].to_vec();
+        points.extend_from_slice(&sides[..sides_used]);
+        if centre {
+            points.push((mid, mid));
+        }
+        Some(points.into_iter().map(|(col, row)| Move((row * N + col) as u16)).collect())
+    }
+
     fn dead_stones_of(&self, player: Player) -> Vec<Move> {
         let mut dead = self.final_status_list(FinalStatus::Dead);
         dead.retain(|&p| self.stone_at(p) == Some(player));
