@@ -99,15 +99,11 @@ impl<const N: usize> GtpGame for Go<N> {
         let (far, mid) = (N - 1 - line, (N - 1) / 2);
         let corners = [(line, line), (far, far), (line, far), (far, line)];
         let sides = [(line, mid), (far, mid), (mid, line), (mid, far)];
-        let (sides_used, centre) = match stones {
-            2..=4 => (0, false),
-            5 => (0, true),
-            6 => (2, false),
-            7 => (2, true),
-            8 => (4, false),
-            _ => (4, true),
-        };
-        let mut points: Vec<(usize, usize)> = corners[..stones.min(4) as usize].to_vec();
+        // Beyond the corners, an odd count takes the centre and the rest go to the sides.
+        let stones = stones as usize;
+        let centre = stones > 4 && stones % 2 == 1;
+        let sides_used = stones.saturating_sub(4 + usize::from(centre));
+        let mut points: Vec<(usize, usize)> = corners[..stones.min(4)].to_vec();
         points.extend_from_slice(&sides[..sides_used]);
         if centre {
             points.push((mid, mid));
