@@ -53,6 +53,18 @@ fn bad_input_is_rejected_with_exit_code_2() {
         &["search", "--game", "connect4", "--playouts", "10", "--replies", "on"],
         "replies=on does not apply to connect4",
     );
+    let go_match =
+        |extra: &[&'static str]| [&["match", "--game", "go", "--p1", "random", "--p2", "random"], extra].concat();
+    rejects(&go_match(&["--handicap", "1"]), "1 stones: 9x9 Go has no fixed layout");
+    rejects(&go_match(&["--handicap", "10"]), "10 stones");
+    rejects(&go_match(&["--komi", "inf"]), "--komi");
+    rejects(&go_match(&["--komi", "200"]), "200");
+    rejects(&["match", "--game", "othello", "--p1", "random", "--p2", "random", "--komi", "0.5"], "only Go");
+    rejects(&["match", "--game", "connect4", "--p1", "random", "--p2", "random", "--handicap", "2"], "only Go");
+    rejects(
+        &["match", "--game", "connect4", "--p1", "mcts:playouts=10,dyn-komi=on", "--p2", "random"],
+        "dyn-komi=on does not apply to connect4",
+    );
 }
 
 #[test]

@@ -48,6 +48,48 @@ fn gtp_rejects_bad_configuration() {
     rejects(&["gtp", "--game", "othello", "--playouts", "0"], "playouts");
 }
 
+/// A handicap match: an external engine (parmcts's GTP engine) takes Black with four
+/// stones in every game and is shown White's passes between them; the other side plays
+/// with dynamic komi.
+#[test]
+fn a_handicap_match_gives_the_stones_to_p2_in_every_game() {
+    let records = std::env::temp_dir().join(format!("parmcts-handicap-{}.jsonl", std::process::id()));
+    let _ = std::fs::remove_file(&records);
+    let engine = format!("gtp:{} gtp --game go --playouts 200", env!("CARGO_BIN_EXE_parmcts"));
+    let (code, stdout, stderr) = run_text(&[
+        "match",
+        "--game",
+        "go",
+        "--p1",
+        "mcts:playouts=200,dyn-komi=on",
+        "--p2",
+        &engine,
+        "--games",
+        "2",
+        "--handicap",
+        "4",
+        "--komi",
+        "0.5",
+        "--openings",
+        "random:1",
+        "--records",
+        records.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{stdout}{stderr}");
+    let text = std::fs::read_to_string(&records).unwrap();
+    let lines: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    for line in &lines {
+        assert_eq!(line["p1_first"], false, "{line}");
+        let opening: Vec<&str> = line["opening"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+        // GTP's layout of four stones on 9x9, White passing between them, then White's
+        // random ply.
+        assert_eq!(opening[..7], ["C3", "pass", "G7", "pass", "C7", "pass", "G3"], "{line}");
+        assert_eq!(opening.len(), 8, "{line}");
+    }
+    let _ = std::fs::remove_file(&records);
+}
+
 /// An external engine as a match player: parmcts's own GTP engine, over a pipe, refereed
 /// by `match` (every move it answers is checked), through passes and to the end.
 #[test]

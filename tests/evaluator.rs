@@ -325,6 +325,7 @@ fn alphabeta_with_the_shipped_network_beats_the_heuristic_at_equal_depth() {
         sprt: None,
         interrupt: Default::default(),
         referee: None,
+        handicap: None,
     };
     let summary = run_match(&Othello::new(), &p1, &p2, &config, |_, _| {}).unwrap();
     assert!(summary.tally.score() >= 0.6, "{:?}", summary.tally);

@@ -189,6 +189,7 @@ fn a_match_against_gnugo_is_refereed_to_the_end() {
         sprt: None,
         interrupt: Default::default(),
         referee: None,
+        handicap: None,
     };
     let summary = run_match(&Go::<9>::new(), &us, &opponent, &config, |record, _| {
         assert!(record.moves.len() > 10, "game {} ended early: {:?}", record.index, record.moves);

@@ -13,6 +13,7 @@ fn config(games: u64, openings: Openings) -> MatchConfig {
         sprt: None,
         interrupt: Default::default(),
         referee: None,
+        handicap: None,
     }
 }
 

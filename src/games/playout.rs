@@ -105,6 +105,22 @@ pub trait Playouts: Game {
     /// ([`PlayoutPolicy::replies`]); a search with `replies=on` refuses a game without.
     const LEARNS_REPLIES: bool = false;
 
+    /// Whether the game is won by a margin of points that a player's target can be moved
+    /// by ([`Playouts::move_target`]: Go's komi); a player with `dyn-komi=on` refuses a
+    /// game without.
+    const MOVABLE_TARGET: bool = false;
+
+    /// How far a player's target may be moved here, in points ([`Playouts::move_target`]):
+    /// 0 by default. Go: a quarter of the empty points, so that a moved target shrinks
+    /// back to the rules' as the board fills.
+    fn target_room(&self) -> f32 {
+        0.0
+    }
+
+    /// Makes `player` need `points` more than the rules say to win (fewer where negative):
+    /// what dynamic komi searches. Nothing by default.
+    fn move_target(&mut self, _player: Player, _points: f32) {}
+
     /// How many features describe one move: Coulom's feature groups (2007, §2), each
     /// move having one feature of each group, its strength the product of their gammas.
     /// One by default ([`Playouts::move_feature`]); Go has five ([`crate::games::go`]).

@@ -211,10 +211,10 @@ impl<G: GtpGame> GameSession<G> {
 
     /// The resign rule, after a search of `position` (the engine's last): enabled, a few
     /// moves into the game, and the search sure of it. A proven loss; or the best move
-    /// well visited and below the threshold at [`RESIGN_STREAK`] searches in a row, in a
-    /// position the playouts do not misjudge: no stone of the opponent's that the engine
-    /// would capture is left on the board ([`GtpGame::dead_stones_of`]; Tromp-Taylor
-    /// counts it until it is captured).
+    /// well visited and below the threshold at [`RESIGN_STREAK`] searches in a row (for no
+    /// target above the rules', `dyn-komi`), in a position the playouts do not misjudge:
+    /// no stone of the opponent's that the engine would capture is left on the board
+    /// ([`GtpGame::dead_stones_of`]; Tromp-Taylor counts it until it is captured).
     fn resigns(&mut self, position: &G, resign_below: f64) -> bool {
         let Some(result) = self.agent.last_search() else { return false };
         if resign_below <= 0.0 || self.history.len() <= RESIGN_MIN_PLIES {
@@ -224,7 +224,9 @@ impl<G: GtpGame> GameSession<G> {
             return true;
         }
         let best = result.children.iter().find(|c| Some(c.mv) == result.best_move);
-        let low = best.is_some_and(|c| c.visits >= RESIGN_MIN_VISITS && c.value < resign_below);
+        // A win rate for a target above the rules' (dynamic komi ahead) is no loss.
+        let low = best.is_some_and(|c| c.visits >= RESIGN_MIN_VISITS && c.value < resign_below)
+            && self.agent.target_points(position) <= 0.0;
         self.low_streak = if low { self.low_streak + 1 } else { 0 };
         self.low_streak >= RESIGN_STREAK && position.dead_stones_of(position.side_to_move().other()).is_empty()
     }

@@ -193,6 +193,7 @@ mod tests {
             sprt: None,
             interrupt: Default::default(),
             referee: None,
+            handicap: None,
         };
         LadderPlan { player: player.to_string(), from, to, matches }
     }

@@ -330,6 +330,7 @@ pub fn run_scale<G: Evaluate + SearchGame>(
         sprt: None,
         interrupt: interrupt.clone(),
         referee: None,
+        handicap: None,
     };
     let play = |p1: SearchConfig, p2: SearchConfig| -> Result<Score, ScaleError> {
         let (p1, p2) = (PlayerSpec::Mcts(p1), PlayerSpec::Mcts(p2));

@@ -297,6 +297,14 @@ search_settings! {
     /// move (docs/RESULTS.md).
     reuse("reuse", "on|off", "on"): bool = true;
         set(on: bool) => on; text bool;
+    /// Dynamic komi for a player in a game won by points (Go): its target moves between moves to keep its win rate near one half.
+    ///
+    /// Baudiš and Gailly 2011 (value-based situational compensation): a player far ahead
+    /// or far behind sees every move win or lose alike, so it asks for more points while
+    /// its search's win rate is above 0.55 and for fewer while below 0.45, within a
+    /// quarter of the empty points; `harness::players` keeps the target.
+    dyn_komi("dyn-komi", "on|off", "off"): bool = false;
+        set(on: bool) => on; text bool;
     /// Progressive bias weight C_BT (0: off; Chaslot et al. 2008).
     ///
     /// Unset: the game's [`Tuning::PROGRESSIVE_BIAS`].

@@ -119,6 +119,7 @@ fn run_game<G: Evaluate + SearchGame>(args: &LadderArgs) -> Result<(), Failure> 
         sprt: None,
         interrupt: interrupt::catch()?,
         referee: None,
+        handicap: None,
     };
     let plan = LadderPlan { player: args.player.clone(), from: args.from, to: args.to, matches };
     // The plan is checked before any game is played: a bad key, or a top rung past the

@@ -8,10 +8,11 @@ use clap::Args;
 
 use parmcts::alphabeta::Evaluate;
 use parmcts::gtp::sgf::{self, Decision, GameToRecord, RecordWriter};
+use parmcts::gtp::GtpGame;
 use parmcts::harness::matches::{run_match_with_console, Ending, GameRecord, MatchConfig, Openings, Sprt, Tally};
 use parmcts::harness::players::PlayerSpec;
 use parmcts::harness::report::{MatchReport, MoveTimesReport, RecordLine};
-use parmcts::{with_game, ConnectFourBoard, Einstein, GameKind};
+use parmcts::{with_game, ConnectFourBoard, Einstein, GameKind, Go13, Go19, Go9};
 use parmcts::{Player, SearchGame};
 
 use crate::common::{
@@ -68,12 +69,31 @@ pub struct MatchArgs {
     /// result a player's own `final_score` disputes, and its result counts.
     #[arg(long)]
     referee: Option<String>,
+    /// Go: the komi White receives [default: 7].
+    #[arg(long, help_heading = "Go")]
+    komi: Option<f32>,
+    /// Go: a handicap game, `p2` taking Black with N stones in GTP's fixed layout (White
+    /// passing between them, then to move) in every game; give `--komi` too (0.5 is
+    /// usual). The opening's plies follow the stones.
+    #[arg(long, help_heading = "Go")]
+    handicap: Option<u32>,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
 }
 
 pub fn run(args: &MatchArgs) -> Result<(), Failure> {
+    if args.komi.is_some() || args.handicap.is_some() {
+        return match args.game {
+            GameKind::Go => go_match::<Go9>(args),
+            GameKind::Go13 => go_match::<Go13>(args),
+            GameKind::Go19 => go_match::<Go19>(args),
+            other => {
+                let flag = if args.komi.is_some() { "--komi" } else { "--handicap" };
+                Err(Failure::flag(flag, format!("only Go has a komi and handicaps (not {other})")))
+            }
+        };
+    }
     match args.variant.as_deref() {
         None => {}
         Some("random") if args.board.given() => {
@@ -83,12 +103,12 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
             let seed = args.seed;
             let start =
                 move |pair: u64| ConnectFourBoard::variant_from_seed(seed ^ pair.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-            return run_game::<ConnectFourBoard>(args, start);
+            return run_game::<ConnectFourBoard>(args, start, None);
         }
         Some("random") if args.game == GameKind::Einstein => {
             let seed = args.seed;
             let start = move |pair: u64| Einstein::setup_from_seed(seed ^ pair.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-            return run_game::<Einstein>(args, start);
+            return run_game::<Einstein>(args, start, None);
         }
         Some("random") => {
             return Err(Failure::flag(
@@ -101,8 +121,41 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
     let (game, moves) = args.board.resolve(args.game, "")?;
     with_game!(game, G => {
         let start = parse_position::<G>(&moves)?;
-        run_game::<G>(args, same_start(start))
+        run_game::<G>(args, same_start(start), None)
     })
+}
+
+/// A Go match with `--komi` or `--handicap`: the stones, then White, passing between
+/// them.
+fn go_match<G: Evaluate + SearchGame + GtpGame>(args: &MatchArgs) -> Result<(), Failure> {
+    if args.variant.is_some() || args.board.given() {
+        return Err(Failure::flag("--variant", "Go has no variants nor Connect Four boards"));
+    }
+    let mut start = parse_position::<G>("")?;
+    if let Some(komi) = args.komi {
+        if !komi.is_finite() || komi.abs() > 150.0 {
+            return Err(Failure::flag("--komi", format!("{komi} (expected a number of points in [-150, 150])")));
+        }
+        start.set_komi(komi);
+    }
+    let handicap = match args.handicap {
+        None => None,
+        Some(stones) => {
+            let layout = G::handicap_layout(stones).ok_or_else(|| {
+                let size = G::BOARD_SIZE;
+                Failure::flag("--handicap", format!("{stones} stones: {size}x{size} Go has no fixed layout of so many"))
+            })?;
+            let mut moves = Vec::new();
+            for point in layout {
+                if !moves.is_empty() {
+                    moves.push("pass".to_string());
+                }
+                moves.push(start.format_move(point));
+            }
+            Some(moves)
+        }
+    };
+    run_game::<G>(args, same_start(start), handicap)
 }
 
 /// The command line of `--referee`'s `gtp:COMMAND` engine.
@@ -118,7 +171,11 @@ fn same_start<G: Clone + Sync>(start: G) -> impl Fn(u64) -> G + Sync {
     move |_| start.clone()
 }
 
-fn run_game<G: Evaluate + SearchGame>(args: &MatchArgs, start: impl Fn(u64) -> G + Sync) -> Result<(), Failure> {
+fn run_game<G: Evaluate + SearchGame>(
+    args: &MatchArgs,
+    start: impl Fn(u64) -> G + Sync,
+    handicap: Option<Vec<String>>,
+) -> Result<(), Failure> {
     let p1 = parse_spec("--p1", &args.p1)?;
     let p2 = parse_spec("--p2", &args.p2)?;
     let openings: Openings = args.openings.parse().map_err(Failure::input)?;
@@ -147,6 +204,7 @@ fn run_game<G: Evaluate + SearchGame>(args: &MatchArgs, start: impl Fn(u64) -> G
         sprt,
         interrupt,
         referee: args.referee.as_deref().map(referee_command).transpose()?,
+        handicap,
     };
     // A person at the board plays at a console (stdout, or stderr with --json), where the
     // games are drawn: no progress bar then.

@@ -5,7 +5,7 @@ use rand_core::RngCore;
 
 use super::board::{Board, BLACK, EMPTY, MAX_SIDE, NO_POINT, WHITE};
 use super::{patterns, Go, Move, Outcome};
-use crate::games::{random_below, Game, LastGoodReplies, MovesPlayed, PlayoutPolicy, Playouts};
+use crate::games::{random_below, Game, LastGoodReplies, MovesPlayed, Player, PlayoutPolicy, Playouts};
 
 impl<const N: usize> Go<N> {
     /// The light playout's move here: a point drawn uniformly among those that are legal
@@ -221,6 +221,20 @@ impl<const N: usize> Playouts for Go<N> {
 
     /// Light and heavy playouts play and learn last good replies (`replies=on`; [`crate::games::LastGoodReplies`]).
     const LEARNS_REPLIES: bool = true;
+
+    /// The komi moves: a target in points ([`crate::games::Playouts::move_target`]).
+    const MOVABLE_TARGET: bool = true;
+
+    /// A quarter of the empty points.
+    fn target_room(&self) -> f32 {
+        self.empty_points() as f32 / 4.0
+    }
+
+    /// Black needs `points` more when the komi rises by them, White when it falls.
+    fn move_target(&mut self, player: Player, points: f32) {
+        let komi = if player == Player::One { self.komi() + points } else { self.komi() - points };
+        self.set_komi(komi);
+    }
 
     /// The move's five features ([`super::patterns`]); none for the pass and for filling the
     /// mover's own eye (their learned strength stays the hand-set

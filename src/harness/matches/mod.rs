@@ -47,6 +47,10 @@ pub struct MatchConfig {
     /// A referee engine's command line (`--referee gtp:COMMAND`): it scores the games
     /// whose result a player disputes, and its result counts ([`Disagreement`]).
     pub referee: Option<Vec<String>>,
+    /// A handicap game: moves every game starts with, before its opening (Go's handicap
+    /// stones, White passing between them), and the second spec (`p2`) takes the side
+    /// that moves first, which receives them, in every game; `None`: colours alternate.
+    pub handicap: Option<Vec<String>>,
 }
 
 /// One finished game.
@@ -181,7 +185,8 @@ enum Played {
     Interrupted,
 }
 
-/// Plays game `index` (the first spec moves first in the even ones).
+/// Plays game `index` (the first spec moves first in the even ones, the second in every
+/// handicap game).
 fn play_game<G: Evaluate + SearchGame>(
     start: &G,
     specs: [&PlayerSpec; 2],
@@ -192,12 +197,18 @@ fn play_game<G: Evaluate + SearchGame>(
     if start.outcome().is_some() {
         return Err(MatchError::Player(PlayerError::GameOver));
     }
-    let p1_first = index.is_multiple_of(2);
+    let p1_first = config.handicap.is_none() && index.is_multiple_of(2);
+    let handicap = config.handicap.as_deref().unwrap_or_default();
+    let from = played(start, handicap)?;
+    // A pair of games shares an opening with colours swapped; where colours are fixed (a
+    // handicap), each game has its own.
+    let opening_index = if config.handicap.is_some() { index } else { index / 2 };
     let (game, opening) = match config.openings {
-        Openings::Start => (start.clone(), Vec::new()),
-        Openings::Random(plies) => random_opening(start, plies, config.seed ^ (index / 2).wrapping_mul(0x9E37_79B9))?,
-        Openings::All(plies) => nth_opening(start, plies, index / 2)?,
+        Openings::Start => (from, Vec::new()),
+        Openings::Random(plies) => random_opening(&from, plies, config.seed ^ opening_index.wrapping_mul(0x9E37_79B9))?,
+        Openings::All(plies) => nth_opening(&from, plies, opening_index)?,
     };
+    let opening: Vec<String> = handicap.iter().cloned().chain(opening).collect();
     // agents[0] moves for Player::One; `names` are their seats.
     let names = if p1_first { ["p1", "p2"] } else { ["p2", "p1"] };
     let seed = config.seed.wrapping_add(index.wrapping_mul(1_000_003));
@@ -275,6 +286,17 @@ fn seat_players<G: Evaluate + SearchGame>(
         Ok(against_distributed(agent, spec, other))
     };
     Ok([build(first, second, labels[0], seed)?, build(second, first, labels[1], seed ^ 0xABCD)?])
+}
+
+/// `start` with `moves` (move text) played.
+fn played<G: Game>(start: &G, moves: &[String]) -> Result<G, MatchError> {
+    let mut game = start.clone();
+    for text in moves {
+        let mv =
+            game.parse_move(text).map_err(|e| MatchError::IllegalMove { mv: text.clone(), reason: e.to_string() })?;
+        game.try_play(mv).map_err(|e| MatchError::IllegalMove { mv: text.clone(), reason: e.to_string() })?;
+    }
+    Ok(game)
 }
 
 /// Shows the moves of the opening, played from `start`, to players that keep their own

@@ -117,6 +117,8 @@ pub struct MctsAgent<G> {
     last: Option<SearchResult>,
     /// The position searched last (to find the new position in its tree).
     last_root: Option<G>,
+    /// The player's moved target, with `dyn-komi=on`.
+    komi: Option<DynamicKomi>,
 }
 
 impl<G: SearchGame> MctsAgent<G> {
@@ -124,11 +126,32 @@ impl<G: SearchGame> MctsAgent<G> {
     /// players that share a configuration).
     ///
     /// # Errors
-    /// [`SearchError::Config`] if the search memory cannot be set up.
+    /// [`SearchError::Config`] if the search memory cannot be set up, or for `dyn-komi=on`
+    /// in a game won by no margin of points.
     pub fn new(config: &SearchConfig, seed: u64) -> Result<Self, SearchError> {
+        if config.dyn_komi() && !G::MOVABLE_TARGET {
+            let why = "it is won by no margin of points (Go is)";
+            return Err(ConfigError::NotForGame { setting: "dyn-komi=on", game: G::NAME, why }.into());
+        }
+        let komi = config.dyn_komi().then(DynamicKomi::default);
         let config = config.with_seed(config.seed() ^ seed);
         let search = Some(Search::new(config.clone())?);
-        Ok(MctsAgent { search, pondering: None, config, moves_played: 0, last: None, last_root: None })
+        Ok(MctsAgent { search, pondering: None, config, moves_played: 0, last: None, last_root: None, komi })
+    }
+
+    /// The points this player asks of itself beyond the rules' in `game` (dynamic komi;
+    /// 0 without): its searches' win rates are for that target.
+    pub fn target_points(&self, game: &G) -> f32 {
+        self.komi.map_or(0.0, |komi| komi.points(game))
+    }
+
+    /// The position this player searches for `game` (its own move if `to_move`, else the
+    /// opponent's, pondering): a copy with its target moved (dynamic komi), or `None` for
+    /// `game` itself.
+    fn moved(&self, game: &G, to_move: bool) -> Option<G> {
+        let Turn::Player(mover) = game.turn() else { return None };
+        let me = if to_move { mover } else { mover.other() };
+        self.komi.map(|komi| komi.position(game, me))
     }
 
     /// The search configuration (with the budget of the next move).
@@ -145,13 +168,14 @@ impl<G: SearchGame> MctsAgent<G> {
         G: Send + 'static,
     {
         let mut search = self.idle();
+        let root = self.moved(game, false).unwrap_or_else(|| game.clone());
         if let Some(old) = self.last_root.take() {
-            search.reuse(&old, game, REUSE_PLIES);
+            search.reuse(&old, &root, REUSE_PLIES);
         }
-        match search.ponder(game.clone()) {
+        match search.ponder(root.clone()) {
             Ok(handle) => {
                 self.pondering = Some(handle);
-                self.last_root = Some(game.clone());
+                self.last_root = Some(root);
                 true
             }
             Err(refused) => {
@@ -227,8 +251,10 @@ impl<G: SearchGame> Agent<G> for MctsAgent<G> {
             return Ok(only);
         }
         let mut search = self.idle();
+        let moved = self.moved(game, true);
+        let root = moved.as_ref().unwrap_or(game);
         if let Some(old) = self.last_root.take() {
-            search.reuse(&old, game, REUSE_PLIES);
+            search.reuse(&old, root, REUSE_PLIES);
         }
         // The budget of this move (a clock's), and a fresh, reproducible seed per move.
         let seed = self.config.seed().wrapping_add(self.moves_played.wrapping_mul(0x9E37_79B9));
@@ -237,13 +263,16 @@ impl<G: SearchGame> Agent<G> for MctsAgent<G> {
         let left = |time: Duration| time.saturating_sub(started.elapsed()).max(Duration::from_millis(1));
         let budget = search.set_budget(self.config.playouts(), self.config.time().map(left));
         search.set_seed(seed);
-        let result = budget.map_err(SearchError::Config).and_then(|()| search.run(game));
+        let result = budget.map_err(SearchError::Config).and_then(|()| search.run(root));
         self.search = Some(search);
         let result = result?;
         if self.config.reuse() {
-            self.last_root = Some(game.clone());
+            self.last_root = Some(root.clone());
         }
         let best = result.move_within(closing.as_deref()).ok_or(PlayerError::GameOver)?;
+        if let (Some(komi), Some(chosen)) = (&mut self.komi, result.children.iter().find(|c| c.mv == best)) {
+            komi.update(game, chosen.value);
+        }
         self.last = Some(result);
         Ok(best)
     }

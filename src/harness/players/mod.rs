@@ -15,6 +15,7 @@
 
 mod agents;
 mod baseline;
+mod dynamic_komi;
 pub mod gtp_client;
 mod human;
 mod spec;
@@ -29,11 +30,12 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::alphabeta::{minimax, AbError, AlphaBeta, Evaluate, Limits};
 use crate::evaluator::{NTupleNetwork, NetworkError};
 use crate::expectimax::{Expectimax, ExpectimaxError};
-use crate::games::{random_below, Game, Move, SearchGame};
+use crate::games::{random_below, Game, Move, SearchGame, Turn};
 use crate::search::{
     ConfigError, Search, SearchConfig, SearchError, SearchHandle, SearchResult, SettingError, Snapshot,
 };
 use crate::solver::{solved_to_play, Endgame, Solved};
+use dynamic_komi::DynamicKomi;
 pub use gtp_client::{colour_name, ClientError, GtpClient};
 
 pub use agents::{AlphaBetaAgent, ExpectimaxAgent, GtpAgent, MctsAgent, MinimaxAgent, RandomAgent, GTP_TIMEOUT};
