@@ -5,16 +5,7 @@ use parmcts::harness::players::PlayerSpec;
 use parmcts::{ConnectFour, Game, Othello, TicTacToe};
 
 fn config(games: u64, openings: Openings) -> MatchConfig {
-    MatchConfig {
-        games,
-        openings,
-        parallel_games: 2,
-        seed: 17,
-        sprt: None,
-        interrupt: Default::default(),
-        referee: None,
-        handicap: None,
-    }
+    MatchConfig::new(games, openings, 2, 17)
 }
 
 fn spec(text: &str) -> PlayerSpec {

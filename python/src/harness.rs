@@ -150,16 +150,7 @@ fn play_match(
     let kind = game_kind(game)?;
     let specs = [(p1, spec("p1", p1)?), (p2, spec("p2", p2)?)];
     let openings: Openings = openings.parse().map_err(bad)?;
-    let config = MatchConfig {
-        games,
-        openings,
-        parallel_games,
-        seed,
-        sprt: None,
-        interrupt: Default::default(),
-        referee: None,
-        handicap: None,
-    };
+    let config = MatchConfig::new(games, openings, parallel_games, seed);
     let job = MatchJob { specs, config, moves };
     with_game!(kind, G => play::<G>(py, &job))
 }
@@ -327,16 +318,7 @@ fn ladder(
 ) -> PyResult<Py<PyAny>> {
     let kind = game_kind(game)?;
     let openings: Openings = openings.parse().map_err(bad)?;
-    let matches = MatchConfig {
-        games,
-        openings,
-        parallel_games,
-        seed,
-        sprt: None,
-        interrupt: Default::default(),
-        referee: None,
-        handicap: None,
-    };
+    let matches = MatchConfig::new(games, openings, parallel_games, seed);
     let plan = LadderPlan { player: player.to_string(), from: start, to: stop, matches };
     let report = py.detach(|| with_game!(kind, G => run_ladder::<G>(&plan, &())));
     let report = report.map_err(|e| match e {

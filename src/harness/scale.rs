@@ -323,14 +323,8 @@ pub fn run_scale<G: Evaluate + SearchGame>(
     // Equal playouts: what the sequential search runs in `T`.
     let playouts = ((seq_rate * plan.time.as_secs_f64()).round() as u64).max(1);
     let matches = MatchConfig {
-        games: plan.games,
-        openings: Openings::Random(plan.opening_plies),
-        parallel_games: 1,
-        seed: plan.seed,
-        sprt: None,
         interrupt: interrupt.clone(),
-        referee: None,
-        handicap: None,
+        ..MatchConfig::new(plan.games, Openings::Random(plan.opening_plies), 1, plan.seed)
     };
     let play = |p1: SearchConfig, p2: SearchConfig| -> Result<Score, ScaleError> {
         let (p1, p2) = (PlayerSpec::Mcts(p1), PlayerSpec::Mcts(p2));

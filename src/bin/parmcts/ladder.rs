@@ -112,14 +112,8 @@ fn run_game<G: Evaluate + SearchGame>(args: &LadderArgs) -> Result<(), Failure> 
     at_least_one("--parallel-games", args.parallel_games as u64)?;
     let openings: Openings = args.openings.parse().map_err(Failure::input)?;
     let matches = MatchConfig {
-        games: args.games,
-        openings,
-        parallel_games: args.parallel_games,
-        seed: args.seed,
-        sprt: None,
         interrupt: interrupt::catch()?,
-        referee: None,
-        handicap: None,
+        ..MatchConfig::new(args.games, openings, args.parallel_games, args.seed)
     };
     let plan = LadderPlan { player: args.player.clone(), from: args.from, to: args.to, matches };
     // The plan is checked before any game is played: a bad key, or a top rung past the

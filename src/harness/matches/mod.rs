@@ -53,6 +53,15 @@ pub struct MatchConfig {
     pub handicap: Option<Vec<String>>,
 }
 
+impl MatchConfig {
+    /// `games` games from `openings`, `parallel_games` at a time, seeded by `seed`:
+    /// colours alternating, no early stop, no referee, not interrupted.
+    pub fn new(games: u64, openings: Openings, parallel_games: usize, seed: u64) -> MatchConfig {
+        let interrupt = Interrupt::default();
+        MatchConfig { games, openings, parallel_games, seed, sprt: None, interrupt, referee: None, handicap: None }
+    }
+}
+
 /// One finished game.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameRecord {
