@@ -131,7 +131,7 @@ fn help_shows_defaults_and_the_spec_grammar() {
         stdout
     };
     let search = help(&["search", "--help"]);
-    let per_game = "[default: per game: tictactoe 1.4142135, connect4 0.5, othello 0.3, go 0.1, go13 0.25,";
+    let per_game = "[default: per game: tictactoe 1.4142135, connect4 0.5, othello 0.3, go 0.1, go13 0.1,";
     for needle in [
         "[default: 100000",
         "--mode <auto|seq|tree|root|sync|virtual|dist>",

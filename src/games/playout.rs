@@ -101,6 +101,11 @@ pub trait Playouts: Game {
         &[]
     }
 
+    /// The game that learned weights of these features are written for
+    /// ([`crate::weights::MoveWeights::game`]): games whose moves have the same features
+    /// share one set (Go's board sizes: `go`). The game's own name by default.
+    const FEATURES_OF: &'static str = Self::NAME;
+
     /// Whether the playouts play and learn last good replies when the policy has a table
     /// ([`PlayoutPolicy::replies`]); a search with `replies=on` refuses a game without.
     const LEARNS_REPLIES: bool = false;

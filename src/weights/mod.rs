@@ -21,7 +21,8 @@ use crate::games::{one_line, Playouts};
 /// One gamma per move feature of a game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MoveWeights {
-    /// The game's [`crate::games::Game::NAME`].
+    /// The game's [`crate::games::Game::NAME`], or the name shared by the games with its
+    /// features ([`Playouts::FEATURES_OF`]).
     pub game: String,
     /// The game's [`Playouts::move_features`], in order.
     pub features: Vec<String>,
@@ -132,7 +133,7 @@ impl MoveWeights {
     /// As [`MoveWeights::check`].
     pub fn new<G: Playouts>(gammas: Vec<f32>, source: &str) -> Result<MoveWeights, WeightsError> {
         let weights = MoveWeights {
-            game: G::NAME.to_string(),
+            game: G::FEATURES_OF.to_string(),
             features: G::move_features().iter().map(|f| f.to_string()).collect(),
             gammas,
             source: source.to_string(),
@@ -173,13 +174,14 @@ impl MoveWeights {
         std::fs::write(path, text + "\n").map_err(|e| unwritable(e.to_string()))
     }
 
-    /// Checks that the weights are for `G`: its name, its feature names in order, and one
+    /// Checks that the weights are for `G`: its name (or the name its features are
+    /// written for, [`Playouts::FEATURES_OF`]), its feature names in order, and one
     /// positive finite gamma each.
     ///
     /// # Errors
     /// The first mismatch, named.
     pub fn check<G: Playouts>(&self) -> Result<(), WeightsError> {
-        if self.game != G::NAME {
+        if self.game != G::NAME && self.game != G::FEATURES_OF {
             return Err(WeightsError::WrongGame { expected: G::NAME, found: self.game.clone() });
         }
         if G::move_features().is_empty() {
@@ -218,14 +220,21 @@ mod tests {
 
     #[test]
     fn the_shipped_set_is_valid_for_9x9_go() {
-        use crate::games::go::{Go13, Go9, DEFAULT_WEIGHTS};
+        use crate::games::go::{Go13, Go19, Go9, DEFAULT_WEIGHTS};
         use crate::games::Tuning;
         let weights = MoveWeights::from_json(DEFAULT_WEIGHTS).unwrap();
         weights.check::<Go9>().unwrap();
         assert_eq!(weights.gammas.len(), Go9::move_features().len());
-        // The other sizes ship none, and the 9x9 set is not theirs.
-        assert!(Go13::SHIPPED_WEIGHTS.is_none());
-        assert!(matches!(weights.check::<Go13>(), Err(WeightsError::WrongGame { .. })));
+        // Every size ships the same set: the features do not depend on the board.
+        assert_eq!(Go13::SHIPPED_WEIGHTS, Go9::SHIPPED_WEIGHTS);
+        assert_eq!(Go19::SHIPPED_WEIGHTS, Go9::SHIPPED_WEIGHTS);
+        weights.check::<Go13>().unwrap();
+        weights.check::<Go19>().unwrap();
+        // A set written for one size alone still loads there, and only there.
+        let own = MoveWeights { game: "go13".into(), ..weights.clone() };
+        own.check::<Go13>().unwrap();
+        assert!(matches!(own.check::<Go19>(), Err(WeightsError::WrongGame { .. })));
+        assert_eq!(MoveWeights::new::<Go19>(weights.gammas.clone(), "test").unwrap().game, "go");
         // The fit of all five feature groups that docs/results/go.md measures.
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/results/data/go9-weights-five.json");
         MoveWeights::load(path).unwrap().check::<Go9>().unwrap();

@@ -450,9 +450,9 @@ impl<const N: usize> Tuning for Go<N> {
     /// Measured on 9x9 with light playouts at 3,000 playouts a move (docs/RESULTS.md):
     /// 0.5 scored 0.78 against sqrt(2), 0.25 0.655 against 0.5, and 0.12 0.25 against
     /// 0.25. With today's priors as experience and RAVE, at equal time (50 ms a move), 0.1
-    /// scored 0.588 [0.540, 0.634] against 0.25 (+61 Elo, 400 games). Other sizes keep
-    /// 0.25 until measured there.
-    const EXPLORATION: f64 = if N == 9 { 0.1 } else { 0.25 };
+    /// scored 0.588 [0.540, 0.634] against 0.25 (+61 Elo, 400 games). The larger boards
+    /// take 9x9's settings as one set ([`Go::SHIPPED_WEIGHTS`](Tuning::SHIPPED_WEIGHTS)).
+    const EXPLORATION: f64 = 0.1;
 
     /// Heavy playouts (docs/RESULTS.md, "Go: against GNU Go level 10"): against GNU Go
     /// at 2 s a move they scored 0.708 where light playouts scored 0.354 on the same 24
@@ -473,27 +473,31 @@ impl<const N: usize> Tuning for Go<N> {
     /// the hand-set priors at 0.5 (+83 Elo, 200 games, 3,000 playouts a move), 0.1 scored
     /// 0.448, 0.5 0.490 and 1 0.242. Since the priors count as experience
     /// ([`Tuning::PRIOR_VISITS`]) the bias term counts them twice: on 9x9 at equal time,
-    /// C_BT = 0 scored 0.598 [0.551, 0.642] against 0.25 (+69 Elo, 400 games), so 9x9
+    /// C_BT = 0 scored 0.598 [0.551, 0.642] against 0.25 (+69 Elo, 400 games), so Go
     /// has none; the priors still act as experience.
-    const PROGRESSIVE_BIAS: f32 = if N == 9 { 0.0 } else { 0.5 };
+    const PROGRESSIVE_BIAS: f32 = 0.0;
 
-    /// 9x9: the gammas of Go's tactics and 3x3 patterns ([`patterns`]) fitted by
-    /// `parmcts train-weights` to GNU Go's moves (`weights.json` records the command),
-    /// the distances and lines weighted 1: the fit of all five groups scored 0.520
-    /// [0.472, 0.568] against it at equal time (400 games, docs/results/go.md), no gain
-    /// shown. Other sizes keep the hand-set strengths until measured there.
-    const SHIPPED_WEIGHTS: Option<&'static str> = if N == 9 { Some(DEFAULT_WEIGHTS) } else { None };
+    /// The gammas of Go's tactics and 3x3 patterns ([`patterns`]) fitted by `parmcts
+    /// train-weights` to GNU Go's 9x9 moves (`weights.json` records the command), the
+    /// distances and lines weighted 1: the fit of all five groups scored 0.520 [0.472,
+    /// 0.568] against it at equal time (400 games, docs/results/go.md), no gain shown.
+    /// Every size ships them (the features do not depend on the board), with 9x9's
+    /// settings: on 13x13 at 50 ms a move that set (these weights, C = 0.1, C_BT = 0,
+    /// 20 prior visits, last good replies) scored 0.995 [0.982, 0.999] against the
+    /// hand-set strengths with C = 0.25, C_BT = 0.5 (400 games); on 19x19 see
+    /// docs/results/go.md.
+    const SHIPPED_WEIGHTS: Option<&'static str> = Some(DEFAULT_WEIGHTS);
 
     /// Priors as equivalent experience, measured on 9x9 at equal time (docs/RESULTS.md):
     /// 20 visits scored 0.750 against none at 50 ms a move (+191 Elo [+152, +229], 400
-    /// games). Other sizes keep them off until measured there.
-    const PRIOR_VISITS: f32 = if N == 9 { 20.0 } else { 0.0 };
+    /// games); the larger boards take them with 9x9's other settings.
+    const PRIOR_VISITS: f32 = 20.0;
 
     /// Last good replies with forgetting in the playouts, measured on 9x9 at equal time
     /// (docs/RESULTS.md): 0.604 against the same without at 50 ms a move (+73 Elo
-    /// [+39, +108], 400 games), at the same playout rate. Other sizes keep them off
-    /// until measured there.
-    const LAST_GOOD_REPLIES: bool = N == 9;
+    /// [+39, +108], 400 games), at the same playout rate; the larger boards take them
+    /// with 9x9's other settings.
+    const LAST_GOOD_REPLIES: bool = true;
 }
 
 /// The Tromp-Taylor area score for the side to move, 1,000 per point: a crude estimate

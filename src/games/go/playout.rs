@@ -216,6 +216,10 @@ impl<const N: usize> Playouts for Go<N> {
         patterns::feature_names()
     }
 
+    /// One set for every board size: the features (tactic, 3x3 shape, distances, line)
+    /// do not depend on it.
+    const FEATURES_OF: &'static str = "go";
+
     /// Tactic, 3x3 pattern, distances to the last two moves, line ([`super::patterns`]).
     const FEATURE_GROUPS: usize = patterns::GROUPS;
 
