@@ -219,7 +219,7 @@ mod tests {
     }
 
     #[test]
-    fn the_shipped_set_is_valid_for_9x9_go() {
+    fn the_shipped_go_set_is_valid_for_every_board_size() {
         use crate::games::go::{Go13, Go19, Go9, DEFAULT_WEIGHTS};
         use crate::games::Tuning;
         let weights = MoveWeights::from_json(DEFAULT_WEIGHTS).unwrap();

@@ -451,7 +451,7 @@ impl<const N: usize> Tuning for Go<N> {
     /// 0.5 scored 0.78 against sqrt(2), 0.25 0.655 against 0.5, and 0.12 0.25 against
     /// 0.25. With today's priors as experience and RAVE, at equal time (50 ms a move), 0.1
     /// scored 0.588 [0.540, 0.634] against 0.25 (+61 Elo, 400 games). The larger boards
-    /// take 9x9's settings as one set ([`Go::SHIPPED_WEIGHTS`](Tuning::SHIPPED_WEIGHTS)).
+    /// take 9x9's settings as one set (measured as such: [`Tuning::SHIPPED_WEIGHTS`]).
     const EXPLORATION: f64 = 0.1;
 
     /// Heavy playouts (docs/RESULTS.md, "Go: against GNU Go level 10"): against GNU Go
