@@ -19,7 +19,8 @@ fn tds_args<'a>(game: &'a str, budget: &'a [&'a str], seed: &'a str) -> Vec<&'a 
 /// the transport and the plies per home block; the tree's invariants hold across the
 /// ranks (each child record whose home is another rank has exactly the statistics of
 /// its home's fragment: no virtual loss left, no report lost); every rank reports the
-/// same root. Othello carries its implicit minimax values up between the ranks.
+/// same root. Othello carries its implicit minimax values up between the ranks. With a
+/// copy of the root's block on every rank, every copy ends with every rank's playouts.
 #[test]
 fn a_tds_search_agrees_and_counts_exactly() {
     let tcp: &[&str] = &["--mca", "btl", "self,tcp"];
@@ -30,6 +31,10 @@ fn a_tds_search_agrees_and_counts_exactly() {
         ("othello", 3, &[][..], &["--dist-depth", "2", "--dist-batch", "2"][..]),
         ("hex", 4, &[][..], &["--dist-depth", "1"][..]),
         ("go", 2, tcp, &["--rave", "0"][..]),
+        // A copy of the root's block on every rank, each starting jobs.
+        ("connect4", 2, &[][..], &["--dist-top-everywhere", "on"][..]),
+        ("othello", 4, tcp, &["--dist-top-everywhere", "on", "--dist-every", "50"][..]),
+        ("hex", 3, &[][..], &["--dist-top-everywhere", "on", "--dist-depth", "2"][..]),
     ] {
         let mut args = tds_args(game, &["--playouts", "20001"], "7");
         args.extend(extra);
@@ -47,7 +52,12 @@ fn a_timed_tds_search_ends_on_every_rank() {
     let reports = ranks("tds-timed", 2, &[], &tds_args("othello", &["--time-ms", "300"], "3"));
     check_agreement(&reports, None);
     assert!(reports[0]["playouts"].as_u64().unwrap() > 1_000);
-    assert!(started.elapsed() < Duration::from_secs(30));
+    let mut copies = tds_args("connect4", &["--time-ms", "300"], "3");
+    copies.extend(["--dist-top-everywhere", "on"]);
+    let reports = ranks("tds-timed-copies", 3, &[], &copies);
+    check_agreement(&reports, None);
+    assert!(reports[0]["playouts"].as_u64().unwrap() > 1_000);
+    assert!(started.elapsed() < Duration::from_secs(45));
 }
 
 /// What TDS cannot do is refused with the setting named: the solver, RAVE (Go's
@@ -100,13 +110,14 @@ fn rank_pids(launcher: u32) -> Vec<(usize, u32)> {
     found
 }
 
-/// A TDS job of `np` ranks searching for a minute; once it runs, rank 1 gets `signal`;
-/// returns how long the job took to end after it, and its stderr.
-fn signal_a_rank(np: usize, signal: &str) -> (Duration, String) {
+/// A TDS job of `np` ranks searching for a minute (with `extra` settings); once it runs,
+/// rank 1 gets `signal`; returns how long the job took to end after it, and its stderr.
+fn signal_a_rank(np: usize, signal: &str, extra: &[&str]) -> (Duration, String) {
     let mut command = mpirun_command(np, &[], &[]);
     command
         .arg(env!("CARGO_BIN_EXE_parmcts"))
         .args(["search", "--game", "othello", "--mode", "dist", "--dist-scheme", "tds", "--time-ms", "60000"])
+        .args(extra)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped());
     let job = command.spawn().expect("run mpirun");
@@ -147,13 +158,17 @@ fn zombie(pid: u32) -> bool {
 
 /// A rank that dies ends the job (`mpirun` notices) and a rank that stops answering
 /// ends it too (the ranks waiting for it name it and abort), each within 10 seconds,
-/// with no rank left running.
+/// with no rank left running; with copies of the top on every rank too.
 #[test]
 fn a_tds_job_ends_when_a_rank_dies_or_stops_answering() {
-    for (np, signal, named) in
-        [(2, "-KILL", "rank 1"), (3, "-KILL", "rank 1"), (2, "-STOP", "rank 1 stopped answering")]
-    {
-        let (elapsed, stderr) = signal_a_rank(np, signal);
+    let copies: &[&str] = &["--dist-top-everywhere", "on"];
+    for (np, signal, named, extra) in [
+        (2, "-KILL", "rank 1", &[][..]),
+        (3, "-KILL", "rank 1", &[][..]),
+        (2, "-STOP", "rank 1 stopped answering", &[][..]),
+        (3, "-STOP", "rank 1 stopped answering", copies),
+    ] {
+        let (elapsed, stderr) = signal_a_rank(np, signal, extra);
         assert!(elapsed < Duration::from_secs(10), "{signal} on {np} ranks: the job took {elapsed:?} to end");
         assert!(stderr.contains(named), "{signal} on {np} ranks: {stderr}");
     }

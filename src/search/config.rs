@@ -242,7 +242,14 @@ search_settings! {
     /// Dist mode, farm: leaves rank 0 evaluates itself between two rounds of batches, so that the search is reproducible (unset: as many as fit while it waits).
     dist_local("dist-local", "L", "off: while waiting"): Option<u32> = None;
         set(leaves: u32) => Some(leaves); text u32;
-    /// Dist mode: share after every P playouts of each rank instead of by time (the workers wait at each share, so one thread per rank searches reproducibly).
+    /// Dist mode, tds: every rank keeps its own copy of the root's block (the first `dist-depth` plies) and starts jobs from it, sending them down to the homes of the nodes at its end (on), or the root's home alone keeps the root and starts every job (off).
+    ///
+    /// A copy holds the statistics of the jobs its rank started (root parallelization
+    /// over the top block); the nodes below it are one tree. The root's home no longer
+    /// walks the top of every playout.
+    dist_top_everywhere("dist-top-everywhere", "on|off", "off"): bool = false;
+        set(on: bool) => on; text bool;
+    /// Dist mode: share after every P playouts of each rank instead of by time (the workers wait at each share, so one thread per rank searches reproducibly); tds with copies of the top: each rank tells the others what its copy gained every P of its playouts (default 256).
     dist_every("dist-every", "P", "off: every dist-period ms"): Option<u32> = None;
         set(playouts: u32) => Some(playouts); text u32;
     /// Dist mode: the ranks share the statistics of nodes up to this many plies below the root.

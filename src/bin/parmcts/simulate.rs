@@ -65,6 +65,9 @@ struct Row {
     messages_per_playout: f64,
     bytes_per_playout: f64,
     imbalance: f64,
+    busy: f64,
+    below_top: f64,
+    top_everywhere: bool,
     invariants: String,
 }
 
@@ -102,13 +105,14 @@ fn run_game<G: SearchGame>(args: &SimulateArgs, moves: &str) -> Result<(), Failu
             jobs_per_rank: config.dist_batch(),
         };
         let plies_per_home = config.dist_depth();
+        let top_everywhere = config.dist_top_everywhere();
         let report = Search::new(config)?.simulate_ranks(&root, model)?;
-        print_row(args, &row::<G>(args, plies_per_home, &report))?;
+        print_row(args, &row::<G>(args, (plies_per_home, top_everywhere), &report))?;
     }
     Ok(())
 }
 
-fn row<G: SearchGame>(args: &SimulateArgs, plies_per_home: u32, r: &SimReport) -> Row {
+fn row<G: SearchGame>(args: &SimulateArgs, (plies_per_home, top_everywhere): (u32, bool), r: &SimReport) -> Row {
     Row {
         game: G::NAME,
         ranks: r.model.ranks,
@@ -124,6 +128,9 @@ fn row<G: SearchGame>(args: &SimulateArgs, plies_per_home: u32, r: &SimReport) -
         messages_per_playout: r.messages_per_playout,
         bytes_per_playout: r.bytes_per_playout,
         imbalance: r.imbalance,
+        busy: r.busy,
+        below_top: r.below_top,
+        top_everywhere,
         invariants: match &r.invariants {
             Ok(_) => "ok".into(),
             Err(e) => e.to_string(),
@@ -145,12 +152,14 @@ fn print_row(args: &SimulateArgs, row: &Row) -> Result<(), Failure> {
 
 fn print_text(row: &Row) {
     out!(
-        "{} ranks: efficiency {:.3}  {:.3} messages and {:.0} bytes a playout  imbalance {:.2}  ({} playouts in {:.1} ms; one rank {:.1} ms)  invariants {}",
+        "{} ranks: efficiency {:.3}  {:.3} messages and {:.0} bytes a playout  imbalance {:.2}  busy {:.2}  below the top {:.2}  ({} playouts in {:.1} ms; one rank {:.1} ms)  invariants {}",
         row.ranks,
         row.efficiency,
         row.messages_per_playout,
         row.bytes_per_playout,
         row.imbalance,
+        row.busy,
+        row.below_top,
         row.playouts,
         row.makespan_ms,
         row.one_rank_ms,

@@ -8,12 +8,15 @@
 //! 2. A child record whose home is another rank is never expanded where it is (its
 //!    children are its home's), and its home has a fragment for it with exactly its
 //!    visits and half points: the statistics the parent selects on are the node's own,
-//!    and no virtual loss is left on either side.
+//!    and no virtual loss is left on either side. With a copy of the root's block on
+//!    every rank (`dist-top-everywhere=on`), each copy has the node's record (its own
+//!    jobs' playouts and those the other ranks told it of) once it has grown it.
 //! 3. Every fragment is some parent's child on its parent's home (exactly one), and lies
 //!    on the rank its hash names.
-//! 4. The root's visits are the search's playouts (and those of a kept tree before it),
-//!    and the search's playouts are the leaves valued on all the ranks together: every
-//!    playout counted once.
+//! 4. The root's visits (on each rank, with copies) are the search's playouts (and those
+//!    of a kept tree before it), and the search's playouts are the leaves valued on all
+//!    the ranks together: every playout counted once. A copy's node has at least its
+//!    children's visits (it may have had visits told before it grew them).
 
 use std::collections::HashMap;
 
@@ -44,7 +47,7 @@ pub(crate) struct RankDump {
 /// root (at the arena's front).
 pub(crate) fn fragment_list(fragments: &FxHashMap<u64, NodeId>, root: Root, rank: u32) -> Vec<(u64, NodeId)> {
     let mut list: Vec<(u64, NodeId)> = fragments.iter().map(|(&hash, &node)| (hash, node)).collect();
-    if rank == root.home {
+    if root.kept_on(rank) {
         list.push((root.hash, NodeId::ROOT));
     }
     list
@@ -69,8 +72,10 @@ pub(crate) fn dump(
     for &(hash, node) in fragments {
         let stats = tree.stats(node);
         out.fragments.push((hash, stats.visits, stats.half_points));
-        // Fragments start blocks; the root may lie inside one.
+        // Fragments start blocks; the root may lie inside one. A copy of the root's block
+        // (`dist-top-everywhere=on`) ends at its block's end: every node there is a fragment's.
         let offset = if node == NodeId::ROOT { root.depth % block.max(1) } else { 0 };
+        let copy = node == NodeId::ROOT && root.everywhere;
         stack.push((node, hash, offset));
         while let Some((node, hash, depth)) = stack.pop() {
             out.nodes += 1;
@@ -92,7 +97,7 @@ pub(crate) fn dump(
                 let (child_stats, child_hash) = (tree.stats(child), child_hash(hash, tree.mv(child)));
                 children += u64::from(child_stats.visits);
                 let depth = (depth + 1) % block.max(1);
-                if depth != 0 || home(child_hash, ranks) == rank {
+                if depth != 0 || (home(child_hash, ranks) == rank && !copy) {
                     stack.push((child, child_hash, depth));
                 } else {
                     if tree.expansion(child) != Expansion::Unexpanded && out.violation.is_none() {
@@ -105,8 +110,11 @@ pub(crate) fn dump(
                     }
                 }
             }
+            // A copy's node has every rank's visits, its children those told after it grew
+            // them here (and those told before): at most its own.
             let leaf = u64::from(stats.visits).checked_sub(children);
-            if count > 0 && leaf.is_none_or(|leaf| leaf > u64::from(expand_threshold)) && out.violation.is_none() {
+            let most = if copy { u64::MAX } else { u64::from(expand_threshold) };
+            if count > 0 && leaf.is_none_or(|leaf| leaf > most) && out.violation.is_none() {
                 out.violation = Some(format!(
                     "rank {rank}: node {} has {} visits and its children {children} (threshold {expand_threshold})",
                     node.0, stats.visits
@@ -131,39 +139,53 @@ pub(crate) fn verify(
 ) -> Result<u64, InvariantViolation> {
     let fail = |rule, message: String| Err(InvariantViolation { rule, node: None, message });
     let ranks = dumps.len() as u32;
-    let mut fragments: HashMap<u64, (u32, u32, bool)> = HashMap::new();
+    // Per path hash: a fragment's visits and half points, and those of its records.
+    let mut fragments: HashMap<u64, (u64, u64, u32)> = HashMap::new();
+    let mut records: HashMap<u64, (u64, u64, u32)> = HashMap::new();
     for dump in dumps {
         if let Some(message) = &dump.violation {
             return fail(3, message.clone());
         }
         for &(hash, visits, half_points) in &dump.fragments {
             let is_root = hash == root.hash;
-            let homed = if is_root { root.home } else { home(hash, ranks) };
-            if homed != dump.rank {
-                return fail(3, format!("rank {}: a fragment homed on rank {homed}", dump.rank));
+            if !(is_root && root.kept_on(dump.rank)) && home(hash, ranks) != dump.rank {
+                return fail(3, format!("rank {}: a fragment homed on rank {}", dump.rank, home(hash, ranks)));
             }
-            fragments.insert(hash, (visits, half_points, is_root));
+            // The root's copies (`dist-top-everywhere=on`) each hold every playout.
+            let entry = fragments.entry(hash).or_default();
+            if entry.2 > 0 && !(is_root && root.everywhere) {
+                return fail(3, format!("rank {}: a second fragment hashed {hash:#x}", dump.rank));
+            }
+            if entry.2 > 0 && (entry.0, entry.1) != (u64::from(visits), u64::from(half_points)) {
+                return fail(4, format!(
+                    "rank {}: its copy of the root has {visits} visits and {half_points} half points, another rank's {} and {}",
+                    dump.rank, entry.0, entry.1
+                ));
+            }
+            *entry = (u64::from(visits), u64::from(half_points), entry.2 + 1);
         }
-    }
-    for dump in dumps {
         for &(hash, visits, half_points) in &dump.edges {
-            match fragments.get_mut(&hash) {
-                Some((v, h, matched)) if (*v, *h) == (visits, half_points) && !*matched => *matched = true,
-                Some((v, h, matched)) => {
-                    return fail(2, format!(
-                        "rank {}: a child with {visits} visits and {half_points} half points; its home's fragment has {v} and {h}{}",
-                        dump.rank,
-                        if *matched { ", and another parent" } else { "" }
-                    ))
-                }
-                None => return fail(2, format!("rank {}: a child with {visits} visits has no fragment on its home", dump.rank)),
-            }
+            let entry = records.entry(hash).or_default();
+            *entry = (entry.0 + u64::from(visits), entry.1 + u64::from(half_points), entry.2 + 1);
         }
     }
-    if let Some((&hash, _)) = fragments.iter().find(|(_, &(_, _, matched))| !matched) {
+    for (&hash, &(visits, half_points, parents)) in &records {
+        match fragments.get(&hash) {
+            // With a copy of the root's block on every rank, a child at its end has a record
+            // on each rank that grew it, each with every rank's playouts.
+            Some(&(v, h, _)) if (v * u64::from(parents), h * u64::from(parents)) == (visits, half_points) && (parents == 1 || root.everywhere) => {}
+            Some(&(v, h, _)) => {
+                return fail(2, format!(
+                    "{parents} records of the child hashed {hash:#x} hold {visits} visits and {half_points} half points; its home's fragment has {v} and {h}"
+                ))
+            }
+            None => return fail(2, format!("a child with {visits} visits has no fragment on its home (hashed {hash:#x})")),
+        }
+    }
+    if let Some(&hash) = fragments.keys().find(|&&hash| hash != root.hash && !records.contains_key(&hash)) {
         return fail(3, format!("the fragment hashed {hash:#x} on rank {} is no node's child", home(hash, ranks)));
     }
-    let root_visits = fragments.get(&root.hash).map_or(0, |&(visits, _, _)| u64::from(visits));
+    let root_visits = fragments.get(&root.hash).map_or(0, |&(visits, _, _)| visits);
     let valued: u64 = dumps.iter().map(|d| d.valued).sum();
     if root_visits != prior_visits + playouts || valued != playouts {
         return fail(

@@ -17,10 +17,14 @@
 //! The depth-first reformulation (df-UCT): a job does not go back up after each playout.
 //! The home that sends a job down to a child gives it an *allowance*: the playouts the
 //! child can take (each counted at the child's current mean) before another child would
-//! be selected instead ([`rank::keeps_best`]); the child's home runs that many walks from
+//! be selected instead ([`allowance::keeps_best`]); the child's home runs that many walks from
 //! the child before it reports their sum in one message. So most walks start deep, and a
 //! message up carries many playouts. The root's home starts the jobs, with the budget's
 //! playouts as their allowances, and keeps `dist-batch` times the ranks of them in flight.
+//! With `dist-top-everywhere=on` every rank keeps a copy of the root's block instead
+//! ([`copy::TopCopy`]), starts `dist-batch` jobs of its share of the budget from it, and
+//! sends each job that reaches the block's end to that node's home (its own too); the
+//! copies tell each other what they gained.
 //!
 //! A walk down (the ranks are A, B, C; `*` a node whose home is that rank):
 //!
@@ -35,7 +39,8 @@
 //! Messages (words of `u64`, several per MPI message: each rank batches what it has for a
 //! destination until it has nothing else to do): `DOWN` (the job's key, the node's hash,
 //! the allowance, the moves from the root: the receiver replays them) and `UP` (the key,
-//! the playouts and the first player's half points, the node's implicit minimax value).
+//! the playouts and the first player's half points, the node's implicit minimax value),
+//! and with copies of the root's block `SYNC` (`copy.rs`).
 //! A rank's part is [`rank::TdsRank`], which moves no message itself: the MPI driver
 //! (`mpi.rs`) and the simulator of ranks ([`sim`]) carry them.
 //!
@@ -45,7 +50,9 @@
 //! evaluation and several threads a rank (the configuration refuses them); chance turns
 //! (refused at the start).
 
+pub(crate) mod allowance;
 pub(crate) mod check;
+pub(crate) mod copy;
 pub(crate) mod rank;
 #[cfg(feature = "mpi")]
 mod reuse;
@@ -90,6 +97,9 @@ pub(crate) struct Kept {
     /// The expansion threshold and the plies per home block searched with.
     pub expand_threshold: u32,
     pub block: u32,
+    /// Whether the last run kept a copy of the root's block on every rank (such a tree is
+    /// not kept for the next run).
+    pub everywhere: bool,
 }
 
 /// Where a search's root is: its path hash, its depth below the first position of the
@@ -99,6 +109,9 @@ pub(crate) struct Root {
     pub hash: u64,
     pub depth: u32,
     pub home: u32,
+    /// Every rank keeps its own copy of the root's block and starts jobs from it
+    /// (`dist-top-everywhere=on`); otherwise the root's home alone does.
+    pub everywhere: bool,
 }
 
 impl Root {
@@ -108,7 +121,18 @@ impl Root {
         let start = path.len() - path.len() % block;
         let start_hash = path_hash(&path[..start]);
         let hash = path[start..].iter().fold(start_hash, |hash, &mv| child_hash(hash, mv));
-        Root { hash, depth: path.len() as u32, home: home(start_hash, ranks) }
+        Root { hash, depth: path.len() as u32, home: home(start_hash, ranks), everywhere: false }
+    }
+
+    /// The same root, its block kept on every rank if `everywhere`.
+    pub(crate) fn everywhere(self, everywhere: bool) -> Root {
+        Root { everywhere, ..self }
+    }
+
+    /// Whether rank `rank` keeps the root (and its block) and starts jobs from it.
+    #[inline]
+    pub(crate) fn kept_on(self, rank: u32) -> bool {
+        self.everywhere || self.home == rank
     }
 
     /// Whether a node `below` plies under the root starts a home block.

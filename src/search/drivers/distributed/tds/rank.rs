@@ -8,11 +8,13 @@
 use rustc_hash::FxHashMap;
 
 use crate::games::{Move, Player, SearchGame};
-use crate::policy::uct::{select_child, UctParams};
+use crate::policy::uct::select_child;
 use crate::search::iteration::{back_up_values, expand, Expanded, Step, Worker};
 use crate::search::params::IterationParams;
 use crate::tree::{Expansion, NodeId, TreeOps};
 
+use super::allowance::keeps_best;
+use super::copy::{TopCopy, SYNC};
 use super::{child_hash, home, Root};
 
 /// A job going down: `[DOWN | moves << 8, key, hash, allowance, moves packed 4 a word]`.
@@ -23,9 +25,6 @@ pub(crate) const UP: u64 = 2;
 const UP_WORDS: usize = 4;
 /// The sender of a job started here: it reports to no rank.
 const ORIGIN: u32 = u32::MAX;
-/// The most playouts a job takes below one node before it reports them: the allowance's
-/// cap, which bounds how long a stopped search takes to end.
-pub(crate) const MAX_ALLOWANCE: u32 = 16;
 
 /// What one rank of a TDS search did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -35,6 +34,8 @@ pub struct TdsStats {
     pub walks: u64,
     /// Leaves valued here (playouts or evaluations): its share of the search's playouts.
     pub valued: u64,
+    /// Of those, the leaves inside the root's block (its copy's, or on the root's home).
+    pub valued_in_top: u64,
     /// Jobs sent down to other ranks.
     pub downs: u64,
     /// Reports of playouts sent up to other ranks.
@@ -66,8 +67,10 @@ struct Stay<G> {
     allowance: u32,
     done: u32,
     half_points: u64,
-    /// The walk in flight: the nodes from `node` to the one whose home it was sent to.
+    /// The walk in flight: the nodes from `node` to the one whose home it was sent to,
+    /// and their path hashes.
     walk: Vec<Step>,
+    hashes: Vec<u64>,
 }
 
 /// One rank's part of a TDS search of `G`.
@@ -102,6 +105,8 @@ pub(crate) struct TdsRank<'a, G: SearchGame> {
     arriving: Vec<u16>,
     /// Per rank: the jobs this one sent it that have not reported back.
     pub waiting_on: Vec<u32>,
+    /// This rank's copy of the root's block (`dist-top-everywhere=on`).
+    copy: Option<TopCopy>,
     /// The search is over (the root's home said so).
     #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
     pub stopped: bool,
@@ -110,9 +115,10 @@ pub(crate) struct TdsRank<'a, G: SearchGame> {
 
 impl<'a, G: SearchGame> TdsRank<'a, G> {
     /// Rank `rank` of `ranks`, with home blocks of `block` plies, searching `root` (its
-    /// place `root_at`) with the `fragments` kept from the last search (none afresh).
+    /// place `root_at`) with the `fragments` kept from the last search (none afresh); a
+    /// copy of the root's block tells the others every `sync_every` playouts.
     pub(crate) fn new(
-        (rank, ranks, block): (u32, u32, u32),
+        (rank, ranks, block, sync_every): (u32, u32, u32, u32),
         (root, root_at): (&'a G, Root),
         fragments: FxHashMap<u64, NodeId>,
         params: IterationParams<'a, G>,
@@ -138,6 +144,7 @@ impl<'a, G: SearchGame> TdsRank<'a, G> {
             arriving: Vec::new(),
             waiting_on: vec![0; ranks as usize],
             stopped: false,
+            copy: root_at.everywhere.then(|| TopCopy::new(root_at.hash, sync_every)),
             stats: TdsStats::default(),
         }
     }
@@ -148,9 +155,16 @@ impl<'a, G: SearchGame> TdsRank<'a, G> {
         super::check::fragment_list(&self.fragments, self.root_at, self.rank)
     }
 
-    /// Whether this rank is home to the root: it starts the jobs.
+    /// Where the root is.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub(crate) fn root_at(&self) -> Root {
+        self.root_at
+    }
+
+    /// Whether this rank keeps the root (its home, or every rank with `dist-top-everywhere=on`):
+    /// it starts jobs.
     pub(crate) fn is_root_home(&self) -> bool {
-        self.root_at.home == self.rank
+        self.root_at.kept_on(self.rank)
     }
 
     /// From now on each job reports after the walk it is in.
@@ -163,16 +177,42 @@ impl<'a, G: SearchGame> TdsRank<'a, G> {
     /// playouts.
     pub(crate) fn start_job<T: TreeOps>(&mut self, tree: &mut T, allowance: u32) {
         debug_assert!(self.is_root_home());
-        let key = self.next_job << 16;
+        // Unique over the ranks that start jobs.
+        let key = (self.next_job * u64::from(self.ranks) + u64::from(self.rank)) << 16;
         self.next_job += 1;
         self.in_flight += 1;
+        if let Some(copy) = &mut self.copy {
+            copy.root_grown(tree);
+        }
         let (root, mover) = (self.root.clone(), self.root.side_to_move().other());
         let at = self.stay(key, ORIGIN, (NodeId::ROOT, mover, self.root_at.hash), root, &[], allowance);
         self.run(tree, at);
+        self.settle(tree);
     }
 
     /// Handles `words`, the messages another rank sent.
     pub(crate) fn receive<T: TreeOps>(&mut self, tree: &mut T, from: u32, words: &[u64]) {
+        self.handle(tree, from, words);
+        self.settle(tree);
+    }
+
+    /// Handles the messages this rank sent itself (with `dist-top-everywhere=on`, a job leaving
+    /// its copy of the root's block for a node it is home to), until none is left.
+    fn settle<T: TreeOps>(&mut self, tree: &mut T) {
+        let me = self.rank as usize;
+        while !self.out[me].is_empty() {
+            let words = std::mem::take(&mut self.out[me]);
+            self.handle(tree, self.rank, &words);
+            if self.out[me].is_empty() {
+                // Keep the buffer's room for the next round.
+                self.out[me] = words;
+                self.out[me].clear();
+            }
+        }
+    }
+
+    /// Handles `words`, messages from rank `from`.
+    fn handle<T: TreeOps>(&mut self, tree: &mut T, from: u32, words: &[u64]) {
         let mut at = 0;
         while at < words.len() {
             let header = words[at];
@@ -190,7 +230,13 @@ impl<'a, G: SearchGame> TdsRank<'a, G> {
                     self.report_received(tree, key, (counts & 0xFFFF_FFFF) as u32, counts >> 32, value);
                     at += UP_WORDS;
                 }
-                kind => panic!("a TDS message is DOWN or UP (got kind {kind} from rank {from})"),
+                SYNC => {
+                    let length = TopCopy::message_words(header);
+                    let copy = self.copy.as_mut().expect("a SYNC only to a rank with a copy of the top");
+                    copy.receive(tree, &words[at + 1..at + length]);
+                    at += length;
+                }
+                kind => panic!("a TDS message is DOWN, UP or SYNC (got kind {kind} from rank {from})"),
             }
         }
     }
@@ -240,6 +286,7 @@ impl<'a, G: SearchGame> TdsRank<'a, G> {
         let at = *self.by_key.get(&key).expect("a report to a stay of this rank");
         let walk = std::mem::take(&mut self.stays[at].walk);
         self.back_up(tree, &walk, playouts, half_points, value);
+        self.note_copy(tree, at, &walk, (playouts, half_points));
         let stay = &mut self.stays[at];
         stay.walk = walk;
         stay.done += playouts;
@@ -269,12 +316,14 @@ impl<'a, G: SearchGame> TdsRank<'a, G> {
             done: 0,
             half_points: 0,
             walk: Vec::new(),
+            hashes: Vec::new(),
         };
         let at = match self.free.pop() {
             Some(at) => {
-                let (old_moves, old_walk) =
-                    (std::mem::take(&mut self.stays[at].moves), std::mem::take(&mut self.stays[at].walk));
-                self.stays[at] = Stay { moves: old_moves, walk: old_walk, ..fresh };
+                let old = &mut self.stays[at];
+                let (moves, walk, hashes) =
+                    (std::mem::take(&mut old.moves), std::mem::take(&mut old.walk), std::mem::take(&mut old.hashes));
+                self.stays[at] = Stay { moves, walk, hashes, ..fresh };
                 at
             }
             None => {
@@ -314,6 +363,8 @@ impl<'a, G: SearchGame> TdsRank<'a, G> {
         let (mut state, mut hash, prefix) = (stay.state.clone(), stay.hash, stay.moves.len());
         tree.add_virtual_loss(stay.node, vl);
         walk.push(Step { node: stay.node, mover: stay.mover, batched: false, chance: false });
+        stay.hashes.clear();
+        stay.hashes.push(hash);
         self.stats.walks += 1;
         loop {
             let node = walk[walk.len() - 1].node;
@@ -326,9 +377,13 @@ impl<'a, G: SearchGame> TdsRank<'a, G> {
                     walk.push(Step { node: child, mover, batched: false, chance: false });
                     hash = child_hash(hash, mv);
                     self.stays[at].moves.push(mv);
+                    self.stays[at].hashes.push(hash);
                     let at_block = self.root_at.starts_block(self.stays[at].moves.len() as u32, self.block);
                     let to = if at_block { home(hash, self.ranks) } else { self.rank };
-                    if to != self.rank {
+                    // A job leaving a copy of the root's block goes to the node's home even
+                    // where that is this rank: the node's statistics are its fragment's.
+                    let leaves_copy = at_block && self.root_at.everywhere && self.stays[at].from == ORIGIN;
+                    if to != self.rank || leaves_copy {
                         let stay = &self.stays[at];
                         let left = stay.allowance.saturating_sub(stay.done).max(1);
                         let allowance = match self.halting {
@@ -351,7 +406,13 @@ impl<'a, G: SearchGame> TdsRank<'a, G> {
                     let (priors, implicit) = (params.priors(), params.implicit_evaluator());
                     let layout = params.child_layout();
                     match expand(tree, node, &state, Some(&mut self.worker.rng), priors, implicit, layout) {
-                        Expanded::Children => {}
+                        Expanded::Children => {
+                            if let (Some(copy), ORIGIN) = (&mut self.copy, self.stays[at].from) {
+                                if let Expansion::Expanded { first, count } = tree.expansion(node) {
+                                    copy.expanded(tree, hash, (first, count));
+                                }
+                            }
+                        }
                         Expanded::Leaf => break,
                         Expanded::ArenaFull => {
                             self.worker.arena_full = true;
@@ -362,9 +423,11 @@ impl<'a, G: SearchGame> TdsRank<'a, G> {
             }
         }
         self.worker.max_depth = self.worker.max_depth.max(self.stays[at].moves.len() as u32);
+        self.stats.valued_in_top += u64::from(self.stays[at].from == ORIGIN);
         self.stays[at].moves.truncate(prefix);
         let half_points = self.value(&mut state);
         self.back_up(tree, &walk, 1, half_points, f32::NAN);
+        self.note_copy(tree, at, &walk, (1, half_points));
         let stay = &mut self.stays[at];
         stay.walk = walk;
         stay.done += 1;
@@ -379,16 +442,36 @@ impl<'a, G: SearchGame> TdsRank<'a, G> {
         u64::from(self.worker.value_leaf(state, self.params).half_points(Player::One))
     }
 
+    /// A walk of a job started here (within this rank's copy of the root's block): what
+    /// it added goes to the copy's tally for the others, told when due.
+    fn note_copy<T: TreeOps>(&mut self, tree: &mut T, at: usize, walk: &[Step], (playouts, half_points): (u32, u64)) {
+        let Some(copy) = &mut self.copy else { return };
+        let stay = &self.stays[at];
+        if stay.from != ORIGIN {
+            return;
+        }
+        let steps =
+            walk.iter().zip(&stay.hashes).map(|(step, &hash)| (hash, points(step.mover, playouts, half_points)));
+        if copy.note(steps, playouts) {
+            self.send_copy(tree);
+        }
+    }
+
+    /// Tells the other ranks what this rank's jobs added to its copy of the root's block
+    /// since it last did (the search's end: all of it).
+    pub(crate) fn send_copy<T: TreeOps>(&mut self, tree: &mut T) {
+        if let Some(copy) = self.copy.as_mut().filter(|copy| copy.has_unsent()) {
+            copy.send(tree, &mut self.out, self.rank as usize, self.params.uct.implicit > 0.0);
+        }
+    }
+
     /// Records `playouts` worth `half_points` (the first player's) on `walk`, taking its
     /// virtual loss back; with implicit minimax, gives its last node `value` (unless NaN:
     /// none came) and backs the values up.
     fn back_up<T: TreeOps>(&mut self, tree: &mut T, walk: &[Step], playouts: u32, half_points: u64, value: f32) {
         let vl = self.params.virtual_loss;
         for step in walk {
-            let points = match step.mover {
-                Player::One => half_points,
-                Player::Two => 2 * u64::from(playouts) - half_points,
-            } as u32;
+            let points = points(step.mover, playouts, half_points);
             if playouts == 1 {
                 tree.record(step.node, points, vl);
             } else {
@@ -439,11 +522,22 @@ impl<'a, G: SearchGame> TdsRank<'a, G> {
     }
 }
 
+/// The half points of `playouts` worth `half_points` to the first player, to the player
+/// who moved into a node (`mover`).
+fn points(mover: Player, playouts: u32, half_points: u64) -> u32 {
+    let points = match mover {
+        Player::One => half_points,
+        Player::Two => 2 * u64::from(playouts) - half_points,
+    };
+    points as u32
+}
+
 /// The words of the message whose first word is `header`.
 #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
 pub(crate) fn message_words(header: u64) -> usize {
     match header & 0xFF {
         DOWN => 4 + ((header >> 8) as usize).div_ceil(4),
+        SYNC => TopCopy::message_words(header),
         _ => UP_WORDS,
     }
 }
@@ -451,62 +545,4 @@ pub(crate) fn message_words(header: u64) -> usize {
 /// The `count` moves packed 4 to a word (the first in the low bits).
 fn unpack(packed: &[u64], count: usize) -> impl Iterator<Item = u16> + '_ {
     packed.iter().flat_map(|&word| (0..4).map(move |i| (word >> (16 * i)) as u16)).take(count)
-}
-
-/// The playouts the child `chosen` of `parent` (children `first..first + count`) can take
-/// at its current mean before another child's UCB1 value passes its own, at least 1 and
-/// at most [`MAX_ALLOWANCE`]: the df-UCT condition under which a job stays below it. The
-/// estimate uses UCB1 with the implicit minimax blend (not progressive bias or PUCT's
-/// prior), and `own_vl` of the parent's visits are this walk's virtual loss.
-pub(crate) fn keeps_best<T: TreeOps>(
-    tree: &mut T,
-    parent: NodeId,
-    (first, count): (NodeId, u32),
-    chosen: NodeId,
-    uct: UctParams,
-    own_vl: u32,
-) -> u32 {
-    let parent_visits = tree.stats(parent).visits.saturating_sub(own_vl) as f32;
-    let mean = |visits: u32, half_points: u32, value: f32| {
-        let q = if visits == 0 { 0.5 } else { half_points as f32 / (2.0 * visits as f32) };
-        (1.0 - uct.implicit) * q + uct.implicit * value
-    };
-    let (mut best, mut others) = ((0.0f32, 0.0f32), [(0.0f32, 0.0f32); 8]);
-    let mut kept = 0;
-    let mut unvisited_other = false;
-    tree.scan_children::<false, true>(first, count, false, |i, view| {
-        let (visits, q) = (view.stats.visits, mean(view.stats.visits, view.stats.half_points, view.value));
-        if NodeId(first.0 + i) == chosen {
-            best = (q, visits as f32);
-        } else if visits == 0 {
-            unvisited_other = true;
-        } else {
-            // The 8 strongest rivals by mean suffice: the others trail them in UCB1 too
-            // unless far less visited, which the cap of the allowance bounds.
-            let slot = if kept < others.len() {
-                kept += 1;
-                kept - 1
-            } else {
-                let (weakest, _) = others.iter().enumerate().min_by(|a, b| a.1 .0.total_cmp(&b.1 .0)).unwrap();
-                if others[weakest].0 >= q {
-                    return std::ops::ControlFlow::Continue(());
-                }
-                weakest
-            };
-            others[slot] = (q, visits as f32);
-        }
-        std::ops::ControlFlow::Continue(())
-    });
-    if unvisited_other || best.1 == 0.0 {
-        return 1;
-    }
-    let ucb = |q: f32, visits: f32, ln_parent: f32| q + uct.c * (ln_parent / visits).sqrt();
-    for extra in 1..MAX_ALLOWANCE {
-        let ln_parent = (parent_visits + extra as f32).max(1.0).ln();
-        let own = ucb(best.0, best.1 + extra as f32, ln_parent);
-        if others[..kept].iter().any(|&(q, visits)| ucb(q, visits, ln_parent) > own) {
-            return extra;
-        }
-    }
-    MAX_ALLOWANCE
 }

@@ -37,8 +37,10 @@ pub(crate) fn reuse_ranks<G: Game>(
     kept.reused = false;
     let world = SimpleCommunicator::world();
     let (rank, ranks) = (world.rank() as u32, world.size() as u32);
-    // No search yet (every rank has the same record of its searches).
-    if kept.block == 0 {
+    // No search yet (every rank has the same record of its searches), or one with copies
+    // of the top on every rank: each copy holds what every rank told it, so the new
+    // root's visits would not be the kept tree's on each rank (not kept).
+    if kept.block == 0 || kept.everywhere {
         return 0;
     }
     let Some(moves) = moves_between(old_root, new_root.hash(), max_plies) else { return 0 };

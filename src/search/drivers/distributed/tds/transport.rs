@@ -4,8 +4,12 @@
 //! polls for messages between. The root's home starts the jobs from the search's budget
 //! and ends the search: past the deadline it tells every rank to `HALT` (each job then
 //! reports after the walk it is in), and once its last job is back it sends `STOP`; a
-//! job's messages have all been answered by then, so nothing is in flight. Then every
-//! rank gets the root's children from its home and the totals of all.
+//! job's messages have all been answered by then, so nothing is in flight. With copies
+//! of the root's block (`dist-top-everywhere=on`) every rank starts jobs from its share
+//! of the budget, and tells the root's home `DONE` once they are back and its copy's last
+//! gains sent; the root's home stops the ranks once all have, and the copies' last words
+//! still on their way are received after (each rank learns how many every other sent
+//! it). Then every rank gets the root's children from its home and the totals of all.
 //!
 //! A rank that stops answering ends the job (the watchdog, `watchdog.rs`, fed here); a
 //! rank that dies is `mpirun`'s to notice: it ends the job.
@@ -32,8 +36,10 @@ use crate::search::result::RootChild;
 use crate::tree::{Arena, ExclusiveTree, Expansion, NodeId, Proof, TreeOps};
 use crate::InvariantViolation;
 
+use super::allowance::MAX_ALLOWANCE;
 use super::check::{dump, fragment_list, verify, RankDump};
-use super::rank::{message_words, TdsRank, MAX_ALLOWANCE};
+use super::copy::SYNC_EVERY;
+use super::rank::{message_words, TdsRank};
 use super::watchdog::{Watch, HEARTBEAT_EVERY};
 use super::{Kept, Root};
 
@@ -47,6 +53,9 @@ const STOP: Tag = 23;
 const DUMP: Tag = 24;
 /// The root's home to a rank it has sent nothing else to for a while: it is alive.
 const HEARTBEAT: Tag = 25;
+/// A rank to the root's home, with copies of the top: its jobs are back and its copy's
+/// last additions sent.
+const DONE: Tag = 26;
 
 /// The most words in one message: 2 KiB, under Open MPI's smallest eager limit (4 KiB,
 /// shared memory), so that two ranks sending to each other never wait for each other.
@@ -63,7 +72,9 @@ pub(in crate::search::drivers::distributed) fn run<G: SearchGame>(
     let (rank, ranks) = (world.rank() as u32, world.size() as u32);
     let block = job.config.dist_depth;
     let mut kept = job.distributed.tds.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    let reused = std::mem::take(&mut kept.reused);
+    let everywhere = job.config.dist_top_everywhere;
+    // A kept tree has no copies of the top: with them, each search starts afresh.
+    let reused = std::mem::take(&mut kept.reused) && !everywhere;
     if !reused {
         // Afresh: the first search, or no tree kept on every rank for this root.
         kept.path.clear();
@@ -74,20 +85,26 @@ pub(in crate::search::drivers::distributed) fn run<G: SearchGame>(
                 .expect("the root was prepared once already");
         }
     }
-    let root_at = Root::of(&kept.path, block, ranks);
+    kept.everywhere = everywhere;
+    let root_at = Root::of(&kept.path, block, ranks).everywhere(everywhere);
     let fragments = std::mem::take(&mut kept.fragments);
     drop(kept);
-    let mut part = TdsRank::new((rank, ranks, block), (job.root, root_at), fragments, job.params, worker);
+    let every = job.config.dist_every.unwrap_or(SYNC_EVERY);
+    let mut part = TdsRank::new((rank, ranks, block, every), (job.root, root_at), fragments, job.params, worker);
     let tree = &mut ExclusiveTree::<true>(arena);
     let watch = Watch::new(rank, ranks, root_at.home);
     std::thread::scope(|scope| {
         let watchdog = scope.spawn(|| watch.run());
-        if part.is_root_home() {
-            lead(job, &mut part, tree, &world, &watch);
+        let mut counts = Counts::new(ranks);
+        if part.root_at().home == rank {
+            lead(job, &mut part, tree, (&world, &watch, &mut counts));
         } else {
-            follow(&mut part, tree, &world, &watch);
+            follow(job, &mut part, tree, (&world, &watch, &mut counts));
         }
         watch.finish(watchdog.thread());
+        if everywhere {
+            drain_copies(&mut part, tree, &world, &mut counts);
+        }
     });
     let (stats, valued) = (part.stats, part.stats.valued);
     let fragments = std::mem::take(&mut part.fragments);
@@ -108,30 +125,77 @@ pub(in crate::search::drivers::distributed) fn run<G: SearchGame>(
     valued
 }
 
+/// The messages this rank sent each other and received from it (with copies of the top:
+/// what is still in flight at the end), and on the root's home the ranks that said
+/// `DONE`.
+struct Counts {
+    sent: Vec<u64>,
+    received: Vec<u64>,
+    done: Vec<bool>,
+}
+
+impl Counts {
+    fn new(ranks: u32) -> Counts {
+        Counts { sent: vec![0; ranks as usize], received: vec![0; ranks as usize], done: vec![false; ranks as usize] }
+    }
+
+    /// What the root's home waits for: the ranks holding its jobs, and with copies of the
+    /// top every rank that has not said `DONE` (a live one sends its copy's gains often).
+    fn waited_on(&self, waiting_on: &[u32], me: u32, everywhere: bool) -> Vec<u32> {
+        let pending = |r: usize| u32::from(everywhere && r != me as usize && !self.done[r]);
+        waiting_on.iter().enumerate().map(|(r, &jobs)| jobs + pending(r)).collect()
+    }
+}
+
+/// What a rank that starts jobs draws them from: its part of the budget (the whole on
+/// the root's home alone, a share on each rank with copies of the top).
+fn claims<G: SearchGame>(job: &Job<'_, G>, part: &TdsRank<'_, G>) -> Option<Claims> {
+    let root_at = part.root_at();
+    match (root_at.everywhere, root_at.home == part.rank) {
+        (true, _) => Some(Claims::new(job.stopper.share(part.rank as usize, part.ranks as usize))),
+        (false, true) => Some(Claims::new(job.stopper.share(0, 1))),
+        (false, false) => None,
+    }
+}
+
+/// Starts jobs from `claims` while the budget lasts, up to `jobs` in flight; whether the
+/// budget is over.
+fn start_jobs<G: SearchGame, T: TreeOps>(
+    job: &Job<'_, G>,
+    part: &mut TdsRank<'_, G>,
+    tree: &mut T,
+    claims: &mut Claims,
+    jobs: u32,
+) -> bool {
+    while !claims.over() && part.in_flight < jobs {
+        let mut allowance = 0;
+        while allowance < MAX_ALLOWANCE && claims.claim(&job.stopper, tree) {
+            allowance += 1;
+        }
+        if allowance > 0 {
+            part.start_job(tree, allowance);
+        }
+    }
+    claims.over()
+}
+
 /// The root's home: starts jobs while the budget lasts, halts them past the deadline,
-/// and stops every rank once its jobs are back.
+/// and stops every rank once its jobs are back (with copies of the top: once every
+/// rank has said its own are).
 fn lead<G: SearchGame, T: TreeOps>(
     job: &Job<'_, G>,
     part: &mut TdsRank<'_, G>,
     tree: &mut T,
-    world: &SimpleCommunicator,
-    watch: &Watch,
+    (world, watch, counts): (&SimpleCommunicator, &Watch, &mut Counts),
 ) {
-    let jobs = job.config.dist_batch.saturating_mul(part.ranks);
-    let mut claims = Claims::new(job.stopper.share(0, 1));
+    let everywhere = part.root_at().everywhere;
+    let jobs = job.config.dist_batch.saturating_mul(if everywhere { 1 } else { part.ranks });
+    let mut claims = claims(job, part).expect("the root's home starts jobs");
     let mut buffer = Vec::new();
-    let mut halted = false;
+    let (mut halted, mut sent_copy) = (false, false);
     let mut sent = vec![Instant::now(); part.ranks as usize];
     loop {
-        while !claims.over() && part.in_flight < jobs {
-            let mut allowance = 0;
-            while allowance < MAX_ALLOWANCE && claims.claim(&job.stopper, tree) {
-                allowance += 1;
-            }
-            if allowance > 0 {
-                part.start_job(tree, allowance);
-            }
-        }
+        let over = start_jobs(job, part, tree, &mut claims, jobs);
         if !halted && job.stopper.deadline().is_some_and(|d| Instant::now() >= d) {
             halted = true;
             part.halt();
@@ -139,10 +203,15 @@ fn lead<G: SearchGame, T: TreeOps>(
                 world.process_at_rank(to as i32).send_with_tag(&[0u64; 0][..], HALT);
             }
         }
-        let busy = receive(part, tree, world, &mut buffer, watch);
-        flush(part, world, &mut sent);
-        watch.waiting(&part.waiting_on);
-        if claims.over() && part.in_flight == 0 {
+        let busy = receive(part, tree, world, &mut buffer, (watch, counts));
+        if over && part.in_flight == 0 && !sent_copy {
+            part.send_copy(tree);
+            sent_copy = true;
+        }
+        flush(part, world, &mut sent, counts);
+        watch.waiting(&counts.waited_on(&part.waiting_on, part.rank, everywhere));
+        let all_done = counts.done.iter().filter(|&&done| done).count() as u32 + 1 >= part.ranks;
+        if over && part.in_flight == 0 && (!everywhere || all_done) {
             break;
         }
         for to in (0..part.ranks).filter(|&r| r != part.rank) {
@@ -160,17 +229,31 @@ fn lead<G: SearchGame, T: TreeOps>(
     }
 }
 
-/// Another rank: serves the jobs it is sent until the root's home says stop.
+/// Another rank: serves the jobs it is sent until the root's home says stop; with
+/// copies of the top it starts its own too, and says when they are back.
 fn follow<G: SearchGame, T: TreeOps>(
+    job: &Job<'_, G>,
     part: &mut TdsRank<'_, G>,
     tree: &mut T,
-    world: &SimpleCommunicator,
-    watch: &Watch,
+    (world, watch, counts): (&SimpleCommunicator, &Watch, &mut Counts),
 ) {
     let (mut buffer, mut sent) = (Vec::new(), vec![Instant::now(); part.ranks as usize]);
+    let mut claims = claims(job, part);
+    let mut done = claims.is_none();
     loop {
-        let busy = receive(part, tree, world, &mut buffer, watch);
-        flush(part, world, &mut sent);
+        let over = claims.as_mut().is_none_or(|c| start_jobs(job, part, tree, c, job.config.dist_batch));
+        let busy = receive(part, tree, world, &mut buffer, (watch, counts));
+        let finished = !done && over && part.in_flight == 0;
+        if finished {
+            part.send_copy(tree);
+        }
+        flush(part, world, &mut sent, counts);
+        if finished {
+            // After its copy's last words, so that the root's home stops no one before they
+            // are sent.
+            world.process_at_rank(part.root_at().home as i32).send_with_tag(&[0u64; 0][..], DONE);
+            done = true;
+        }
         watch.waiting(&part.waiting_on);
         if part.stopped {
             return;
@@ -181,13 +264,32 @@ fn follow<G: SearchGame, T: TreeOps>(
     }
 }
 
+/// With copies of the top, after the stop: the copies' last words still on their way
+/// (each rank learns what every other sent it, and waits for all of it).
+fn drain_copies<G: SearchGame, T: TreeOps>(
+    part: &mut TdsRank<'_, G>,
+    tree: &mut T,
+    world: &SimpleCommunicator,
+    counts: &mut Counts,
+) {
+    let mut expected = vec![0u64; part.ranks as usize];
+    world.all_to_all_into(&counts.sent[..], &mut expected[..]);
+    for (from, &expected) in expected.iter().enumerate() {
+        while counts.received[from] < expected {
+            let (words, _) = world.process_at_rank(from as i32).receive_vec_with_tag::<u64>(WORDS);
+            counts.received[from] += 1;
+            part.receive(tree, from as u32, &words);
+        }
+    }
+}
+
 /// Handles the messages that have come; whether there were any.
 fn receive<G: SearchGame, T: TreeOps>(
     part: &mut TdsRank<'_, G>,
     tree: &mut T,
     world: &SimpleCommunicator,
     buffer: &mut Vec<u64>,
-    watch: &Watch,
+    (watch, counts): (&Watch, &mut Counts),
 ) -> bool {
     let mut any = false;
     while let Some((message, status)) = world.any_process().immediate_matched_probe() {
@@ -196,12 +298,16 @@ fn receive<G: SearchGame, T: TreeOps>(
         buffer.resize(status.count(u64::equivalent_datatype()) as usize, 0);
         message.matched_receive_into(&mut buffer[..]);
         match status.tag() {
-            WORDS => part.receive(tree, status.source_rank() as u32, buffer),
+            WORDS => {
+                counts.received[status.source_rank() as usize] += 1;
+                part.receive(tree, status.source_rank() as u32, buffer);
+            }
             HALT => part.halt(),
             STOP => part.stopped = true,
+            DONE => counts.done[status.source_rank() as usize] = true,
             HEARTBEAT => {}
             tag => panic!(
-                "a TDS message has tag WORDS, HALT, STOP or HEARTBEAT (got {tag} from rank {})",
+                "a TDS message has tag WORDS, HALT, STOP, DONE or HEARTBEAT (got {tag} from rank {})",
                 status.source_rank()
             ),
         }
@@ -211,7 +317,12 @@ fn receive<G: SearchGame, T: TreeOps>(
 
 /// Sends each rank what this one has for it, in messages of at most [`MAX_WORDS`] cut
 /// between two jobs' messages, noting when (`sent`, per rank).
-fn flush<G: SearchGame>(part: &mut TdsRank<'_, G>, world: &SimpleCommunicator, sent: &mut [Instant]) {
+fn flush<G: SearchGame>(
+    part: &mut TdsRank<'_, G>,
+    world: &SimpleCommunicator,
+    sent: &mut [Instant],
+    counts: &mut Counts,
+) {
     for (to, last) in sent.iter_mut().enumerate() {
         let out = &part.out[to];
         if !out.is_empty() {
@@ -224,6 +335,7 @@ fn flush<G: SearchGame>(part: &mut TdsRank<'_, G>, world: &SimpleCommunicator, s
                 end += message_words(out[end]);
             }
             world.process_at_rank(to as i32).send_with_tag(&out[start..end], WORDS);
+            counts.sent[to] += 1;
             part.stats.messages += 1;
             part.stats.words += (end - start) as u64;
             start = end;
@@ -278,7 +390,7 @@ fn totals(
 pub(crate) fn check_ranks(arena: &Arena, kept: &Kept) -> Result<u64, InvariantViolation> {
     let world = SimpleCommunicator::world();
     let (rank, ranks) = (world.rank() as u32, world.size() as u32);
-    let root = Root::of(&kept.path, kept.block, ranks);
+    let root = Root::of(&kept.path, kept.block, ranks).everywhere(kept.everywhere);
     let fragments = fragment_list(&kept.fragments, root, rank);
     let mine = dump(arena, &fragments, (rank, ranks, kept.block), root, kept.valued, kept.expand_threshold);
     let mut verdict = [0u64; 2];

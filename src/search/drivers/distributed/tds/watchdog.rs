@@ -101,7 +101,10 @@ impl Watch {
         // ORDERING: Relaxed, as in `heard`.
         let quiet = |r: usize| now.saturating_sub(self.heard[r].load(Ordering::Relaxed)) > SILENCE.as_nanos() as u64;
         let jobs = |r: usize| self.waiting_on[r].load(Ordering::Relaxed);
-        let holding = (0..self.heard.len()).find(|&r| jobs(r) > 0 && quiet(r));
+        // Never itself: with copies of the top, a job this rank sent itself may wait on
+        // another rank, and this rank hears nothing from itself.
+        let me = self.rank as usize;
+        let holding = (0..self.heard.len()).find(|&r| r != me && jobs(r) > 0 && quiet(r));
         let home = self.home as usize;
         holding.or_else(|| (self.rank != self.home && quiet(home)).then_some(home)).map(|r| (r, jobs(r)))
     }
