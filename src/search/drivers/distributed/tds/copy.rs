@@ -40,14 +40,16 @@ pub(crate) struct TopCopy {
     /// This rank's playouts in `unsent`, and how many make a `SYNC`.
     unsent_playouts: u32,
     every: u32,
-    /// Whether the root's children are in `nodes` ([`TopCopy::root_grown`]).
+    /// The root's path hash, and whether its children are in `nodes`
+    /// ([`TopCopy::root_grown`]).
+    root_hash: u64,
     root_seen: bool,
 }
 
 impl TopCopy {
     /// A copy whose root (hashed `hash`) is `NodeId::ROOT`, told every `every` playouts.
     pub(crate) fn new(hash: u64, every: u32) -> TopCopy {
-        let mut copy = TopCopy { every: every.max(1), ..TopCopy::default() };
+        let mut copy = TopCopy { every: every.max(1), root_hash: hash, ..TopCopy::default() };
         copy.nodes.insert(hash, NodeId::ROOT);
         copy
     }
@@ -59,9 +61,8 @@ impl TopCopy {
             return;
         }
         self.root_seen = true;
-        let root_hash = *self.nodes.iter().find(|&(_, &node)| node == NodeId::ROOT).expect("the root").0;
         if let Expansion::Expanded { first, count } = tree.expansion(NodeId::ROOT) {
-            self.expanded(tree, root_hash, (first, count));
+            self.expanded(tree, self.root_hash, (first, count));
         }
     }
 

@@ -161,22 +161,17 @@ impl<'a, G: SearchGame> TdsRank<'a, G> {
         self.root_at
     }
 
-    /// Whether this rank keeps the root (its home, or every rank with `dist-top-everywhere=on`):
-    /// it starts jobs.
-    pub(crate) fn is_root_home(&self) -> bool {
-        self.root_at.kept_on(self.rank)
-    }
-
     /// From now on each job reports after the walk it is in.
     #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
     pub(crate) fn halt(&mut self) {
         self.halting = true;
     }
 
-    /// Starts a job from the root (this rank is its home) that may take `allowance`
+    /// Starts a job from the root (this rank is its home, or keeps a copy of the top) that may take `allowance`
     /// playouts.
     pub(crate) fn start_job<T: TreeOps>(&mut self, tree: &mut T, allowance: u32) {
-        debug_assert!(self.is_root_home());
+        // The root's home starts jobs, or with copies of the top every rank.
+        debug_assert!(self.root_at.kept_on(self.rank));
         // Unique over the ranks that start jobs.
         let key = (self.next_job * u64::from(self.ranks) + u64::from(self.rank)) << 16;
         self.next_job += 1;
