@@ -53,6 +53,12 @@ fn bad_input_is_rejected_with_exit_code_2() {
         &["search", "--game", "connect4", "--playouts", "10", "--replies", "on"],
         "replies=on does not apply to connect4",
     );
+    rejects(&["search", "--game", "othello", "--playouts", "10", "--crit", "4"], "crit does not apply to othello");
+    rejects(&["search", "--game", "go", "--playouts", "10", "--crit", "-1"], "crit must be finite and >= 0 (got -1)");
+    rejects(
+        &["search", "--game", "go", "--playouts", "10", "--crit", "4", "--prior-visits", "0", "--bias", "0"],
+        "crit=4 conflicts with prior-visits=0",
+    );
     let go_match =
         |extra: &[&'static str]| [&["match", "--game", "go", "--p1", "random", "--p2", "random"], extra].concat();
     rejects(&go_match(&["--handicap", "1"]), "1 stones: 9x9 Go has no fixed layout");

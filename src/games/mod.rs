@@ -70,6 +70,7 @@
 mod capabilities;
 pub mod connect4;
 pub mod connect4x;
+mod criticality;
 pub mod einstein;
 #[cfg(feature = "encoding")]
 mod encoder;
@@ -94,6 +95,7 @@ use rand_core::RngCore;
 pub use capabilities::{square_symmetries, Endgame, NTupleBoard, Solved};
 pub use connect4::ConnectFour;
 pub use connect4x::{BoardError, ConnectFourBoard};
+pub use criticality::{Criticality, CriticalityTally};
 pub use einstein::Einstein;
 #[cfg(feature = "encoding")]
 pub use encoder::{encoder, Encoder};

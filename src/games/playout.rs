@@ -110,6 +110,19 @@ pub trait Playouts: Game {
     /// ([`PlayoutPolicy::replies`]); a search with `replies=on` refuses a game without.
     const LEARNS_REPLIES: bool = false;
 
+    /// The points whose owner a finished playout's board tells ([`Playouts::final_owner`];
+    /// a move's id below this is the point it is played on): what criticality counts
+    /// ([`crate::games::Criticality`], `crit=K`). None by default; Go: its board's points.
+    const OWNED_POINTS: usize = 0;
+
+    /// The owner of `point` (below [`Playouts::OWNED_POINTS`]) on this finished playout's
+    /// board, if any. Go: the Tromp-Taylor owner (a stone, or an empty point that reaches
+    /// stones of one colour only as a neighbour).
+    #[inline]
+    fn final_owner(&self, _point: usize) -> Option<Player> {
+        None
+    }
+
     /// Whether the game is won by a margin of points that a player's target can be moved
     /// by ([`Playouts::move_target`]: Go's komi); a player with `dyn-komi=on` refuses a
     /// game without.

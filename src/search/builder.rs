@@ -217,6 +217,9 @@ fn check_policy(cfg: &SearchConfig) -> Result<(), ConfigError> {
     if bad(cfg.widen) {
         return Err(ConfigError::OutOfRange { key: "widen", got: cfg.widen.into(), range: "finite and >= 0" });
     }
+    if bad(cfg.crit) {
+        return Err(ConfigError::OutOfRange { key: "crit", got: cfg.crit.into(), range: "finite and >= 0" });
+    }
     if let Some(rave) = cfg.rave.filter(|&k| bad(k)) {
         return Err(ConfigError::BadRave(rave.into()));
     }

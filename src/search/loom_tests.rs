@@ -234,6 +234,7 @@ fn concurrent_iterations_of<G: SearchGame + Copy + Send + Sync + 'static>(
             biased_playouts: false,
             gammas: None,
             replies: None,
+            criticality: None,
             prune: false,
             chance,
             solver: false,

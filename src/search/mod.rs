@@ -62,7 +62,7 @@ use crossbeam_utils::CachePadded;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::evaluator::Evaluator;
-use crate::games::{LastGoodReplies, SearchGame};
+use crate::games::{Criticality, LastGoodReplies, SearchGame};
 use crate::solver::solved_to_play;
 use crate::tree::invariants::{self, Expectations, InvariantViolation};
 use crate::tree::{available_bytes, Arena, ExclusiveTree, Expansion, NodeId, Proof, SharedTree, TreeOps};
@@ -70,7 +70,7 @@ use crate::weights::MoveWeights;
 use drivers::{with_driver, Driver, Job, Summed};
 use evaluators::Evaluators;
 use iteration::{expand, Worker};
-use params::{replies_table, IterationParams, Priors};
+use params::{playout_tables, IterationParams, Priors};
 use stop::Stopper;
 
 /// A search engine: a configuration and the arenas it allocated once. Reuse it across
@@ -107,6 +107,9 @@ pub struct Search {
     /// The table of last good replies (`replies=on`), made at the first search that
     /// plays them and kept across searches, as the replies stay good from move to move.
     replies: Option<Box<LastGoodReplies>>,
+    /// The criticality table (`crit` > 0), made at the first search that counts it and
+    /// kept, its counts halved at each.
+    criticality: Option<Box<Criticality>>,
     /// The embedder's evaluator, and the shipped network parsed once.
     evaluators: Evaluators,
     /// What the distributed driver keeps from one search to the next.
@@ -161,6 +164,7 @@ impl Search {
             scratch,
             shipped: None,
             replies: None,
+            criticality: None,
             evaluators: Evaluators::default(),
             control: None,
             distributed: Default::default(),
@@ -220,9 +224,9 @@ impl Search {
         let gammas = resolve_gammas::<G>(&self.config, &mut self.shipped)?;
         let evaluator = self.evaluators.resolve::<G>(&self.config.eval)?;
         let root_moves = check_root(&self.config, self.arenas[0].capacity() as u64, root, evaluator.is_some())?;
-        let replies = replies_table::<G>(&self.config, &mut self.replies)?;
+        let tables = playout_tables::<G>(&self.config, &mut self.replies, &mut self.criticality)?;
         let cfg = &self.config;
-        let mut params = IterationParams::resolve(cfg, drivers::walk_shape(cfg), gammas, replies, evaluator.as_deref());
+        let mut params = IterationParams::resolve(cfg, drivers::walk_shape(cfg), gammas, tables, evaluator.as_deref());
         self.last_lanes = params.lanes;
         self.last_rave = params.uct.rave > 0.0;
         self.last_final_move = cfg.final_move_rule::<G>();

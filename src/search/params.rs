@@ -3,7 +3,7 @@
 //! gammas in use, whether virtual loss is kept, and where backups are batched.
 
 use crate::evaluator::Evaluator;
-use crate::games::{Game, LastGoodReplies, PlayoutPolicy, SearchGame};
+use crate::games::{Criticality, Game, LastGoodReplies, PlayoutPolicy, Playouts, SearchGame};
 use crate::policy::UctParams;
 use crate::weights::MoveWeights;
 
@@ -42,6 +42,8 @@ pub(crate) struct IterationParams<'a, G: Game> {
     pub gammas: Option<&'a [f32]>,
     /// The search's table of last good replies, where its playouts play them.
     pub replies: Option<&'a LastGoodReplies>,
+    /// The search's criticality table and `crit`'s K, where criticality weighs the priors.
+    pub criticality: Option<(&'a Criticality, f32)>,
     /// Win-first / block-first pruning at expansion and in playouts.
     pub prune: bool,
     /// How a chance node's outcome is picked on the walk down.
@@ -108,14 +110,13 @@ impl<'a, G: SearchGame> IterationParams<'a, G> {
     /// ([`SearchConfig::c_for`], [`SearchConfig::lanes_for`],
     /// [`SearchConfig::prune_for`]), and this is the one place where it is decided
     /// whether virtual loss is kept and where backups are batched. `gammas` are
-    /// the learned gammas in use ([`resolve_gammas`]), `replies` the search's table of
-    /// last good replies if it plays them; `shape` is what the mode's driver decides of
-    /// the walks.
+    /// the learned gammas in use ([`resolve_gammas`]), `tables` what the search's
+    /// playouts learn into; `shape` is what the mode's driver decides of the walks.
     pub(crate) fn resolve(
         config: &SearchConfig,
         shape: WalkShape,
         gammas: Option<&'a [f32]>,
-        replies: Option<&'a LastGoodReplies>,
+        tables: Tables<'a>,
         evaluator: Option<&'a dyn Evaluator<G>>,
     ) -> IterationParams<'a, G> {
         let WalkShape { walks_in_flight, one_lane, batched, .. } = shape;
@@ -164,7 +165,8 @@ impl<'a, G: SearchGame> IterationParams<'a, G> {
             expand_threshold: config.expand_threshold,
             biased_playouts: playouts.biased,
             gammas,
-            replies,
+            replies: tables.replies,
+            criticality: tables.criticality.map(|table| (table, config.crit)),
             prune: playouts.prune,
             chance: config.chance,
             evaluator,
@@ -205,7 +207,7 @@ impl<'a, G: SearchGame> IterationParams<'a, G> {
         }
         Some(match self.evaluator {
             Some(evaluator) if self.eval_priors => Priors::Evaluator(evaluator),
-            _ => Priors::Strengths(self.gammas),
+            _ => Priors::Strengths { gammas: self.gammas, critical: self.criticality },
         })
     }
 }
@@ -223,8 +225,14 @@ pub(crate) struct ChildLayout {
 
 /// Where the progressive bias priors P(m) come from.
 pub(crate) enum Priors<'a, G: Game> {
-    /// The move strengths: learned gammas, or (`None`) the game's action values.
-    Strengths(Option<&'a [f32]>),
+    /// The move strengths: learned `gammas`, or (`None`) the game's action values; each
+    /// times `1 + K·(crit − mean)⁺` with `critical`'s table and K.
+    Strengths {
+        /// The learned gammas, if any.
+        gammas: Option<&'a [f32]>,
+        /// The criticality table and K, where criticality weighs the priors.
+        critical: Option<(&'a Criticality, f32)>,
+    },
     /// The leaf evaluator's priors, asked for at the expansion.
     Evaluator(&'a dyn Evaluator<G>),
     /// Priors a batch's evaluation gave for `moves` (the position's legal moves).
@@ -294,13 +302,69 @@ pub(crate) fn resolve_gammas<'a, G: SearchGame>(
     })
 }
 
+/// The tables a search's playouts learn into, shared by its workers.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Tables<'a> {
+    /// Last good replies, where the playouts play them ([`replies_table`]).
+    pub replies: Option<&'a LastGoodReplies>,
+    /// Criticality, where it weighs the priors ([`criticality_table`]).
+    pub criticality: Option<&'a Criticality>,
+}
+
+/// The tables a search of `G` by `config` learns into ([`replies_table`],
+/// [`criticality_table`]), made in `replies` and `criticality` where first needed.
+///
+/// # Errors
+/// As [`replies_table`] and [`criticality_table`].
+pub(crate) fn playout_tables<'a, G: SearchGame>(
+    config: &SearchConfig,
+    replies: &'a mut Option<Box<LastGoodReplies>>,
+    criticality: &'a mut Option<Box<Criticality>>,
+) -> Result<Tables<'a>, SearchError> {
+    Ok(Tables {
+        replies: replies_table::<G>(config, replies)?,
+        criticality: criticality_table::<G>(config, criticality)?,
+    })
+}
+
+/// The criticality table a search of `G` by `config` counts into, if `crit` > 0: made in
+/// `table` at the first such search and kept, its counts halved at each (a new root is
+/// usually two moves on: the last search's counts serve its first expansions).
+///
+/// # Errors
+/// [`ConfigError::NotForGame`] for `crit` > 0 in a game whose playouts own no points;
+/// [`ConfigError::Conflict`] where the search has no priors for it to weigh.
+fn criticality_table<'a, G: SearchGame>(
+    config: &SearchConfig,
+    table: &'a mut Option<Box<Criticality>>,
+) -> Result<Option<&'a Criticality>, SearchError> {
+    if config.crit <= 0.0 {
+        return Ok(None);
+    }
+    if G::OWNED_POINTS == 0 {
+        let why = "its playouts own no points (Go's do)";
+        return Err(ConfigError::NotForGame { setting: "crit", game: G::NAME, why }.into());
+    }
+    let strengths = config.bias_for::<G>() > 0.0 || config.prior_visits_for::<G>() > 0.0 || config.widen > 0.0;
+    if !strengths || config.eval_priors || config.select == Select::Puct {
+        let why =
+            "criticality weighs the move strengths' priors (prior-visits, bias or widen), and this search has none";
+        return Err(
+            ConfigError::conflict("crit", config.crit, "prior-visits", config.prior_visits_for::<G>(), why).into()
+        );
+    }
+    let table = table.get_or_insert_with(|| Box::new(Criticality::new(<G as Playouts>::OWNED_POINTS)));
+    table.halve();
+    Ok(Some(table))
+}
+
 /// The table of last good replies a search of `G` by `config` plays, if it plays them
 /// ([`SearchConfig::replies_for`]): made in `table` at the first such search and kept
 /// there across searches.
 ///
 /// # Errors
 /// [`ConfigError::NotForGame`] for `replies=on` in a game whose playouts learn none.
-pub(crate) fn replies_table<'a, G: SearchGame>(
+fn replies_table<'a, G: SearchGame>(
     config: &SearchConfig,
     table: &'a mut Option<Box<LastGoodReplies>>,
 ) -> Result<Option<&'a LastGoodReplies>, SearchError> {

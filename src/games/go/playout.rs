@@ -229,6 +229,19 @@ impl<const N: usize> Playouts for Go<N> {
     /// The komi moves: a target in points ([`crate::games::Playouts::move_target`]).
     const MOVABLE_TARGET: bool = true;
 
+    /// The board's points, `A1` first, row by row (a move's id is its point).
+    const OWNED_POINTS: usize = N * N;
+
+    /// The Tromp-Taylor owner, as [`Go::ownership`] counts it.
+    #[inline]
+    fn final_owner(&self, point: usize) -> Option<Player> {
+        match self.board.final_owner(Board::<N>::cell(point)) {
+            BLACK => Some(Player::One),
+            WHITE => Some(Player::Two),
+            _ => None,
+        }
+    }
+
     /// A quarter of the empty points.
     fn target_room(&self) -> f32 {
         self.empty_points() as f32 / 4.0
@@ -339,5 +352,31 @@ mod tests {
             }
         });
         assert!(offered > 500, "{offered} replies offered");
+    }
+
+    /// In a position where Black's three stones have one liberty, E4 (Black saves them
+    /// there, White captures them there), the stones and E4 are the four most critical
+    /// points of the board by heavy playouts.
+    #[test]
+    fn the_points_that_decide_a_capture_are_the_most_critical() {
+        let mut game = Go9::new();
+        game.play_sequence("C3 C2 D3 D2 E3 E2 pass B3 pass F3 pass C4 pass D4").unwrap();
+        let table = crate::games::Criticality::new(81);
+        let mut tally = crate::games::CriticalityTally::default();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        for _ in 0..4096 {
+            let mut playout = game.clone();
+            let outcome = playout.biased_playout(&mut rng);
+            tally.count(&playout, outcome, &table);
+        }
+        let point = |vertex: &str| usize::from(game.parse_move(vertex).unwrap().0);
+        let crit: Vec<f32> = (0..81).map(|p| table.of(p)).collect();
+        let mut order: Vec<usize> = (0..81).collect();
+        order.sort_by(|&a, &b| crit[b].total_cmp(&crit[a]));
+        let mut top: Vec<String> = order[..4].iter().map(|&p| game.format_move(Move(p as u16))).collect();
+        top.sort();
+        assert_eq!(top, ["C3", "D3", "E3", "E4"], "{crit:?}");
+        // An open board: every point matters some, the corner far from the fight less.
+        assert!(crit[point("E4")] > 0.15 && crit[point("J9")] < crit[point("E4")] * 0.8, "{crit:?}");
     }
 }

@@ -4,7 +4,7 @@
 use rand_core::RngCore;
 
 use crate::evaluator::{afterstate_value, Evaluator};
-use crate::games::{random_below, Move, PlayoutPolicy, SearchGame, Turn};
+use crate::games::{random_below, Criticality, Move, PlayoutPolicy, SearchGame, Turn};
 use crate::tree::{NodeId, TreeOps};
 
 use crate::search::params::{ChildLayout, Priors};
@@ -132,10 +132,16 @@ fn init_children_with_priors<T: TreeOps>(tree: &mut T, first: NodeId, moves: &[M
 /// (one per move; all zero: none).
 fn prior_weights<G: SearchGame>(state: &G, moves: &[Move], priors: Priors<'_, G>, weights: &mut [f32]) {
     match priors {
-        Priors::Strengths(gammas) => {
+        Priors::Strengths { gammas, critical } => {
             let strengths = PlayoutPolicy { gammas, ..PlayoutPolicy::default() };
             for (w, &m) in weights.iter_mut().zip(moves.iter()) {
                 *w = strengths.strength(state, m).max(0.0);
+            }
+            if let Some((table, k)) = critical.filter(|(table, _)| table.playouts() >= Criticality::MIN_PLAYOUTS) {
+                let mean = table.mean();
+                for (w, &m) in weights.iter_mut().zip(moves.iter()) {
+                    *w *= 1.0 + k * table.excess(usize::from(m.0), mean);
+                }
             }
         }
         Priors::Evaluator(evaluator) => {
@@ -150,5 +156,57 @@ fn prior_weights<G: SearchGame>(state: &G, moves: &[Move], priors: Priors<'_, G>
                 *w = given.iter().position(|g| g == m).map_or(0.0, |k| priors[k]);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand_core::SeedableRng;
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    use super::*;
+    use crate::games::{CriticalityTally, Game, Go9, Playouts};
+
+    /// With criticality, each move's strength is multiplied by `1 + K·excess`: more for
+    /// the capture's liberty than anywhere, not at all below the board's mean.
+    #[test]
+    fn criticality_weighs_the_strengths_by_the_excess_over_the_mean() {
+        let mut game = Go9::new();
+        game.play_sequence("C3 C2 D3 D2 E3 E2 pass B3 pass F3 pass C4 pass D4").unwrap();
+        let table = Criticality::new(81);
+        let mut tally = CriticalityTally::default();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        for _ in 0..2048 {
+            let mut playout = game.clone();
+            let outcome = playout.biased_playout(&mut rng);
+            tally.count(&playout, outcome, &table);
+        }
+        let moves = game.legal_moves();
+        let moves = moves.as_ref();
+        let weights = |critical| {
+            let mut weights = vec![0.0; moves.len()];
+            prior_weights(&game, moves, Priors::Strengths { gammas: None, critical }, &mut weights);
+            weights
+        };
+        let (plain, weighed) = (weights(None), weights(Some((&table, 10.0))));
+        let mean = table.mean();
+        let (mut raised, mut kept) = (0, 0);
+        for ((&m, &p), &w) in moves.iter().zip(&plain).zip(&weighed) {
+            let expected = p * (1.0 + 10.0 * table.excess(usize::from(m.0), mean));
+            assert!(
+                (w - expected).abs() <= 1e-5 * expected.max(1.0),
+                "{}: {w} against {expected}",
+                game.format_move(m)
+            );
+            if w > p {
+                raised += 1;
+            } else {
+                kept += 1;
+            }
+        }
+        let e4 = moves.iter().position(|&m| game.format_move(m) == "E4").unwrap();
+        let ratio = |i: usize| weighed[i] / plain[i];
+        assert!((0..moves.len()).all(|i| ratio(i) <= ratio(e4)) && ratio(e4) > 1.3, "E4 times {}", ratio(e4));
+        assert!(raised > 0 && kept > 0, "{raised} raised, {kept} kept");
     }
 }

@@ -13,7 +13,7 @@ use rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::evaluator::EvalError;
-use crate::games::{Game, Move, MovesPlayed, Outcome, Player, PlayoutPolicy, SearchGame, Turn};
+use crate::games::{CriticalityTally, Game, Move, MovesPlayed, Outcome, Player, PlayoutPolicy, SearchGame, Turn};
 use crate::policy::select_child;
 use crate::tree::{contention, Expansion, NodeId, Proof, TreeOps};
 
@@ -92,6 +92,9 @@ pub(crate) struct Worker {
     /// Set by a walk that claimed its last node and left the expansion to the batch's
     /// answer ([`IterationParams::defers_expansion`]); taken by `start_walk`.
     claimed_leaf: bool,
+    /// This worker's criticality counts not yet in the search's table (`crit` > 0); up
+    /// to [`CriticalityTally::FLUSH`] playouts a worker are left out when a search ends.
+    criticality: CriticalityTally,
 }
 
 /// One node of an iteration's path.
@@ -127,6 +130,7 @@ impl Worker {
             playouts: 0,
             eval_error: None,
             claimed_leaf: false,
+            criticality: CriticalityTally::default(),
         }
     }
 
@@ -192,6 +196,11 @@ impl Worker {
         };
         for lane in 0..N {
             self.back_up::<T, SOLVER>(tree, params, lane, outcomes[lane], exact[lane].is_some());
+        }
+        if let Some((table, _)) = params.criticality {
+            for lane in (0..N).filter(|&lane| exact[lane].is_none()) {
+                self.criticality.count(&states[lane], outcomes[lane], table);
+            }
         }
     }
 

@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use crate::games::SearchGame;
 use crate::search::error::{ConfigError, SearchError};
 use crate::search::iteration::Worker;
-use crate::search::params::{resolve_gammas, IterationParams, WalkShape};
+use crate::search::params::{resolve_gammas, IterationParams, Tables, WalkShape};
 use crate::search::Search;
 use crate::tree::{Arena, ExclusiveTree, NodeId};
 use crate::InvariantViolation;
@@ -98,7 +98,7 @@ impl Search {
         let gammas = resolve_gammas::<G>(&self.config, &mut self.shipped)?;
         let evaluator = self.evaluators.resolve::<G>(&self.config.eval)?;
         let shape = WalkShape { root_shares: 1, walks_in_flight: true, one_lane: true, batched: false };
-        let params = IterationParams::resolve(&self.config, shape, gammas, None, evaluator.as_deref());
+        let params = IterationParams::resolve(&self.config, shape, gammas, Tables::default(), evaluator.as_deref());
         let capacity = self.arenas[0].capacity() as u64;
         let every = self.config.dist_every.unwrap_or(SYNC_EVERY);
         let setup =
