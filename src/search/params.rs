@@ -215,7 +215,7 @@ impl<'a, G: SearchGame> IterationParams<'a, G> {
 /// Which moves an expansion gives children, and in what order.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct ChildLayout {
-    /// Only the moves [`Playouts::prune_moves`](crate::games::Playouts::prune_moves) keeps
+    /// Only the moves [`Playouts::prune_moves`] keeps
     /// (win-first / block-first).
     pub prune: bool,
     /// In order of their priors, the strongest first (progressive widening), where the
