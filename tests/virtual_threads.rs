@@ -52,6 +52,14 @@ fn one_virtual_thread_equals_the_sequential_search() {
     let seq = run_checked(&root, config(4_000, 5).lanes(1).build().unwrap());
     let sim = run_checked(&root, virtual_config(4_000, 5, 1).build().unwrap());
     assert_same(&seq, &sim, "othello");
+    // Criticality counted alike by the walk and the iteration (`crit=10`, Go): the same
+    // tree, and not the tree without it.
+    let go = parmcts::Go9::new();
+    let cfg = |mode, crit| config(5_000, 1).crit(crit).mode(mode).build().unwrap();
+    let seq = run_checked(&go, cfg(Mode::Sequential, 10.0));
+    assert_same(&seq, &run_checked(&go, cfg(Mode::Virtual, 10.0)), "go, crit=10");
+    let plain = run_checked(&go, cfg(Mode::Sequential, 0.0));
+    assert_ne!((seq.children, seq.nodes), (plain.children, plain.nodes), "crit=10 changes the tree");
 }
 
 #[test]

@@ -197,10 +197,18 @@ impl Worker {
         for lane in 0..N {
             self.back_up::<T, SOLVER>(tree, params, lane, outcomes[lane], exact[lane].is_some());
         }
-        if let Some((table, _)) = params.criticality {
-            for lane in (0..N).filter(|&lane| exact[lane].is_none()) {
-                self.criticality.count(&states[lane], outcomes[lane], table);
-            }
+        for lane in (0..N).filter(|&lane| exact[lane].is_none()) {
+            self.count_criticality(&states[lane], outcomes[lane], params);
+        }
+    }
+
+    /// Counts a finished playout's board `state` and its `outcome` in the search's
+    /// criticality table, where it has one (`crit` > 0). Not with an evaluator: its
+    /// leaves are valued without a playout to the end (or with one at a weight).
+    #[inline(always)]
+    fn count_criticality<G: SearchGame>(&mut self, state: &G, outcome: Outcome, params: IterationParams<'_, G>) {
+        if let (Some((table, _)), None) = (params.criticality, params.evaluator) {
+            self.criticality.count(state, outcome, table);
         }
     }
 

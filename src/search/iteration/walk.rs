@@ -123,7 +123,10 @@ impl Worker {
         let outcome = match exact {
             Some(outcome) => outcome,
             None => match self.try_value_leaf(&mut state, params) {
-                Ok(outcome) => outcome,
+                Ok(outcome) => {
+                    self.count_criticality(&state, outcome, params);
+                    outcome
+                }
                 Err(error) => {
                     self.abandon_lane(tree, params, 0);
                     self.eval_error.get_or_insert(error);
