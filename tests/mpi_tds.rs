@@ -158,8 +158,9 @@ fn zombie(pid: u32) -> bool {
 
 /// A rank that dies ends the job (`mpirun` notices) and a rank that stops answering
 /// ends it too (the ranks waiting for it name it and abort), each within 10 seconds,
-/// with no rank left running; with copies of the top on every rank too (the job ends,
-/// naming the stopped rank or one stuck sending to it).
+/// with no rank left running; with copies of the top on every rank too, where every rank
+/// sends to every other and one gets stuck sending to the stopped rank: the stopped rank
+/// is the one named, not the stuck one (which the others then hear nothing from).
 #[test]
 fn a_tds_job_ends_when_a_rank_dies_or_stops_answering() {
     let copies: &[&str] = &["--dist-top-everywhere", "on"];
@@ -167,9 +168,8 @@ fn a_tds_job_ends_when_a_rank_dies_or_stops_answering() {
         (2, "-KILL", "rank 1", &[][..]),
         (3, "-KILL", "rank 1", &[][..]),
         (2, "-STOP", "rank 1 stopped answering", &[][..]),
-        // With copies every rank sends to every other, and one stuck sending to the
-        // stopped rank may be the one named.
-        (3, "-STOP", "stopped answering", copies),
+        (3, "-STOP", "rank 1 stopped answering", copies),
+        (4, "-STOP", "rank 1 stopped answering", copies),
     ] {
         let (elapsed, stderr) = signal_a_rank(np, signal, extra);
         assert!(elapsed < Duration::from_secs(10), "{signal} on {np} ranks: the job took {elapsed:?} to end");

@@ -84,29 +84,62 @@ impl Criticality {
     /// point before [`Criticality::MIN_PLAYOUTS`] playouts).
     #[inline]
     pub fn of(&self, point: usize) -> f32 {
+        self.totals().map_or(0.0, |totals| self.of_in(point, totals))
+    }
+
+    /// How much more critical than the board's mean each point is, the totals and the
+    /// mean read once for all the points asked (`None` before
+    /// [`Criticality::MIN_PLAYOUTS`] playouts).
+    pub fn excesses(&self) -> Option<Excesses<'_>> {
+        let totals = self.totals()?;
+        let points = self.points();
+        let mean = (0..points).map(|point| self.of_in(point, totals)).sum::<f32>() / points.max(1) as f32;
+        Some(Excesses { table: self, totals, mean })
+    }
+
+    /// The playouts and each player's wins, once there are enough playouts.
+    fn totals(&self) -> Option<Totals> {
         // Relaxed: statistics (module doc).
-        let load = |count: &AtomicU32| count.load(Ordering::Relaxed) as f32;
         let playouts = self.playouts.load(Ordering::Relaxed);
-        if playouts < Self::MIN_PLAYOUTS || point >= self.points() {
+        (playouts >= Self::MIN_PLAYOUTS).then(|| {
+            let n = playouts as f32;
+            Totals { n, wins: self.wins.each_ref().map(|w| (w.load(Ordering::Relaxed) as f32 / n).min(1.0)) }
+        })
+    }
+
+    /// The criticality of `point` against `totals`.
+    #[inline]
+    fn of_in(&self, point: usize, Totals { n, wins: [black_wins, white_wins] }: Totals) -> f32 {
+        if point >= self.points() {
             return 0.0;
         }
-        let n = playouts as f32;
-        let at = |counter: usize| (load(&self.counts[point * COUNTERS + counter]) / n).min(1.0);
-        let [black_wins, white_wins] = self.wins.each_ref().map(|w| (load(w) / n).min(1.0));
+        // Relaxed: statistics (module doc).
+        let at = |counter: usize| (self.counts[point * COUNTERS + counter].load(Ordering::Relaxed) as f32 / n).min(1.0);
         at(OWNER_WON) - (at(BLACK_OWNS) * black_wins + at(WHITE_OWNS) * white_wins)
     }
+}
 
-    /// The mean criticality of the table's points (0 before [`Criticality::MIN_PLAYOUTS`]).
-    pub fn mean(&self) -> f32 {
-        let points = self.points();
-        (0..points).map(|point| self.of(point)).sum::<f32>() / points.max(1) as f32
-    }
+/// A table's playouts and each player's share of wins, read once.
+#[derive(Clone, Copy, Debug)]
+struct Totals {
+    n: f32,
+    wins: [f32; 2],
+}
 
-    /// How much more than the board's `mean` ([`Criticality::mean`]) `point` is critical
-    /// (0 where less).
+/// Each point's criticality over the board's mean ([`Criticality::excesses`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Excesses<'a> {
+    table: &'a Criticality,
+    totals: Totals,
+    /// The mean criticality of the table's points.
+    pub mean: f32,
+}
+
+impl Excesses<'_> {
+    /// How much more than the mean `point` is critical (0 where less).
     #[inline]
-    pub fn excess(&self, point: usize, mean: f32) -> f32 {
-        (self.of(point) - mean).max(0.0)
+    pub fn of(&self, point: usize) -> f32 {
+        (self.table.of_in(point, self.totals) - self.mean).max(0.0)
     }
 }
 
@@ -224,6 +257,7 @@ mod tests {
             if i == 500 {
                 // Below the minimum: nothing told yet.
                 assert_eq!(table.of(0), 0.0);
+                assert!(table.excesses().is_none());
             }
         }
         assert_eq!(table.playouts(), 2048);
@@ -236,8 +270,9 @@ mod tests {
         // A point the table does not count.
         assert_eq!(table.of(3), 0.0);
         // The mean of 0.5, 0 and 0; only the first point exceeds it.
-        assert!((table.mean() - 0.5 / 3.0).abs() < 1e-6);
-        assert!((table.excess(0, table.mean()) - 1.0 / 3.0).abs() < 1e-6 && table.excess(1, table.mean()) == 0.0);
+        let excesses = table.excesses().expect("enough playouts");
+        assert!((excesses.mean - 0.5 / 3.0).abs() < 1e-6);
+        assert!((excesses.of(0) - 1.0 / 3.0).abs() < 1e-6 && excesses.of(1) == 0.0);
         let mut table = table;
         table.halve();
         assert_eq!(table.playouts(), 1024);

@@ -95,7 +95,7 @@ use rand_core::RngCore;
 pub use capabilities::{square_symmetries, Endgame, NTupleBoard, Solved};
 pub use connect4::ConnectFour;
 pub use connect4x::{BoardError, ConnectFourBoard};
-pub use criticality::{Criticality, CriticalityTally};
+pub use criticality::{Criticality, CriticalityTally, Excesses};
 pub use einstein::Einstein;
 #[cfg(feature = "encoding")]
 pub use encoder::{encoder, Encoder};

@@ -4,7 +4,7 @@
 use rand_core::RngCore;
 
 use crate::evaluator::{afterstate_value, Evaluator};
-use crate::games::{random_below, Criticality, Move, PlayoutPolicy, SearchGame, Turn};
+use crate::games::{random_below, Move, PlayoutPolicy, SearchGame, Turn};
 use crate::tree::{NodeId, TreeOps};
 
 use crate::search::params::{ChildLayout, Priors};
@@ -137,10 +137,9 @@ fn prior_weights<G: SearchGame>(state: &G, moves: &[Move], priors: Priors<'_, G>
             for (w, &m) in weights.iter_mut().zip(moves.iter()) {
                 *w = strengths.strength(state, m).max(0.0);
             }
-            if let Some((table, k)) = critical.filter(|(table, _)| table.playouts() >= Criticality::MIN_PLAYOUTS) {
-                let mean = table.mean();
+            if let Some((excesses, k)) = critical.and_then(|(table, k)| Some((table.excesses()?, k))) {
                 for (w, &m) in weights.iter_mut().zip(moves.iter()) {
-                    *w *= 1.0 + k * table.excess(usize::from(m.0), mean);
+                    *w *= 1.0 + k * excesses.of(usize::from(m.0));
                 }
             }
         }
@@ -165,7 +164,7 @@ mod tests {
     use rand_xoshiro::Xoshiro256PlusPlus;
 
     use super::*;
-    use crate::games::{CriticalityTally, Game, Go9, Playouts};
+    use crate::games::{Criticality, CriticalityTally, Game, Go9, Playouts};
 
     /// With criticality, each move's strength is multiplied by `1 + K·excess`: more for
     /// the capture's liberty than anywhere, not at all below the board's mean.
@@ -189,10 +188,10 @@ mod tests {
             weights
         };
         let (plain, weighed) = (weights(None), weights(Some((&table, 10.0))));
-        let mean = table.mean();
+        let mean = (0..81).map(|point| table.of(point)).sum::<f32>() / 81.0;
         let (mut raised, mut kept) = (0, 0);
         for ((&m, &p), &w) in moves.iter().zip(&plain).zip(&weighed) {
-            let expected = p * (1.0 + 10.0 * table.excess(usize::from(m.0), mean));
+            let expected = p * (1.0 + 10.0 * (table.of(usize::from(m.0)) - mean).max(0.0));
             assert!(
                 (w - expected).abs() <= 1e-5 * expected.max(1.0),
                 "{}: {w} against {expected}",

@@ -200,7 +200,7 @@ fn lead<G: SearchGame, T: TreeOps>(
             halted = true;
             part.halt();
             for to in (0..part.ranks).filter(|&r| r != part.rank) {
-                world.process_at_rank(to as i32).send_with_tag(&[0u64; 0][..], HALT);
+                send(world, watch, to, &[], HALT);
             }
         }
         let busy = receive(part, tree, world, &mut buffer, (watch, counts));
@@ -208,7 +208,7 @@ fn lead<G: SearchGame, T: TreeOps>(
             part.send_copy(tree);
             sent_copy = true;
         }
-        flush(part, world, &mut sent, counts);
+        flush(part, (world, watch), &mut sent, counts);
         watch.waiting(&counts.waited_on(&part.waiting_on, part.rank, everywhere));
         let all_done = counts.done.iter().filter(|&&done| done).count() as u32 + 1 >= part.ranks;
         if over && part.in_flight == 0 && (!everywhere || all_done) {
@@ -216,7 +216,7 @@ fn lead<G: SearchGame, T: TreeOps>(
         }
         for to in (0..part.ranks).filter(|&r| r != part.rank) {
             if sent[to as usize].elapsed() > HEARTBEAT_EVERY {
-                world.process_at_rank(to as i32).send_with_tag(&[0u64; 0][..], HEARTBEAT);
+                send(world, watch, to, &[], HEARTBEAT);
                 sent[to as usize] = Instant::now();
             }
         }
@@ -225,7 +225,7 @@ fn lead<G: SearchGame, T: TreeOps>(
         }
     }
     for to in (0..part.ranks).filter(|&r| r != part.rank) {
-        world.process_at_rank(to as i32).send_with_tag(&[0u64; 0][..], STOP);
+        send(world, watch, to, &[], STOP);
     }
 }
 
@@ -247,11 +247,11 @@ fn follow<G: SearchGame, T: TreeOps>(
         if finished {
             part.send_copy(tree);
         }
-        flush(part, world, &mut sent, counts);
+        flush(part, (world, watch), &mut sent, counts);
         if finished {
             // After its copy's last words, so that the root's home stops no one before they
             // are sent.
-            world.process_at_rank(part.root_at().home as i32).send_with_tag(&[0u64; 0][..], DONE);
+            send(world, watch, part.root_at().home, &[], DONE);
             done = true;
         }
         watch.waiting(&part.waiting_on);
@@ -319,7 +319,7 @@ fn receive<G: SearchGame, T: TreeOps>(
 /// between two jobs' messages, noting when (`sent`, per rank).
 fn flush<G: SearchGame>(
     part: &mut TdsRank<'_, G>,
-    world: &SimpleCommunicator,
+    (world, watch): (&SimpleCommunicator, &Watch),
     sent: &mut [Instant],
     counts: &mut Counts,
 ) {
@@ -334,7 +334,7 @@ fn flush<G: SearchGame>(
             while end < out.len() && (end == start || end - start + message_words(out[end]) <= MAX_WORDS) {
                 end += message_words(out[end]);
             }
-            world.process_at_rank(to as i32).send_with_tag(&out[start..end], WORDS);
+            send(world, watch, to as u32, &out[start..end], WORDS);
             counts.sent[to] += 1;
             part.stats.messages += 1;
             part.stats.words += (end - start) as u64;
@@ -342,6 +342,14 @@ fn flush<G: SearchGame>(
         }
         part.out[to].clear();
     }
+}
+
+/// Sends `words` to rank `to` with `tag`, the watchdog watching: a send waits while the
+/// receiver's queue is full, and one that waits too long names a receiver that stopped.
+fn send(world: &SimpleCommunicator, watch: &Watch, to: u32, words: &[u64], tag: Tag) {
+    watch.sending(to);
+    world.process_at_rank(to as i32).send_with_tag(words, tag);
+    watch.sent();
 }
 
 /// The totals every rank reports: the root's children from its home, the playouts and
