@@ -112,16 +112,18 @@ impl Watch {
             // Parked, not asleep: the search's end unparks it, so that joining it costs
             // nothing (a sleep of a poll kept every search up to 100 ms past its end).
             std::thread::park_timeout(POLL);
-            let stuck = self.stuck_send().map(|to| {
-                format!("rank {to} stopped answering (rank {} has waited {STUCK_SEND:?} to send to it)", self.rank)
-            });
+            let me = self.rank;
+            let stuck = || {
+                self.stuck_send().map(|to| {
+                    format!("rank {to} stopped answering (rank {me} has waited {STUCK_SEND:?} to send to it)")
+                })
+            };
             let silent = || {
                 self.silent().map(|(rank, jobs)| {
-                    let me = self.rank;
                     format!("rank {rank} stopped answering (rank {me} heard nothing from it for {SILENCE:?}; {jobs} of its jobs there)")
                 })
             };
-            if let Some(verdict) = stuck.or_else(silent) {
+            if let Some(verdict) = stuck().or_else(silent) {
                 eprintln!("error: {verdict}: ending the job");
                 // Under the funneled level only the MPI thread should call MPI, but
                 // MPI_Abort is this process's last call, and Open MPI honours it from any
@@ -135,8 +137,7 @@ impl Watch {
     fn stuck_send(&self) -> Option<u32> {
         // ORDERING: Relaxed, as in `sending`.
         let sending = self.sending.load(Ordering::Relaxed);
-        let now = self.began.elapsed().as_millis() as u64 & SINCE_MASK;
-        let waited = now.wrapping_sub(sending & SINCE_MASK) & SINCE_MASK;
+        let waited = (self.began.elapsed().as_millis() as u64).saturating_sub(sending & SINCE_MASK);
         (sending != 0 && waited > STUCK_SEND.as_millis() as u64).then(|| (sending >> SINCE_BITS) as u32 - 1)
     }
 
