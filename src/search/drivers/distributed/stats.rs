@@ -86,10 +86,10 @@ impl fmt::Display for RankStats {
                     "rank {rank}: {local} walks ended here, {sent} sent, {overflow} valued here for their owner, {served} served, {shares} shares ({sharing:.1?})"
                 )
             }
-            RankWork::Tds(TdsStats { walks, valued, valued_in_top, downs, ups, messages, words, fragments }) => {
+            RankWork::Tds(TdsStats { walks, valued, valued_in_top, downs, ups, messages, words, fragments, idle }) => {
                 write!(
                     f,
-                    "rank {rank}: {walks} walks, {valued} leaves valued here ({valued_in_top} in the root's block), {downs} jobs sent down, {ups} reports up, {messages} messages ({words} words), {fragments} fragments"
+                    "rank {rank}: {walks} walks, {valued} leaves valued here ({valued_in_top} in the root's block), {downs} jobs sent down, {ups} reports up, {messages} messages ({words} words), {fragments} fragments, {idle:.1?} idle"
                 )
             }
             RankWork::Share(ShareStats { shares, sharing, sent }) => {

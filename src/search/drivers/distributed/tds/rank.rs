@@ -5,6 +5,8 @@
 //! One thread runs a rank: its arena is searched through an exclusive tree that keeps
 //! virtual loss ([`ExclusiveTree`](crate::tree::ExclusiveTree)), as a worker with several walks in flight does.
 
+use std::time::Duration;
+
 use rustc_hash::FxHashMap;
 
 use crate::games::{Move, Player, SearchGame};
@@ -46,6 +48,9 @@ pub struct TdsStats {
     pub words: u64,
     /// Nodes it is home to whose parent's home is another rank.
     pub fragments: u64,
+    /// Time its loop found nothing to do (no walk run): waiting for the other ranks (under
+    /// MPI; the simulator of ranks leaves it zero).
+    pub idle: Duration,
 }
 
 /// A job's stay on this rank: the walks it runs from one node this rank is home to.

@@ -195,6 +195,7 @@ fn lead<G: SearchGame, T: TreeOps>(
     let (mut halted, mut sent_copy) = (false, false);
     let mut sent = vec![Instant::now(); part.ranks as usize];
     loop {
+        let (walks, began) = (part.stats.walks, Instant::now());
         let over = start_jobs(job, part, tree, &mut claims, jobs);
         if !halted && job.stopper.deadline().is_some_and(|d| Instant::now() >= d) {
             halted = true;
@@ -223,6 +224,9 @@ fn lead<G: SearchGame, T: TreeOps>(
         if !busy {
             std::thread::yield_now();
         }
+        if part.stats.walks == walks {
+            part.stats.idle += began.elapsed();
+        }
     }
     for to in (0..part.ranks).filter(|&r| r != part.rank) {
         send(world, watch, to, &[], STOP);
@@ -241,6 +245,7 @@ fn follow<G: SearchGame, T: TreeOps>(
     let mut claims = claims(job, part);
     let mut done = claims.is_none();
     loop {
+        let (walks, began) = (part.stats.walks, Instant::now());
         let over = claims.as_mut().is_none_or(|c| start_jobs(job, part, tree, c, job.config.dist_batch));
         let busy = receive(part, tree, world, &mut buffer, (watch, counts));
         let finished = !done && over && part.in_flight == 0;
@@ -260,6 +265,9 @@ fn follow<G: SearchGame, T: TreeOps>(
         }
         if !busy {
             std::thread::yield_now();
+        }
+        if part.stats.walks == walks {
+            part.stats.idle += began.elapsed();
         }
     }
 }
