@@ -221,12 +221,7 @@ fn lead<G: SearchGame, T: TreeOps>(
                 sent[to as usize] = Instant::now();
             }
         }
-        if !busy {
-            std::thread::yield_now();
-        }
-        if part.stats.walks == walks {
-            part.stats.idle += began.elapsed();
-        }
+        end_turn(part, busy, (walks, began));
     }
     for to in (0..part.ranks).filter(|&r| r != part.rank) {
         send(world, watch, to, &[], STOP);
@@ -263,12 +258,18 @@ fn follow<G: SearchGame, T: TreeOps>(
         if part.stopped {
             return;
         }
-        if !busy {
-            std::thread::yield_now();
-        }
-        if part.stats.walks == walks {
-            part.stats.idle += began.elapsed();
-        }
+        end_turn(part, busy, (walks, began));
+    }
+}
+
+/// Ends a turn of a rank's loop that began at `began` with `walks` walks run: yields the
+/// core if no message came, and counts the turn as idle if it ran no walk.
+fn end_turn<G: SearchGame>(part: &mut TdsRank<'_, G>, busy: bool, (walks, began): (u64, Instant)) {
+    if !busy {
+        std::thread::yield_now();
+    }
+    if part.stats.walks == walks {
+        part.stats.idle += began.elapsed();
     }
 }
 
